@@ -1,0 +1,184 @@
+// Package lang knows the languages gitnexus parses: which file names belong
+// to which language, the tree-sitter grammar of each, and the extractor that
+// turns one parsed file into Facts — its symbols and the raw, unresolved
+// references (imports, call sites, heritage clauses) that resolution links
+// across files later.
+//
+// An extractor sees one file and nothing else. It never guesses across files:
+// a call to `db.Query` is recorded as a CallSite with receiver "db" and name
+// "Query", and the resolver decides what that is.
+//
+// Each language lives in its own file (go.go, python.go, ...), registered in
+// the table in registry.go.
+package lang
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+// Language is one parseable language.
+type Language struct {
+	// Name is the value of the language property: go, python, javascript,
+	// typescript, tsx, java, c, cpp, csharp, rust, ruby, php.
+	Name string
+	// Extensions are the file name suffixes, with the dot (".go").
+	Extensions []string
+	// FileNames are exact base names that belong to the language (e.g.
+	// "Rakefile"), matched before extensions.
+	FileNames []string
+	// Grammar returns the tree-sitter language. Called once per parser.
+	Grammar func() *sitter.Language
+	// Extract walks a parsed file and fills f. It must not retain src or
+	// any node after it returns.
+	Extract func(f *File, root *sitter.Node)
+}
+
+// File is the extractor's view of one parsed file and the Facts it builds.
+type File struct {
+	Path     string // repo-relative, with '/'
+	Language string
+	Src      []byte
+	Facts    Facts
+
+	overloads map[string]int // SymbolID without overload → count so far
+}
+
+// NewFile prepares a File for extraction.
+func NewFile(path, language string, src []byte) *File {
+	return &File{Path: path, Language: language, Src: src, Facts: Facts{Path: path, Language: language}}
+}
+
+// Facts is everything one file contributes before resolution.
+type Facts struct {
+	Path     string
+	Language string
+	// Package is the file's package or namespace where the language has
+	// one: the Go package name, Java/Kotlin package, C# namespace, PHP
+	// namespace, Python dotted module path derived from the file path.
+	Package  string
+	Symbols  []schema.Symbol
+	Imports  []Import
+	Calls    []CallSite
+	Heritage []Heritage
+	// Types carries type information the resolver uses for receiver
+	// inference: struct/class fields, variable and parameter types, return
+	// types. Extractors fill what their language makes cheap to see.
+	Types []TypeFact
+}
+
+// Import is one import statement or clause, unresolved.
+type Import struct {
+	// Spec is the module/path as written: "github.com/x/y", "./util",
+	// "os.path", "java.util.List", "foo::bar", "stdio.h".
+	Spec string
+	// Names are the imported names where the syntax lists them
+	// (`from a import b, c`, `import {x} from`, `use a::{b, c}`).
+	Names []string
+	// Alias is the local name bound to the module, if any (`import x as y`,
+	// Go's named import, `import * as ns`).
+	Alias string
+	// Kind distinguishes forms where it matters: "relative" (Python leading
+	// dots, require_relative), "system" (#include <...>), "quoted"
+	// (#include "..."), "wildcard", "static", "mod" (Rust `mod x;`).
+	Kind string
+	Line int
+}
+
+// CallSite is one call or callable reference inside a symbol body.
+type CallSite struct {
+	// CallerID is the id of the innermost enclosing Function/Method; ""
+	// for top-level code (module init, script body).
+	CallerID string
+	// Name is the called name: the last identifier (`Query` in
+	// `s.db.Query(x)`).
+	Name string
+	// Receiver is the receiver/qualifier expression text as written,
+	// without the name: "s.db" for `s.db.Query()`, "fmt" for `fmt.Println`,
+	// "self" for `self.run()`, "" for a bare call.
+	Receiver string
+	// Kind is "call" (an invocation), "new" (constructor: `new X()`,
+	// `X{...}` is not a call), or "reference" (a function passed as a
+	// value or argument without being called).
+	Kind string
+	Args int // argument count, -1 if unknown
+	Line int
+}
+
+// Heritage is an extends/implements/embeds clause of a class or interface.
+type Heritage struct {
+	ChildID string // the Class/Interface symbol id
+	Parent  string // the parent's name as written, may be qualified ("base.Model")
+	Kind    string // "extends", "implements", "embeds" (Go struct/interface embedding), "include" (Ruby mixin)
+	Line    int
+}
+
+// TypeFact records the declared type of a named thing in a scope.
+type TypeFact struct {
+	// Scope is the symbol id the name is visible in: a function for locals
+	// and parameters, a class for fields, "" for file-level variables.
+	Scope string
+	Name  string // variable, parameter, field; "return" for a function's result type
+	Type  string // the type as written, stripped of pointers/references ("*Engine" → "Engine")
+	Kind  string // "field", "param", "local", "return", "global"
+	Line  int
+}
+
+// Text is the source text of n.
+func (f *File) Text(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	return string(f.Src[n.StartByte():n.EndByte()])
+}
+
+// AddSymbol appends a symbol built from its declaration node and returns its
+// id. It fills the id (with overload numbering), label, file path, language,
+// 1-based lines, capped content and content hash. The caller sets Name,
+// QualifiedName, Kind and whatever else it knows (Signature, DocComment,
+// IsExported, ParentID).
+func (f *File) AddSymbol(s schema.Symbol, decl *sitter.Node) string {
+	if f.overloads == nil {
+		f.overloads = map[string]int{}
+	}
+	if s.QualifiedName == "" {
+		s.QualifiedName = s.Name
+	}
+	base := schema.SymbolID(f.Path, s.QualifiedName, s.Kind, 1)
+	f.overloads[base]++
+	s.ID = schema.SymbolID(f.Path, s.QualifiedName, s.Kind, f.overloads[base])
+	s.Label = schema.LabelOf(s.Kind)
+	s.FilePath = f.Path
+	s.Language = f.Language
+	if decl != nil {
+		s.StartLine = int(decl.StartPosition().Row) + 1
+		s.EndLine = int(decl.EndPosition().Row) + 1
+		body := f.Src[decl.StartByte():decl.EndByte()]
+		sum := sha256.Sum256(body)
+		s.ContentHash = hex.EncodeToString(sum[:16])
+		s.Content = CapContent(body)
+	}
+	f.Facts.Symbols = append(f.Facts.Symbols, s)
+	return s.ID
+}
+
+// CapContent returns at most schema.ContentCap bytes of b, cut at a line
+// boundary where possible and never inside a UTF-8 sequence.
+func CapContent(b []byte) string {
+	if len(b) <= schema.ContentCap {
+		return string(b)
+	}
+	cut := schema.ContentCap
+	if i := strings.LastIndexByte(string(b[:cut]), '\n'); i > cut/2 {
+		cut = i
+	}
+	for cut > 0 && b[cut]&0xC0 == 0x80 { // don't split a rune
+		cut--
+	}
+	return string(b[:cut])
+}

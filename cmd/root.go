@@ -1,0 +1,147 @@
+// Package cmd holds the cobra commands of the gitnexus binary. Commands are
+// thin: they parse flags, call into ingest, graph, embed, processes, query
+// or mcp, and print. Each command lives in its own file and adds itself to
+// the root in an init function.
+//
+// Conventions every command follows:
+//   - --json prints exactly one JSON object on stdout; logs and progress go
+//     to stderr.
+//   - A command acts on the indexed repo containing the working directory
+//     unless -r NAME|PATH says otherwise.
+//   - Exit codes: see ExitCode.
+package cmd
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Version is the tool version, set at build time with -ldflags
+// "-X github.com/gitnexus/gitnexus/cmd.Version=...".
+var Version = "dev"
+
+// Exit codes. Scripts rely on them.
+const (
+	ExitOK       = 0 // success
+	ExitError    = 1 // the command failed (I/O, database, internal error)
+	ExitUsage    = 2 // bad flags or arguments
+	ExitNotFound = 3 // no index / unknown repo / symbol not found
+	ExitLocked   = 4 // another analyze holds the repo's lock
+)
+
+// Global flags, shared by every command.
+var (
+	flagJSON    bool
+	flagRepo    string
+	flagVerbose bool
+	flagQuiet   bool
+)
+
+var rootCmd = &cobra.Command{
+	Use:   "gitnexus",
+	Short: "Code knowledge graph: index a repository, then search it by meaning and by flow",
+	Long: `gitnexus indexes a repository into an embedded graph database (files, symbols,
+imports, calls, inheritance, communities and execution flows) and answers
+questions about it from the terminal or, for coding agents, over MCP.
+
+Start with:  gitnexus analyze .   then:  gitnexus query "what you are looking for"`,
+	SilenceUsage:  true,
+	SilenceErrors: true,
+	PersistentPreRun: func(cmd *cobra.Command, args []string) {
+		level := slog.LevelWarn
+		if flagVerbose {
+			level = slog.LevelDebug
+		}
+		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
+	},
+}
+
+func init() {
+	pf := rootCmd.PersistentFlags()
+	pf.BoolVar(&flagJSON, "json", false, "print one JSON object on stdout (logs stay on stderr)")
+	pf.StringVarP(&flagRepo, "repo", "r", "", "indexed repository to act on: registered NAME or PATH (default: the one containing the working directory)")
+	pf.BoolVarP(&flagVerbose, "verbose", "v", false, "debug logging on stderr")
+	pf.BoolVarP(&flagQuiet, "quiet", "q", false, "no progress output")
+	rootCmd.Version = Version
+}
+
+// Error is an error with an exit code. Commands return it (via Fail) when
+// the code should be other than ExitError.
+type Error struct {
+	Code int
+	Err  error
+}
+
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// Fail wraps err with an exit code.
+func Fail(code int, format string, args ...any) error {
+	return &Error{Code: code, Err: fmt.Errorf(format, args...)}
+}
+
+// Execute runs the root command and returns the process exit code.
+func Execute() int {
+	rootCmd.Version = Version
+	cmd, err := rootCmd.ExecuteC()
+	if err == nil {
+		return ExitOK
+	}
+	code := ExitError
+	var ce *Error
+	if errors.As(err, &ce) {
+		code = ce.Code
+	} else if cmd != nil && isUsageError(err) {
+		code = ExitUsage
+	}
+	if flagJSON {
+		writeJSON(os.Stdout, map[string]any{"error": err.Error(), "code": code})
+	}
+	fmt.Fprintf(os.Stderr, "gitnexus: %v\n", err)
+	if code == ExitUsage && cmd != nil {
+		fmt.Fprintf(os.Stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
+	}
+	return code
+}
+
+// isUsageError recognizes cobra's own flag and argument errors.
+func isUsageError(err error) bool {
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return true
+	}
+	msg := err.Error()
+	for _, p := range []string{"unknown flag", "unknown command", "unknown shorthand", "accepts ", "requires at least", "requires at most", "invalid argument", "flag needs an argument"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+type usageError struct{ msg string }
+
+func (u *usageError) Error() string { return u.msg }
+
+// Usage returns an error that exits with ExitUsage.
+func Usage(format string, args ...any) error {
+	return &Error{Code: ExitUsage, Err: &usageError{fmt.Sprintf(format, args...)}}
+}
+
+// writeJSON prints v as one indented JSON object.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// printJSON is what commands call for --json output.
+func printJSON(v any) error { return writeJSON(os.Stdout, v) }

@@ -1,0 +1,117 @@
+package lang
+
+import (
+	"strings"
+	"testing"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
+)
+
+func TestCleanComment(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"// Foo does x.", "Foo does x."},
+		{"/// triple", "triple"},
+		{"# python", "python"},
+		{"/**\n * Javadoc line one.\n * @param x the x\n */", "Javadoc line one.\n@param x the x"},
+		{"/* one-liner */", "one-liner"},
+		{"//", ""},
+	}
+	for _, c := range cases {
+		if got := cleanComment(c.in); got != c.want {
+			t.Errorf("cleanComment(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestBaseType(t *testing.T) {
+	cases := map[string]string{
+		"*Engine":          "Engine",
+		"[]*pkg.T":         "pkg.T",
+		"List<Foo>":        "List",
+		"Optional[Foo]":    "Optional",
+		"const Foo&":       "Foo",
+		"&'a mut T":        "T",
+		"[4]int":           "int",
+		"...string":        "string",
+		"Map<K, List<V>>":  "Map",
+		"map[string]int":   "map[string]int",
+		"func(x int) bool": "func(x int) bool",
+		"Foo?":             "Foo",
+		"String[]":         "String",
+	}
+	for in, want := range cases {
+		if got := baseType(in); got != want {
+			t.Errorf("baseType(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCollapseSpace(t *testing.T) {
+	if got := collapseSpace([]byte("  func  f(\n\ta int,\n) "), 300); got != "func f( a int, )" {
+		t.Errorf("collapse = %q", got)
+	}
+	long := collapseSpace([]byte(strings.Repeat("é", 400)), 300)
+	if !strings.HasSuffix(long, "…") || len(long) > 300+len("…")+1 {
+		t.Errorf("cap: len %d, %q", len(long), long[len(long)-8:])
+	}
+}
+
+// parseGoForTest parses src with the Go grammar directly (no extractor).
+func parseGoForTest(t *testing.T, src string) (*sitter.Tree, *File) {
+	t.Helper()
+	p := sitter.NewParser()
+	t.Cleanup(p.Close)
+	if err := p.SetLanguage(sitter.NewLanguage(tsgo.Language())); err != nil {
+		t.Fatal(err)
+	}
+	tree := p.Parse([]byte(src), nil)
+	t.Cleanup(tree.Close)
+	return tree, NewFile("x.go", "go", []byte(src))
+}
+
+func TestWalkNamedPruneAndDocComment(t *testing.T) {
+	src := `package p
+
+// trailing of nothing
+
+// Doc line one.
+// Doc line two.
+func A() { B(func() { C() }) }
+
+func D() {} // trailing
+
+func E() {}
+`
+	tree, f := parseGoForTest(t, src)
+	root := tree.RootNode()
+	var funcs, calls []string
+	walkNamed(root, func(n *sitter.Node) bool {
+		switch n.Kind() {
+		case "function_declaration":
+			funcs = append(funcs, fieldText(f, n, "name"))
+		case "call_expression":
+			calls = append(calls, fieldText(f, n, "function"))
+		case "func_literal":
+			return false // prune: C() is not visited
+		}
+		return true
+	})
+	if strings.Join(funcs, ",") != "A,D,E" || strings.Join(calls, ",") != "B" {
+		t.Errorf("funcs %v calls %v", funcs, calls)
+	}
+	docs := map[string]string{}
+	var sigs []string
+	namedChildren(root, func(n *sitter.Node) {
+		if n.Kind() == "function_declaration" {
+			docs[fieldText(f, n, "name")] = docComment(f, n)
+			sigs = append(sigs, signatureOf(f, n, field(n, "body")))
+		}
+	})
+	if docs["A"] != "Doc line one.\nDoc line two." || docs["D"] != "" || docs["E"] != "" {
+		t.Errorf("docs = %q", docs)
+	}
+	if sigs[0] != "func A()" {
+		t.Errorf("sig = %q", sigs[0])
+	}
+}

@@ -1,0 +1,53 @@
+# gitnexus — build, test, benchmark.
+#
+#   make build   bin/gitnexus with its native libraries beside it (rpath $ORIGIN)
+#   make demo    build, index this repository, and ask it a question
+#   make test    everything CI runs: native libraries, vet, staticcheck, tests
+#   make bench   analyze speed and memory beside the reference tool (see bench/README.md)
+
+GO        ?= go
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+BIN       := bin
+KUZU_DIR   = $(shell $(GO) list -m -f '{{.Dir}}' github.com/kuzudb/go-kuzu)
+KUZU_SO    = $(KUZU_DIR)/lib/dynamic/linux-amd64/libkuzu.so
+ORT_SO    := lib/libonnxruntime.so.1
+LDFLAGS   := -r '$$ORIGIN:$$ORIGIN/lib' -X github.com/gitnexus/gitnexus/cmd.Version=$(VERSION)
+STATICCHECK_VERSION := v0.8.2
+DEMO_REPO ?= .
+DEMO_QUERY ?= parse files in parallel
+
+.PHONY: build demo test vet staticcheck unit deps bench clean
+
+build: deps
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/gitnexus .
+	cp -f $(KUZU_SO) $(BIN)/libkuzu.so
+	cp -f $(ORT_SO) $(BIN)/libonnxruntime.so.1
+	@echo "built $(BIN)/gitnexus (native libraries beside it)"
+
+# deps fetches Go modules and the ONNX Runtime library (from npm, no install scripts).
+deps: $(ORT_SO)
+	$(GO) mod download
+
+$(ORT_SO):
+	bash scripts/fetch-ort.sh lib
+
+demo: build
+	$(BIN)/gitnexus analyze $(DEMO_REPO)
+	$(BIN)/gitnexus cypher -r $(DEMO_REPO) "MATCH (f:File)-[:DEFINES]->(s:Function) RETURN f.language AS language, count(s) AS functions ORDER BY functions DESC"
+
+test: deps vet staticcheck unit
+
+vet:
+	$(GO) vet ./...
+
+staticcheck:
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+
+unit:
+	$(GO) test -count=1 ./...
+
+bench: build
+	bash bench/run.sh
+
+clean:
+	rm -rf $(BIN)

@@ -1,0 +1,318 @@
+#!/usr/bin/env bash
+# bench/run.sh: measure gitnexus (ours, bin/gitnexus) beside the reference tool (GitNexus on npm,
+# driven through ../shared/bench/peer.sh) on identical copies of real corpora, in one run, and
+# print a markdown report (also written to bench/out/<UTC stamp>.md). See bench/README.md.
+#
+#   usage: bash bench/run.sh [corpus...]        (or: make bench)
+#
+# Exit status: 0 when every measurement ran; 1 when a run failed (a crash, a non-zero exit, a
+# time-out of ours, a missing tool); 2 on bad usage. A missed target (10x faster, a fifth of the
+# memory) is reported in the table, never turned into a failure: machines are noisy.
+#
+# Environment (all optional):
+#   BENCH_CORPORA   corpus names, space or comma separated (default: gin prometheus django;
+#                   kubernetes is opt-in). Arguments on the command line win over it.
+#   BENCH_RUNS      runs per tool per corpus (default 3; 1 for kubernetes). Medians are reported.
+#   BENCH_SKIP      sections to skip, space or comma separated: analyze query mcp embeddings callgraph
+#   BENCH_PEER      0 = measure ours only (no reference tool)
+#   BENCH_TIMEOUT   seconds one analyze may take before it is killed (default 3600)
+#   BENCH_TMP       scratch directory for the corpus copies (default: mktemp -d); removed at the end
+#                   unless BENCH_KEEP=1
+#   BENCH_OUT       report directory (default bench/out); raw logs go to BENCH_OUT/<stamp>/
+#   OURS            our binary (default bin/gitnexus, built by `make build`)
+#   PEER_SH         the reference tool's driver (default ../shared/bench/peer.sh)
+#   CORPORA_SH      the corpus fetcher (default ../shared/bench/corpora.sh)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OURS=${OURS:-$ROOT/bin/gitnexus}
+PEER_SH=${PEER_SH:-$ROOT/../shared/bench/peer.sh}
+CORPORA_SH=${CORPORA_SH:-$ROOT/../shared/bench/corpora.sh}
+BENCH_PEER=${BENCH_PEER:-1}
+BENCH_TIMEOUT=${BENCH_TIMEOUT:-3600}
+BENCH_OUT=${BENCH_OUT:-$ROOT/bench/out}
+BENCH_KEEP=${BENCH_KEEP:-0}
+TIME=/usr/bin/time
+
+STAMP=$(date -u +%Y-%m-%dT%H%M%SZ)
+REPORT=$BENCH_OUT/$STAMP.md
+LOGS=$BENCH_OUT/$STAMP
+FAILED=0
+
+# ---------------------------------------------------------------- helpers
+
+log() { printf 'bench: %s\n' "$*" >&2; }
+die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
+# out: append to the report and echo to stdout.
+out() { printf '%s\n' "$*" | tee -a "$REPORT"; }
+words() { printf '%s\n' "${1//,/ }" | tr -s ' \t' '\n' | sed '/^$/d'; }
+skipped() { words "${BENCH_SKIP:-}" | grep -qx "$1"; }
+
+# wall_seconds FILE: the last "Elapsed (wall clock)" of a `/usr/bin/time -v` output, in seconds.
+wall_seconds() {
+  sed -n 's/^[[:space:]]*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$1" | tail -n 1 |
+    awk -F: 'NF==3{printf "%.2f\n", $1*3600+$2*60+$3} NF==2{printf "%.2f\n", $1*60+$2}'
+}
+# rss_mib FILE: the last "Maximum resident set size" of a `/usr/bin/time -v` output, in MiB.
+rss_mib() {
+  sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$1" | tail -n 1 |
+    awk '{printf "%.1f\n", $1/1024}'
+}
+# median: of the numbers on stdin, one a line; empty when there are none.
+median() {
+  sort -g | awk '{v[NR]=$1} END{if(NR==0)exit; if(NR%2)print v[(NR+1)/2]; else printf "%.2f\n",(v[NR/2]+v[NR/2+1])/2}'
+}
+# ratio A B [FMT]: A/B, or "-" when either is missing or B is zero.
+ratio() {
+  awk -v a="${1:-}" -v b="${2:-}" -v f="${3:-%.1f}" \
+    'BEGIN{if(a==""||b==""||b+0==0){print "-"; exit} printf f"\n", a/b}'
+}
+# json_count FILE KEY: KEY from our JSON output, top level or under .stats/.counts; "-" if absent.
+json_count() {
+  jq -r --arg k "$2" '[.[$k], .stats[$k]?, .counts[$k]?] | map(select(. != null)) | first // "-"' \
+    "$1" 2>/dev/null || echo "-"
+}
+# ext_summary DIR: "N ext, N ext, ..." for the 6 most common extensions among git-tracked files.
+ext_summary() {
+  git -C "$1" ls-files | sed -n 's/.*\.\([A-Za-z0-9]*\)$/\1/p' | sort | uniq -c | sort -rn |
+    head -n 6 | awk '{printf "%s%s .%s", (NR>1?", ":""), $1, $2} END{print ""}'
+}
+
+runs_for() { # corpus
+  if [ -n "${BENCH_RUNS:-}" ]; then echo "$BENCH_RUNS"
+  elif [ "$1" = kubernetes ]; then echo 1
+  else echo 3; fi
+}
+
+# corpus_dir NAME: the corpus checkout, fetched on first use by corpora.sh.
+corpus_dir() {
+  local line
+  line=$(bash "$CORPORA_SH" "$1") || die "corpora.sh $1 failed"
+  printf '%s\n' "${line#*$'\t'}"
+}
+
+# make_copies NAME SRC DEST: DEST/ours and DEST/peer, identical git repos of SRC. The git repo is
+# made once, the way peer.sh makes one (init, add -A, commit), then copied with its .git, so
+# both tools see the same files, the same .gitignore rules and the same commit, in git mode.
+make_copies() {
+  local name=$1 src=$2 dest=$3
+  mkdir -p "$dest"
+  cp -r "$src" "$dest/base"
+  rm -rf "$dest/base/.gitnexus"
+  if ! git -C "$dest/base" rev-parse --git-dir >/dev/null 2>&1; then
+    git -C "$dest/base" init -q
+    git -C "$dest/base" add -A
+    git -C "$dest/base" -c user.name=bench -c user.email=bench@localhost commit -qm snapshot
+  fi
+  cp -a "$dest/base" "$dest/ours"
+  mv "$dest/base" "$dest/peer"
+  log "$name: copies in $dest (ours, peer)"
+}
+
+# run_ours COPY LOGPREFIX: one cold analyze by our binary. Writes LOGPREFIX.{json,err,time}.
+run_ours() {
+  local copy=$1 p=$2 rc=0
+  rm -rf "$copy/.gitnexus"
+  timeout "$BENCH_TIMEOUT" "$TIME" -v -o "$p.time" \
+    "$OURS" analyze --skip-embeddings --json "$copy" >"$p.json" 2>"$p.err" || rc=$?
+  return "$rc"
+}
+
+# run_peer COPY NAME LOGPREFIX: one cold analyze by the reference tool (peer.sh removes its
+# index first). peer.sh prints /usr/bin/time -v on stderr. Writes LOGPREFIX.{out,err}.
+run_peer() {
+  local copy=$1 name=$2 p=$3 rc=0
+  timeout "$BENCH_TIMEOUT" bash "$PEER_SH" analyze "$copy" "$name" >"$p.out" 2>"$p.err" || rc=$?
+  return "$rc"
+}
+
+# ---------------------------------------------------------------- section: analyze
+
+# Cold `analyze` wall time and peak RSS, ours vs the reference tool, BENCH_RUNS runs each,
+# interleaved (odd runs ours first, even runs peer first) so that drift in machine load hits
+# both alike; medians reported.
+section_analyze() {
+  local corpora=("$@") c
+  local rows=() counts=() details=()
+  out ""
+  out "## analyze (cold, --skip-embeddings; medians of interleaved runs)"
+  for c in "${corpora[@]}"; do
+    local src dir n files exts i
+    src=$(corpus_dir "$c")
+    dir=$TMPD/$c
+    make_copies "$c" "$src" "$dir"
+    files=$(git -C "$dir/ours" ls-files | wc -l | tr -d ' ')
+    exts=$(ext_summary "$dir/ours")
+    n=$(runs_for "$c")
+    local ow=() orss=() pw=() prss=() ofail="" pfail="" ojson=""
+    for ((i = 1; i <= n; i++)); do
+      local order=(ours peer) who
+      ((i % 2)) || order=(peer ours)
+      for who in "${order[@]}"; do
+        local p=$LOGS/$c-$who-$i rc=0
+        if [ "$who" = ours ]; then
+          log "$c run $i/$n: ours"
+          run_ours "$dir/ours" "$p" || rc=$?
+          if [ "$rc" -ne 0 ]; then
+            ofail=$([ "$rc" -eq 124 ] && echo "timeout >${BENCH_TIMEOUT}s" || echo "exit $rc")
+            log "$c: ours failed ($ofail); see $p.err"; tail -n 5 "$p.err" >&2 || true
+            FAILED=1; continue
+          fi
+          ow+=("$(wall_seconds "$p.time")"); orss+=("$(rss_mib "$p.time")"); ojson=$p.json
+        elif [ "$BENCH_PEER" != 0 ]; then
+          log "$c run $i/$n: peer"
+          run_peer "$dir/peer" "bench-$c" "$p" || rc=$?
+          if [ "$rc" -ne 0 ]; then
+            pfail=$([ "$rc" -eq 124 ] && echo "timeout >${BENCH_TIMEOUT}s" || echo "exit $rc")
+            log "$c: peer failed ($pfail); see $p.err"; tail -n 5 "$p.err" >&2 || true
+            # A reference tool that outlives the time-out is a result, not a harness failure.
+            [ "$rc" -eq 124 ] || FAILED=1
+            continue
+          fi
+          pw+=("$(wall_seconds "$p.err")"); prss+=("$(rss_mib "$p.err")")
+        fi
+      done
+    done
+    local ows orm pws prm
+    ows=$(printf '%s\n' "${ow[@]}" | sed '/^$/d' | median)
+    orm=$(printf '%s\n' "${orss[@]}" | sed '/^$/d' | median)
+    pws=$(printf '%s\n' "${pw[@]}" | sed '/^$/d' | median)
+    prm=$(printf '%s\n' "${prss[@]}" | sed '/^$/d' | median)
+    local speed rr target
+    speed=$(ratio "$pws" "$ows" "%.1fx"); rr=$(ratio "$orm" "$prm" "%.3f")
+    # The peer outlived the time-out on every run: the speedup is at least timeout/ours.
+    if [ -z "$pws" ] && [ -n "$ows" ] && [ "${pfail#timeout}" != "$pfail" ]; then
+      speed=">$(ratio "$BENCH_TIMEOUT" "$ows" "%.1fx")"
+    fi
+    if [ "$speed" = - ] || [ "$rr" = - ]; then target="-"
+    elif awk -v s="${speed%x}" -v r="$rr" 'BEGIN{exit !(s>=10 && r<=0.2)}'; then target="met"
+    else target="missed"; fi
+    rows+=("| $c | $files | ${ows:-${ofail:--}} | ${pws:-${pfail:--}} | $speed | ${orm:--} | ${prm:--} | $rr | $target |")
+
+    # Counts: ours from the --json object of the last good run, the peer's from its meta.json.
+    local pm on oe of pn pe pf
+    if [ -n "$ojson" ] && [ -s "$ojson" ]; then
+      of=$(json_count "$ojson" files); on=$(json_count "$ojson" nodes); oe=$(json_count "$ojson" edges)
+    else of=-; on=-; oe=-; fi
+    pm=$dir/peer/.gitnexus/meta.json
+    if [ -f "$pm" ]; then
+      pf=$(jq -r '.stats.files // "-"' "$pm"); pn=$(jq -r '.stats.nodes // "-"' "$pm"); pe=$(jq -r '.stats.edges // "-"' "$pm")
+      cp "$pm" "$LOGS/$c-peer-meta.json"
+    else pf=-; pn=-; pe=-; fi
+    counts+=("| $c | $of | $pf | $on | $pn | $oe | $pe |")
+    details+=("- $c: $files git-tracked files ($exts); runs: ours wall [${ow[*]:-}] s, RSS [${orss[*]:-}] MiB; peer wall [${pw[*]:-}] s, RSS [${prss[*]:-}] MiB")
+
+    if [ "$BENCH_PEER" != 0 ]; then # drop the copy from the peer's registry; best effort
+      (eval "$(bash "$PEER_SH" env)" && gitnexus remove "$dir/peer") >/dev/null 2>&1 || true
+    fi
+    [ "$BENCH_KEEP" = 1 ] || rm -rf "$dir"
+  done
+  out ""
+  out "| corpus | files | ours wall (s) | peer wall (s) | speedup | ours RSS (MiB) | peer RSS (MiB) | RSS ratio | target (>=10x, <=0.2) |"
+  out "|---|--:|--:|--:|--:|--:|--:|--:|---|"
+  local r; for r in "${rows[@]}"; do out "$r"; done
+  out ""
+  out "Graph size (ours from \`analyze --json\`, the peer's from its \`.gitnexus/meta.json\` stats):"
+  out ""
+  out "| corpus | ours files | peer files | ours nodes | peer nodes | ours edges | peer edges |"
+  out "|---|--:|--:|--:|--:|--:|--:|"
+  for r in "${counts[@]}"; do out "$r"; done
+  out ""
+  out "Per-run figures:"
+  out ""
+  for r in "${details[@]}"; do out "$r"; done
+}
+
+# ---------------------------------------------------------------- sections to come
+# Each later issue replaces one of these with a real measurement. Until then they say so in the
+# report rather than print numbers.
+
+section_query() {
+  out ""; out "## query latency"; out ""; out "_not measured yet: no query benchmark in this harness._"
+}
+section_mcp() {
+  out ""; out "## mcp latency"; out ""; out "_not measured yet: no MCP benchmark in this harness._"
+}
+section_embeddings() {
+  out ""; out "## embeddings"; out ""; out "_not measured yet: no embedding benchmark in this harness._"
+}
+# Call-graph accuracy lives in bench/callgraph/ (its own owner); its driver, when present, is
+# bench/callgraph/run.sh and prints a markdown section on stdout.
+section_callgraph() {
+  out ""; out "## callgraph accuracy"; out ""
+  if [ -f "$ROOT/bench/callgraph/run.sh" ]; then
+    local rc=0
+    bash "$ROOT/bench/callgraph/run.sh" >"$LOGS/callgraph.md" 2>"$LOGS/callgraph.err" || rc=$?
+    tee -a "$REPORT" <"$LOGS/callgraph.md"
+    if [ "$rc" -ne 0 ]; then out "_bench/callgraph/run.sh failed (exit $rc); see $LOGS/callgraph.err_"; FAILED=1; fi
+  else
+    out "_not measured yet: bench/callgraph/run.sh does not exist._"
+  fi
+}
+
+# ---------------------------------------------------------------- main
+
+main() {
+  local corpora=()
+  if [ $# -gt 0 ]; then corpora=("$@")
+  else mapfile -t corpora < <(words "${BENCH_CORPORA:-gin prometheus django}"); fi
+  [ ${#corpora[@]} -gt 0 ] || { echo "bench: no corpora given" >&2; exit 2; }
+  local c
+  for c in "${corpora[@]}"; do
+    case $c in gin | prometheus | kubernetes | requests | flask | django) ;;
+      *) echo "bench: unknown corpus '$c' (known: gin prometheus kubernetes requests flask django)" >&2; exit 2 ;;
+    esac
+  done
+  local s
+  for s in $(words "${BENCH_SKIP:-}"); do
+    case $s in analyze | query | mcp | embeddings | callgraph) ;;
+      *) echo "bench: unknown section '$s' in BENCH_SKIP (known: analyze query mcp embeddings callgraph)" >&2; exit 2 ;;
+    esac
+  done
+
+  command -v jq >/dev/null || die "jq is missing: apt-get install -y jq"
+  command -v git >/dev/null || die "git is missing: apt-get install -y git"
+  [ -x "$TIME" ] || die "$TIME is missing: apt-get install -y time"
+  [ -f "$CORPORA_SH" ] || die "corpus fetcher not found: $CORPORA_SH (set CORPORA_SH)"
+  if ! skipped analyze; then
+    [ -x "$OURS" ] || die "our binary not found: $OURS (run \`make build\`, or set OURS)"
+    if [ "$BENCH_PEER" != 0 ]; then
+      [ -f "$PEER_SH" ] || die "reference tool driver not found: $PEER_SH (set PEER_SH, or BENCH_PEER=0)"
+      (eval "$(bash "$PEER_SH" env)" && command -v gitnexus >/dev/null) ||
+        die "reference tool not installed: run \`bash $PEER_SH install\` (or BENCH_PEER=0)"
+    fi
+  fi
+
+  mkdir -p "$BENCH_OUT" "$LOGS"
+  : >"$REPORT"
+  if [ -n "${BENCH_TMP:-}" ]; then TMPD=$BENCH_TMP; mkdir -p "$TMPD"
+  else TMPD=$(mktemp -d "${TMPDIR:-/tmp}/gitnexus-bench.XXXXXX"); fi
+  [ "$BENCH_KEEP" = 1 ] || trap 'rm -rf "$TMPD"' EXIT
+
+  local ours_version peer_version head
+  ours_version=$("$OURS" --version 2>/dev/null | head -n 1 || true)
+  peer_version=-
+  if [ "$BENCH_PEER" != 0 ]; then
+    peer_version=$( (eval "$(bash "$PEER_SH" env)" && gitnexus --version) 2>/dev/null || echo "?")
+  fi
+  head=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "?")
+  git -C "$ROOT" diff --quiet HEAD 2>/dev/null || head="$head (with uncommitted changes)"
+
+  out "# gitnexus benchmark, $STAMP"
+  out ""
+  out "- machine: $(uname -srm); $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //')); $(free -g 2>/dev/null | awk '/Mem:/{print $2}') GiB RAM; load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
+  out "- ours: $OURS (${ours_version:-?}), tree $head"
+  out "- peer: GitNexus ${peer_version} via $PEER_SH"
+  out "- corpora: ${corpora[*]}; raw logs: $LOGS"
+
+  skipped analyze || section_analyze "${corpora[@]}"
+  skipped query || section_query
+  skipped mcp || section_mcp
+  skipped embeddings || section_embeddings
+  skipped callgraph || section_callgraph
+
+  log "report written to $REPORT"
+  if [ "$FAILED" -ne 0 ]; then log "some runs failed (see above and $LOGS)"; exit 1; fi
+}
+
+main "$@"

@@ -1,0 +1,652 @@
+package lang
+
+// C++ extraction, and the C/C++ walker that c.go shares.
+//
+// Conventions (C and C++):
+//   - QualifiedName joins namespaces, classes and the member with ".":
+//     `namespace geo { class Shape { void area(); } }` → "geo.Shape.area".
+//     An out-of-line definition `void Shape::area() {}` inside namespace geo
+//     gets the same "geo.Shape.area"; its ParentID is set when Shape is
+//     declared in the same file.
+//   - Symbols are definitions: functions and methods with bodies, classes,
+//     structs, unions and enums with bodies, typedefs and `using X = ...`
+//     aliases. In-class method prototypes are not symbols (the definition
+//     is), except pure virtual ones (`virtual f() = 0;`), which are the only
+//     declaration an abstract method has.
+//   - Constructors and destructors (`~Shape`) have kind constructor.
+//   - `typedef struct {...} name_t;` is one struct named name_t;
+//     `typedef struct node {...} node_t;` is struct node plus type_alias
+//     node_t.
+//   - IsExported: free functions and globals are exported unless `static` or
+//     inside an anonymous namespace; members follow the access specifier in
+//     force (class members default to private, struct/union members to
+//     public); out-of-line member definitions count as exported.
+//   - Facts.Package is the name of the file's first named namespace, with
+//     nested names joined by "." (`namespace a::b` → "a.b"); "" for C.
+//   - Imports: `#include <x.h>` → Kind "system", `#include "x.h"` → Kind
+//     "quoted"; Spec is the path between the delimiters.
+//   - Calls: Receiver is the object expression for `obj.f()` / `ptr->f()`
+//     ("obj", "ptr", "this") and the scope for `ns::Cls::f()` ("ns::Cls").
+//     `new T(...)` is Kind "new" with Name T. Identifiers passed as call
+//     arguments that are not parameters, locals or file-level variables of
+//     this file and not ALL_CAPS (`qsort(a, n, sz, cmp)`), and `&f` /
+//     `&Cls::f` arguments, are Kind "reference".
+//   - TypeFacts: fields, parameters, locals and globals with a declared
+//     class-like type, and return types; primitive types and `auto` are
+//     left out.
+
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+func init() {
+	register(&Language{
+		Name:       "cpp",
+		Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".inl"},
+		Grammar:    func() *sitter.Language { return sitter.NewLanguage(tscpp.Language()) },
+		Extract: func(f *File, root *sitter.Node) {
+			w := &cppWalker{f: f, cpp: true}
+			w.run(root)
+		},
+	})
+}
+
+// cppClass is a class/struct/union body being walked.
+type cppClass struct {
+	id, qname, name string
+	access          string // access specifier in force: public, private, protected
+}
+
+// cppWalker extracts one C or C++ file.
+type cppWalker struct {
+	f       *File
+	cpp     bool
+	ns      []string // enclosing namespace names
+	anon    int      // depth inside anonymous namespaces
+	cls     []cppClass
+	globals map[string]bool            // file-level variable names
+	locals  map[string]bool            // parameters and locals of the function being walked
+	fields  map[string]map[string]bool // class qualified name → data member names
+	members map[string]bool            // data members of the method being walked
+}
+
+func (w *cppWalker) run(root *sitter.Node) {
+	w.globals = map[string]bool{}
+	w.fields = map[string]map[string]bool{}
+	w.walk(root, "")
+	lxLinkParents(w.f)
+}
+
+// prefix is the qualified-name prefix at the current point: namespaces and
+// enclosing classes.
+func (w *cppWalker) prefix() string {
+	if len(w.cls) > 0 {
+		return w.cls[len(w.cls)-1].qname
+	}
+	return lxJoin(w.ns...)
+}
+
+func (w *cppWalker) walkChildren(n *sitter.Node, caller string) {
+	namedChildren(n, func(c *sitter.Node) { w.walk(c, caller) })
+}
+
+func (w *cppWalker) walk(n *sitter.Node, caller string) {
+	switch n.Kind() {
+	case "comment":
+		return
+	case "preproc_include":
+		w.include(n)
+		return
+	case "namespace_definition":
+		w.namespace(n, caller)
+		return
+	case "class_specifier", "struct_specifier", "union_specifier", "enum_specifier":
+		w.typeSpec(n, caller, "", nil)
+		return
+	case "type_definition":
+		w.typedef(n, caller)
+		return
+	case "alias_declaration":
+		name := fieldText(w.f, n, "name")
+		if name != "" {
+			w.f.AddSymbol(schema.Symbol{
+				Name: name, QualifiedName: lxJoin(w.prefix(), name), Kind: schema.KindTypeAlias,
+				Signature: signatureOf(w.f, n, nil), DocComment: docComment(w.f, cppDocAnchor(n)),
+				IsExported: w.memberExported(), ParentID: "",
+			}, n)
+		}
+		return
+	case "function_definition":
+		w.function(n, caller)
+		return
+	case "declaration", "field_declaration":
+		w.declaration(n, caller)
+		return
+	case "access_specifier":
+		if len(w.cls) > 0 {
+			w.cls[len(w.cls)-1].access = strings.TrimSpace(w.f.Text(n))
+		}
+		return
+	case "call_expression":
+		w.call(n, caller)
+	case "new_expression":
+		w.newExpr(n, caller)
+	}
+	w.walkChildren(n, caller)
+}
+
+func (w *cppWalker) include(n *sitter.Node) {
+	p := field(n, "path")
+	if p == nil {
+		return
+	}
+	imp := Import{Line: lineOf(n)}
+	switch p.Kind() {
+	case "system_lib_string":
+		imp.Kind = "system"
+		imp.Spec = strings.TrimSuffix(strings.TrimPrefix(w.f.Text(p), "<"), ">")
+	case "string_literal":
+		imp.Kind = "quoted"
+		imp.Spec = unquote(w.f.Text(p))
+	default: // #include MACRO
+		return
+	}
+	w.f.Facts.Imports = append(w.f.Facts.Imports, imp)
+}
+
+func (w *cppWalker) namespace(n *sitter.Node, caller string) {
+	name := fieldText(w.f, n, "name")
+	var segs []string
+	if name == "" {
+		w.anon++
+	} else {
+		for _, s := range strings.Split(name, "::") {
+			if s = strings.TrimSpace(s); s != "" && s != "inline" {
+				segs = append(segs, s)
+			}
+		}
+		if w.f.Facts.Package == "" {
+			w.f.Facts.Package = strings.Join(segs, ".")
+		}
+	}
+	w.ns = append(w.ns, segs...)
+	// Classes never enclose namespaces, so w.cls needs no save here.
+	w.walkChildren(field(n, "body"), caller)
+	w.ns = w.ns[:len(w.ns)-len(segs)]
+	if name == "" {
+		w.anon--
+	}
+}
+
+// memberExported is IsExported for a declaration at the current point.
+func (w *cppWalker) memberExported() bool {
+	if w.anon > 0 {
+		return false
+	}
+	if len(w.cls) > 0 {
+		return w.cls[len(w.cls)-1].access == "public"
+	}
+	return true
+}
+
+// cppDocAnchor is the node whose preceding comments document decl: the
+// template or declaration wrapping it, if any.
+func cppDocAnchor(decl *sitter.Node) *sitter.Node {
+	for {
+		p := decl.Parent()
+		switch kindOf(p) {
+		case "template_declaration":
+			decl = p
+			continue
+		case "declaration", "field_declaration", "type_definition":
+			if t := field(p, "type"); t != nil && t.Id() == decl.Id() {
+				decl = p
+				continue
+			}
+		}
+		return decl
+	}
+}
+
+// cppTypeName is the bare class-like name of a type node, "" for primitive
+// types, auto and anonymous specifiers.
+func (w *cppWalker) typeName(t *sitter.Node) string {
+	switch kindOf(t) {
+	case "", "primitive_type", "sized_type_specifier", "placeholder_type_specifier", "auto":
+		return ""
+	case "struct_specifier", "union_specifier", "enum_specifier", "class_specifier":
+		return w.typeName(field(t, "name"))
+	case "template_type":
+		return w.typeName(field(t, "name"))
+	}
+	return baseType(w.f.Text(t))
+}
+
+// cppFlatten splits a (possibly nested) qualified_identifier into its scope
+// segments (template arguments dropped) and its final name node.
+func cppFlatten(f *File, q *sitter.Node) (scope []string, name *sitter.Node) {
+	for kindOf(q) == "qualified_identifier" {
+		s := field(q, "scope")
+		if kindOf(s) == "template_type" {
+			scope = append(scope, fieldText(f, s, "name"))
+		} else if s != nil {
+			scope = append(scope, baseType(f.Text(s)))
+		}
+		q = field(q, "name")
+	}
+	return scope, q
+}
+
+// typeSpec emits a class/struct/union/enum that has a body. nameOverride
+// names an anonymous specifier (typedef struct {...} name). anchor, when not
+// nil, is the node whose lines and doc comment the symbol takes.
+func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor *sitter.Node) string {
+	body := field(n, "body")
+	nameNode := field(n, "name")
+	if body == nil {
+		return ""
+	}
+	name := nameOverride
+	var scope []string
+	switch kindOf(nameNode) {
+	case "":
+	case "template_type":
+		name = fieldText(w.f, nameNode, "name")
+	case "qualified_identifier":
+		var last *sitter.Node
+		scope, last = cppFlatten(w.f, nameNode)
+		name = baseType(w.f.Text(last))
+	default:
+		name = w.f.Text(nameNode)
+	}
+	if name == "" { // anonymous struct/union member: walk the fields in place
+		w.walkChildren(body, caller)
+		return ""
+	}
+	var kind schema.Kind
+	access := "public"
+	switch n.Kind() {
+	case "class_specifier":
+		kind, access = schema.KindClass, "private"
+	case "struct_specifier":
+		kind = schema.KindStruct
+	case "union_specifier":
+		kind = schema.KindUnion
+	default:
+		kind = schema.KindEnum
+	}
+	if anchor == nil {
+		anchor = cppDocAnchor(n)
+	}
+	qname := lxJoin(append(append([]string{w.prefix()}, scope...), name)...)
+	id := w.f.AddSymbol(schema.Symbol{
+		Name: name, QualifiedName: qname, Kind: kind,
+		Signature:  signatureOf(w.f, n, body),
+		DocComment: docComment(w.f, anchor),
+		IsExported: w.memberExported(),
+	}, anchor)
+	namedChildren(n, func(c *sitter.Node) {
+		if c.Kind() != "base_class_clause" {
+			return
+		}
+		namedChildren(c, func(b *sitter.Node) {
+			parent := ""
+			switch b.Kind() {
+			case "access_specifier", "comment":
+				return
+			case "template_type":
+				parent = fieldText(w.f, b, "name")
+			default:
+				parent = baseType(w.f.Text(b))
+			}
+			if parent != "" {
+				w.f.Facts.Heritage = append(w.f.Facts.Heritage, Heritage{ChildID: id, Parent: parent, Kind: "extends", Line: lineOf(b)})
+			}
+		})
+	})
+	if kind == schema.KindEnum {
+		return id
+	}
+	// Data members are collected before the body is walked: inline methods
+	// may use members declared below them.
+	members := map[string]bool{}
+	namedChildren(body, func(c *sitter.Node) {
+		if c.Kind() != "field_declaration" {
+			return
+		}
+		eachField(c, "declarator", func(d *sitter.Node) {
+			if cppFuncDeclarator(d) == nil {
+				if nm := cppDeclName(w.f, d); nm != "" {
+					members[nm] = true
+				}
+			}
+		})
+	})
+	w.fields[qname] = members
+	w.cls = append(w.cls, cppClass{id: id, qname: qname, name: name, access: access})
+	w.walkChildren(body, caller)
+	w.cls = w.cls[:len(w.cls)-1]
+	return id
+}
+
+func (w *cppWalker) typedef(n *sitter.Node, caller string) {
+	t := field(n, "type")
+	var names []string
+	eachField(n, "declarator", func(d *sitter.Node) {
+		if nm := cppDeclName(w.f, d); nm != "" {
+			names = append(names, nm)
+		}
+	})
+	switch kindOf(t) {
+	case "struct_specifier", "union_specifier", "enum_specifier", "class_specifier":
+		if field(t, "body") != nil {
+			if field(t, "name") == nil && len(names) > 0 {
+				w.typeSpec(t, caller, names[0], n)
+				names = names[1:]
+			} else {
+				w.typeSpec(t, caller, "", nil)
+			}
+		}
+	}
+	for _, nm := range names {
+		w.f.AddSymbol(schema.Symbol{
+			Name: nm, QualifiedName: lxJoin(w.prefix(), nm), Kind: schema.KindTypeAlias,
+			Signature:  signatureOf(w.f, n, nil),
+			DocComment: docComment(w.f, n),
+			IsExported: w.memberExported(),
+		}, n)
+	}
+}
+
+// cppDeclName digs the declared identifier out of a declarator
+// (pointer, reference, array, init, function and parenthesized declarators).
+func cppDeclName(f *File, d *sitter.Node) string {
+	for d != nil {
+		switch d.Kind() {
+		case "identifier", "field_identifier", "type_identifier":
+			return f.Text(d)
+		case "qualified_identifier":
+			_, last := cppFlatten(f, d)
+			return f.Text(last)
+		case "destructor_name", "operator_name":
+			return f.Text(d)
+		}
+		next := field(d, "declarator")
+		if next == nil {
+			// reference_declarator and parenthesized_declarator keep the
+			// inner declarator as an unnamed-field child.
+			var inner *sitter.Node
+			namedChildren(d, func(c *sitter.Node) {
+				if inner == nil && !isCommentKind(c.Kind()) && c.Kind() != "type_qualifier" {
+					inner = c
+				}
+			})
+			next = inner
+		}
+		d = next
+	}
+	return ""
+}
+
+// cppFuncDeclarator finds the function_declarator inside a declarator, nil
+// when the declarator does not declare a function.
+func cppFuncDeclarator(d *sitter.Node) *sitter.Node {
+	for d != nil {
+		switch d.Kind() {
+		case "function_declarator":
+			// `int (*fp)(int)` declares a pointer, not a function.
+			if kindOf(field(d, "declarator")) == "parenthesized_declarator" {
+				return nil
+			}
+			return d
+		case "pointer_declarator", "reference_declarator", "attributed_declarator":
+			next := field(d, "declarator")
+			if next == nil {
+				namedChildren(d, func(c *sitter.Node) {
+					if next == nil && c.Kind() != "type_qualifier" {
+						next = c
+					}
+				})
+			}
+			d = next
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+func cppIsStatic(f *File, n *sitter.Node) bool {
+	static := false
+	namedChildren(n, func(c *sitter.Node) {
+		if c.Kind() == "storage_class_specifier" && f.Text(c) == "static" {
+			static = true
+		}
+	})
+	return static
+}
+
+// function emits a function or method definition and walks its body.
+func (w *cppWalker) function(n *sitter.Node, caller string) {
+	fd := cppFuncDeclarator(field(n, "declarator"))
+	if fd == nil {
+		w.walkChildren(n, caller)
+		return
+	}
+	scope, nameNode := cppFlatten(w.f, field(fd, "declarator"))
+	name := w.f.Text(nameNode)
+	if kindOf(nameNode) == "template_function" {
+		name = fieldText(w.f, nameNode, "name")
+	}
+	if name == "" {
+		w.walkChildren(n, caller)
+		return
+	}
+	p := n.Parent()
+	for p != nil && (p.Kind() == "template_declaration" || strings.HasPrefix(p.Kind(), "preproc_")) {
+		p = p.Parent()
+	}
+	sym := schema.Symbol{Name: name}
+	dtor := strings.HasPrefix(name, "~")
+	switch {
+	case kindOf(p) == "field_declaration_list" && len(w.cls) > 0:
+		top := w.cls[len(w.cls)-1]
+		sym.Kind = schema.KindMethod
+		if name == top.name || dtor {
+			sym.Kind = schema.KindConstructor
+		}
+		sym.QualifiedName = lxJoin(top.qname, name)
+		sym.ParentID = top.id
+		sym.IsExported = w.memberExported()
+	case len(scope) > 0:
+		sym.Kind = schema.KindMethod
+		if name == scope[len(scope)-1] || dtor {
+			sym.Kind = schema.KindConstructor
+		}
+		sym.QualifiedName = lxJoin(append(append([]string{w.prefix()}, scope...), name)...)
+		sym.IsExported = w.anon == 0
+	default:
+		sym.Kind = schema.KindFunction
+		sym.QualifiedName = lxJoin(w.prefix(), name)
+		sym.IsExported = w.anon == 0 && !cppIsStatic(w.f, n)
+	}
+	body := field(n, "body")
+	sigEnd := body
+	var inits *sitter.Node
+	namedChildren(n, func(c *sitter.Node) {
+		if c.Kind() == "field_initializer_list" {
+			inits, sigEnd = c, c
+		}
+	})
+	sym.Signature = signatureOf(w.f, n, sigEnd)
+	sym.DocComment = docComment(w.f, cppDocAnchor(n))
+	id := w.f.AddSymbol(sym, n)
+
+	if sym.Kind != schema.KindConstructor {
+		if rt := w.typeName(field(n, "type")); rt != "" {
+			w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: id, Name: "return", Type: rt, Kind: "return", Line: lineOf(n)})
+		}
+	}
+	savedLocals, savedMembers := w.locals, w.members
+	w.locals, w.members = map[string]bool{}, nil
+	if sym.Kind != schema.KindFunction {
+		if dot := strings.LastIndexByte(sym.QualifiedName, '.'); dot > 0 {
+			w.members = w.fields[sym.QualifiedName[:dot]]
+		}
+	}
+	w.params(field(fd, "parameters"), id)
+	w.walkChildren(inits, id)
+	w.walkChildren(body, id)
+	w.locals, w.members = savedLocals, savedMembers
+}
+
+func (w *cppWalker) params(list *sitter.Node, scope string) {
+	namedChildren(list, func(p *sitter.Node) {
+		switch p.Kind() {
+		case "parameter_declaration", "optional_parameter_declaration":
+		default:
+			return
+		}
+		name := cppDeclName(w.f, field(p, "declarator"))
+		if name == "" {
+			return
+		}
+		w.locals[name] = true
+		if t := w.typeName(field(p, "type")); t != "" {
+			w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: scope, Name: name, Type: t, Kind: "param", Line: lineOf(p)})
+		}
+	})
+}
+
+// declaration handles declarations at every level: globals, fields, locals,
+// prototypes, and specifiers with bodies declared inline.
+func (w *cppWalker) declaration(n *sitter.Node, caller string) {
+	t := field(n, "type")
+	switch kindOf(t) {
+	case "class_specifier", "struct_specifier", "union_specifier", "enum_specifier":
+		w.typeSpec(t, caller, "", nil)
+	}
+	typ := w.typeName(t)
+	isField := n.Kind() == "field_declaration" && len(w.cls) > 0
+	eachField(n, "declarator", func(d *sitter.Node) {
+		if fd := cppFuncDeclarator(d); fd != nil {
+			// A prototype. Pure virtual members are the only declaration an
+			// abstract method has: emit those.
+			if isField && strings.TrimSpace(fieldText(w.f, n, "default_value")) == "0" {
+				_, nameNode := cppFlatten(w.f, field(fd, "declarator"))
+				name := w.f.Text(nameNode)
+				top := w.cls[len(w.cls)-1]
+				id := w.f.AddSymbol(schema.Symbol{
+					Name: name, QualifiedName: lxJoin(top.qname, name), Kind: schema.KindMethod,
+					Signature:  signatureOf(w.f, n, nil),
+					DocComment: docComment(w.f, cppDocAnchor(n)),
+					IsExported: w.memberExported(), ParentID: top.id,
+				}, n)
+				if rt := w.typeName(t); rt != "" {
+					w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: id, Name: "return", Type: rt, Kind: "return", Line: lineOf(n)})
+				}
+			}
+			return
+		}
+		name := cppDeclName(w.f, d)
+		if name != "" {
+			tf := TypeFact{Name: name, Type: typ, Line: lineOf(d)}
+			switch {
+			case isField:
+				tf.Scope, tf.Kind = w.cls[len(w.cls)-1].id, "field"
+			case caller != "":
+				tf.Scope, tf.Kind = caller, "local"
+				w.locals[name] = true
+			default:
+				tf.Kind = "global"
+				w.globals[name] = true
+			}
+			if typ != "" {
+				w.f.Facts.Types = append(w.f.Facts.Types, tf)
+			}
+		}
+		if kindOf(d) == "init_declarator" {
+			if v := field(d, "value"); v != nil {
+				w.walk(v, caller)
+			}
+		}
+	})
+	if dv := field(n, "default_value"); dv != nil {
+		w.walk(dv, caller)
+	}
+}
+
+func (w *cppWalker) call(n *sitter.Node, caller string) {
+	fn := field(n, "function")
+	args := field(n, "arguments")
+	var name, recv string
+	switch kindOf(fn) {
+	case "identifier":
+		name = w.f.Text(fn)
+	case "field_expression":
+		fld := field(fn, "field")
+		name = w.f.Text(fld)
+		if kindOf(fld) == "template_method" {
+			name = fieldText(w.f, fld, "name")
+		}
+		recv = exprText(w.f, field(fn, "argument"))
+	case "qualified_identifier":
+		scope, last := cppFlatten(w.f, fn)
+		recv = strings.Join(scope, "::")
+		name = w.f.Text(last)
+		if kindOf(last) == "template_function" {
+			name = fieldText(w.f, last, "name")
+		}
+	case "template_function":
+		name = fieldText(w.f, fn, "name")
+	}
+	if name != "" {
+		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "call", Args: lxArgCount(args), Line: lineOf(n)})
+	}
+	namedChildren(args, func(a *sitter.Node) {
+		ref := a
+		addr := false
+		if a.Kind() == "pointer_expression" && strings.HasPrefix(w.f.Text(a), "&") {
+			ref, addr = field(a, "argument"), true
+		}
+		switch kindOf(ref) {
+		case "identifier":
+			nm := w.f.Text(ref)
+			if w.locals[nm] || w.globals[nm] || w.members[nm] || lxIsConstName(nm) {
+				return
+			}
+			w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: nm, Kind: "reference", Args: -1, Line: lineOf(ref)})
+		case "qualified_identifier":
+			if !addr {
+				return
+			}
+			scope, last := cppFlatten(w.f, ref)
+			w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: w.f.Text(last), Receiver: strings.Join(scope, "::"), Kind: "reference", Args: -1, Line: lineOf(ref)})
+		}
+	})
+}
+
+func (w *cppWalker) newExpr(n *sitter.Node, caller string) {
+	t := field(n, "type")
+	var name, recv string
+	switch kindOf(t) {
+	case "qualified_identifier":
+		scope, last := cppFlatten(w.f, t)
+		recv = strings.Join(scope, "::")
+		name = w.typeName(last)
+		if name == "" {
+			name = w.f.Text(last)
+		}
+	default:
+		name = w.typeName(t)
+	}
+	if name == "" {
+		return
+	}
+	w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "new", Args: lxArgCount(field(n, "arguments")), Line: lineOf(n)})
+}

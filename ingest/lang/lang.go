@@ -1,15 +1,3 @@
-// Package lang knows the languages gitnexus parses: which file names belong
-// to which language, the tree-sitter grammar of each, and the extractor that
-// turns one parsed file into Facts — its symbols and the raw, unresolved
-// references (imports, call sites, heritage clauses) that resolution links
-// across files later.
-//
-// An extractor sees one file and nothing else. It never guesses across files:
-// a call to `db.Query` is recorded as a CallSite with receiver "db" and name
-// "Query", and the resolver decides what that is.
-//
-// Each language lives in its own file (go.go, python.go, ...), registered in
-// the table in registry.go.
 package lang
 
 import (

@@ -281,3 +281,46 @@ func baseType(t string) string {
 	t = strings.TrimSuffix(t, "...")
 	return strings.TrimSpace(t)
 }
+
+// eachField calls fn for every child of n under the field name, in order
+// (for fields that repeat, like the names of `a, b int`).
+func eachField(n *sitter.Node, name string, fn func(c *sitter.Node)) {
+	if n == nil || n.ChildCount() == 0 {
+		return
+	}
+	cur := n.Walk()
+	defer cur.Close()
+	if !cur.GotoFirstChild() {
+		return
+	}
+	for {
+		if cur.FieldName() == name {
+			fn(cur.Node())
+		}
+		if !cur.GotoNextSibling() {
+			return
+		}
+	}
+}
+
+// unquote strips one pair of matching double, single or back quotes from s.
+func unquote(s string) string {
+	if len(s) >= 2 {
+		switch q := s[0]; q {
+		case '"', '\'', '`':
+			if s[len(s)-1] == q {
+				return s[1 : len(s)-1]
+			}
+		}
+	}
+	return s
+}
+
+// exprText is n's source text whitespace-collapsed and capped, for receiver
+// expressions that may span lines (method chains).
+func exprText(f *File, n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	return collapseSpace(f.Src[n.StartByte():n.EndByte()], signatureCap)
+}

@@ -1,0 +1,41 @@
+// Package lang knows the languages gitnexus parses: which file names belong
+// to which language, the tree-sitter grammar of each, and the extractor that
+// turns one parsed file into Facts — its symbols and the raw, unresolved
+// references (imports, call sites, heritage clauses, type facts) that
+// resolution links across files later.
+//
+// An extractor sees one file and nothing else. It never guesses across files:
+// a call to `db.Query` is recorded as a CallSite with receiver "db" and name
+// "Query", and the resolver decides what that is.
+//
+// # Parsing
+//
+// Parser (parse.go) is the driver the ingest pipeline uses, one per worker
+// goroutine: it keeps one tree-sitter parser per language, bounds each file
+// by a context and a per-file timeout, reports a schema.ParseStatus (ok,
+// partial when the tree has ERROR/MISSING nodes, error when there is no
+// tree or the extractor panicked) and closes every tree it makes.
+//
+// # Languages
+//
+// Each language lives in its own file and registers itself in init (see
+// registry.go): golang.go, python.go, javascript.go, typescript.go (TS and
+// TSX), java.go, c.go, cpp.go, csharp.go, rust.go, ruby.go, php.go. Shared
+// tree helpers are in nodes.go; helpers private to one language carry its
+// prefix.
+//
+// # Conventions the resolver relies on
+//
+//   - Qualified names: "Type.Method" (Go), "Outer.Inner.method" (Python,
+//     Java, JS/TS classes); functions are their bare name.
+//   - CallSite.Kind: "call", "new" or "reference" (a function or method
+//     value used without being called: callbacks, `s.handle`).
+//   - TypeFact.Type is a bare type name ("*Engine" → "Engine",
+//     "List<Foo>" → "List"), or "call:F" / "call:recv.F" meaning "the result
+//     of calling F": the resolver follows F's "return" facts. A function with
+//     several results has one "return" fact per result, in order.
+//   - TypeFact.Kind "receiver" (Go: Name "receiver", the method's receiver
+//     type, always present so HAS_METHOD can be linked across files of a
+//     package) and "method" (Go interface method elements, Name the method,
+//     Type its signature: interfaces' method sets for implicit satisfaction).
+package lang

@@ -1,0 +1,167 @@
+package lang
+
+import (
+	"testing"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+func TestGoSymbols(t *testing.T) {
+	facts := parseFixture(t, "go/engine.go")
+	if facts.Package != "web" {
+		t.Errorf("package = %q", facts.Package)
+	}
+	const p = "go/engine.go#"
+	cases := []struct {
+		qn       string
+		kind     schema.Kind
+		start    int
+		end      int
+		exported bool
+		parent   string
+		sig      string
+		doc      string
+	}{
+		{"HandlerFunc", schema.KindTypeAlias, 11, 11, true, "", "type HandlerFunc func(*Context)", "HandlerFunc handles a request."},
+		{"Engine", schema.KindStruct, 15, 21, true, "", "type Engine struct", "Engine is the framework's instance.\nIt embeds RouterGroup."},
+		{"Router", schema.KindInterface, 25, 28, true, "", "type Router interface", "Router routes."},
+		{"number", schema.KindInterface, 29, 29, false, "", "type number interface", ""},
+		{"New", schema.KindFunction, 33, 38, true, "", "func New() *Engine", "New returns a new blank Engine."},
+		{"Engine.ServeHTTP", schema.KindMethod, 41, 49, true, p + "Engine:struct",
+			"func (engine *Engine) ServeHTTP(w stdhttp.ResponseWriter, req *stdhttp.Request)", "ServeHTTP conforms to http.Handler."},
+		{"Engine.allocateContext", schema.KindMethod, 51, 54, false, p + "Engine:struct", "func (engine *Engine) allocateContext() *Context", ""},
+		{"Group.Get", schema.KindMethod, 56, 56, true, "", "func (g *Group[T]) Get(key string) (value T, ok bool)", ""},
+		{"helper", schema.KindFunction, 58, 63, false, "", "func helper(a, b int, rest ...string) (int, error)", ""},
+	}
+	for _, c := range cases {
+		s := symbol(t, facts, c.qn, c.kind)
+		if s.StartLine != c.start || s.EndLine != c.end || s.IsExported != c.exported || s.ParentID != c.parent ||
+			s.Signature != c.sig || s.DocComment != c.doc || s.Label != schema.LabelOf(c.kind) {
+			t.Errorf("%s: got lines %d-%d exported %v parent %q sig %q doc %q label %s", c.qn, s.StartLine, s.EndLine, s.IsExported, s.ParentID, s.Signature, s.DocComment, s.Label)
+		}
+		if s.Content == "" || s.ContentHash == "" {
+			t.Errorf("%s: no content", c.qn)
+		}
+	}
+	// Two init funcs: overload numbering.
+	ids := map[string]bool{}
+	for _, s := range facts.Symbols {
+		ids[s.ID] = true
+	}
+	if !ids[p+"init:function"] || !ids[p+"init:function~2"] {
+		t.Errorf("init overloads missing: %v", ids)
+	}
+	fm := 0
+	for _, s := range facts.Symbols {
+		if s.Kind == schema.KindFunction || s.Kind == schema.KindMethod {
+			fm++
+		}
+	}
+	if fm != 7 { // New ServeHTTP allocateContext Get helper init init; interface methods are not symbols
+		t.Errorf("Function+Method = %d, want 7 (func declarations in the file)", fm)
+	}
+}
+
+func TestGoImportsHeritage(t *testing.T) {
+	facts := parseFixture(t, "go/engine.go")
+	want := []Import{{Spec: "fmt", Line: 5}, {Spec: "net/http", Alias: "stdhttp", Line: 6}, {Spec: "embed", Alias: "_", Line: 7}}
+	if len(facts.Imports) != len(want) {
+		t.Fatalf("imports = %+v", facts.Imports)
+	}
+	for i, w := range want {
+		g := facts.Imports[i]
+		if g.Spec != w.Spec || g.Alias != w.Alias || g.Line != w.Line {
+			t.Errorf("import %d = %+v, want %+v", i, g, w)
+		}
+	}
+	const p = "go/engine.go#"
+	wantH := []Heritage{
+		{ChildID: p + "Engine:struct", Parent: "RouterGroup", Kind: "embeds", Line: 16},
+		{ChildID: p + "Engine:struct", Parent: "sync.Mutex", Kind: "embeds", Line: 17},
+		{ChildID: p + "Router:interface", Parent: "fmt.Stringer", Kind: "embeds", Line: 27},
+	}
+	if len(facts.Heritage) != len(wantH) {
+		t.Fatalf("heritage = %+v", facts.Heritage)
+	}
+	for i, w := range wantH {
+		if facts.Heritage[i] != w {
+			t.Errorf("heritage %d = %+v, want %+v", i, facts.Heritage[i], w)
+		}
+	}
+}
+
+func TestGoCalls(t *testing.T) {
+	facts := parseFixture(t, "go/engine.go")
+	const p = "go/engine.go#"
+	want := []CallSite{
+		{CallerID: p + "New:function", Name: "allocateContext", Receiver: "e", Kind: "call", Args: 0, Line: 35}, // inside a func literal
+		{CallerID: p + "New:function", Name: "Use", Receiver: "e", Kind: "call", Args: 2, Line: 36},
+		{CallerID: p + "New:function", Name: "Logger", Kind: "call", Args: 0, Line: 36},
+		{CallerID: p + "New:function", Name: "recovery", Kind: "reference", Args: -1, Line: 36},
+		{CallerID: p + "Engine.ServeHTTP:method", Name: "Get", Receiver: "engine.pool", Kind: "call", Args: 0, Line: 42},
+		{CallerID: p + "Engine.ServeHTTP:method", Name: "handleHTTPRequest", Receiver: "engine", Kind: "call", Args: 1, Line: 44},
+		{CallerID: p + "Engine.ServeHTTP:method", Name: "serve", Receiver: "engine", Kind: "reference", Args: -1, Line: 45},
+		{CallerID: p + "Engine.ServeHTTP:method", Name: "HandleFunc", Receiver: "stdhttp", Kind: "call", Args: 2, Line: 45},
+		{CallerID: p + "Engine.ServeHTTP:method", Name: "Println", Receiver: "fmt", Kind: "call", Args: 1, Line: 46},
+		{CallerID: p + "helper:function", Name: "DoWork", Receiver: "Service(db)", Kind: "call", Args: 0, Line: 59},
+		{CallerID: p + "helper:function", Name: "Service", Kind: "call", Args: 1, Line: 59},
+		{CallerID: p + "helper:function", Name: "ServeHTTP", Receiver: "x", Kind: "call", Args: 2, Line: 61},
+		{CallerID: "", Name: "New", Kind: "call", Args: 0, Line: 68}, // package-level var initializer
+	}
+	for _, w := range want {
+		if !hasCall(facts, w) {
+			t.Errorf("missing call %+v; have:\n%s", w, callsString(facts))
+		}
+	}
+	for _, c := range facts.Calls {
+		switch c.Name {
+		case "len", "new", "Engine", "Context", "w", "req", "c":
+			t.Errorf("builtin, composite literal or local recorded as call/reference: %+v", c)
+		}
+	}
+}
+
+func TestGoTypeFacts(t *testing.T) {
+	facts := parseFixture(t, "go/engine.go")
+	const p = "go/engine.go#"
+	want := []TypeFact{
+		{Scope: p + "Engine:struct", Name: "pool", Type: "Pool", Kind: "field"},
+		{Scope: p + "Engine:struct", Name: "trees", Type: "node", Kind: "field"},
+		{Scope: p + "Engine:struct", Name: "RouterGroup", Type: "RouterGroup", Kind: "field"},
+		{Scope: p + "Router:interface", Name: "Handle", Type: "Handle(method, path string, h HandlerFunc) Router", Kind: "method"},
+		{Scope: p + "New:function", Name: "return", Type: "Engine", Kind: "return"},
+		{Scope: p + "New:function", Name: "e", Type: "Engine", Kind: "local"},
+		{Scope: p + "Engine.ServeHTTP:method", Name: "receiver", Type: "Engine", Kind: "receiver"},
+		{Scope: p + "Engine.ServeHTTP:method", Name: "engine", Type: "Engine", Kind: "param"},
+		{Scope: p + "Engine.ServeHTTP:method", Name: "req", Type: "stdhttp.Request", Kind: "param"},
+		{Scope: p + "Engine.ServeHTTP:method", Name: "c", Type: "Context", Kind: "local"},
+		{Scope: p + "Engine.ServeHTTP:method", Name: "ctx", Type: "call:NewContext", Kind: "local"},
+		{Scope: p + "Engine.allocateContext:method", Name: "v", Type: "Context", Kind: "local"},
+		{Scope: p + "Group.Get:method", Name: "receiver", Type: "Group", Kind: "receiver"},
+		{Scope: p + "helper:function", Name: "rest", Type: "string", Kind: "param"},
+		{Scope: p + "helper:function", Name: "return", Type: "error", Kind: "return"},
+		{Scope: p + "helper:function", Name: "x", Type: "Engine", Kind: "local"},
+		{Scope: "", Name: "defaultEngine", Type: "call:New", Kind: "global"},
+	}
+	for _, w := range want {
+		if !hasType(facts, w) {
+			t.Errorf("missing type fact %+v; have:\n%s", w, typesString(facts))
+		}
+	}
+}
+
+// A method whose receiver type lives in another file has no ParentID but
+// always a receiver fact, so HAS_METHOD can be linked across files.
+func TestGoMethodOtherFile(t *testing.T) {
+	facts := parseFixture(t, "go/other.go")
+	s := symbol(t, facts, "Context.reset", schema.KindMethod)
+	if s.ParentID != "" {
+		t.Errorf("ParentID = %q, want empty", s.ParentID)
+	}
+	if !hasType(facts, TypeFact{Scope: s.ID, Name: "receiver", Type: "Context", Kind: "receiver"}) {
+		t.Errorf("no receiver fact:\n%s", typesString(facts))
+	}
+	if s.DocComment != "reset clears the context; Context is declared in another file." {
+		t.Errorf("doc = %q", s.DocComment)
+	}
+}

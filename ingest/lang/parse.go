@@ -1,0 +1,151 @@
+package lang
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+// DefaultFileTimeout bounds the parse of one file. Tree-sitter parses
+// megabytes a second; a file that takes longer is pathological (minified
+// or generated) and is recorded with status error rather than stalling a
+// worker.
+const DefaultFileTimeout = 20 * time.Second
+
+// readChunk is the most bytes handed to tree-sitter per read callback. The
+// binding copies every chunk into C memory that lives until the parse ends,
+// so chunks are bounded rather than "the rest of the file".
+const readChunk = 64 << 10
+
+// ErrParseAborted is wrapped by Parse's error when the parser gave no tree
+// because the context was done or the per-file timeout passed.
+var ErrParseAborted = errors.New("parse aborted")
+
+// Parser parses files and extracts their Facts. It holds one tree-sitter
+// parser per language, created on first use and reused. A Parser is not safe
+// for concurrent use: give each worker goroutine its own, and Close it when
+// the worker ends.
+type Parser struct {
+	// FileTimeout bounds one file's parse; zero means DefaultFileTimeout.
+	FileTimeout time.Duration
+
+	parsers map[string]*sitter.Parser
+}
+
+// NewParser returns a Parser with no tree-sitter parsers yet.
+func NewParser() *Parser {
+	return &Parser{parsers: map[string]*sitter.Parser{}}
+}
+
+// Close frees every tree-sitter parser. The Parser must not be used after.
+func (p *Parser) Close() {
+	for name, sp := range p.parsers {
+		sp.Close()
+		delete(p.parsers, name)
+	}
+}
+
+func (p *Parser) parserFor(l *Language) (*sitter.Parser, error) {
+	if sp, ok := p.parsers[l.Name]; ok {
+		return sp, nil
+	}
+	sp := sitter.NewParser()
+	if err := sp.SetLanguage(l.Grammar()); err != nil {
+		sp.Close()
+		return nil, fmt.Errorf("set %s grammar: %w", l.Name, err)
+	}
+	p.parsers[l.Name] = sp
+	return sp, nil
+}
+
+// Parse parses src (the content of the repo-relative path) as language l and
+// runs l's extractor. The status is:
+//
+//   - ParseOK: a clean tree;
+//   - ParsePartial: the tree has ERROR or MISSING nodes; the Facts hold what
+//     the extractor found around them;
+//   - ParseError: no tree (ctx done, FileTimeout passed) or the extractor
+//     panicked; err says why and names the path, and Facts hold only the
+//     path and language;
+//   - ParseNoGrammar: l is nil or has no grammar; err is nil.
+//
+// A non-nil err always comes with ParseError; callers record the status and
+// go on with the next file.
+func (p *Parser) Parse(ctx context.Context, path string, l *Language, src []byte) (facts Facts, status schema.ParseStatus, err error) {
+	if l == nil || l.Grammar == nil || l.Extract == nil {
+		name := ""
+		if l != nil {
+			name = l.Name
+		}
+		return Facts{Path: path, Language: name}, schema.ParseNoGrammar, nil
+	}
+	empty := Facts{Path: path, Language: l.Name}
+	if err := ctx.Err(); err != nil {
+		return empty, schema.ParseError, fmt.Errorf("parse %s: %w: %w", path, ErrParseAborted, err)
+	}
+	sp, err := p.parserFor(l)
+	if err != nil {
+		return empty, schema.ParseError, fmt.Errorf("parse %s: %w", path, err)
+	}
+
+	timeout := p.FileTimeout
+	if timeout <= 0 {
+		timeout = DefaultFileTimeout
+	}
+	deadline := time.Now().Add(timeout)
+	timedOut := false
+	calls := 0
+	opts := &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool {
+		calls++
+		if ctx.Err() != nil {
+			return true
+		}
+		if calls&63 == 0 && time.Now().After(deadline) { // time.Now is not free
+			timedOut = true
+			return true
+		}
+		return false
+	}}
+	n := len(src)
+	tree := sp.ParseWithOptions(func(i int, _ sitter.Point) []byte {
+		if i >= n {
+			return nil
+		}
+		return src[i:min(n, i+readChunk)]
+	}, nil, opts)
+	if tree == nil {
+		sp.Reset() // an aborted parse leaves state behind for resumption
+		cause := ctx.Err()
+		switch {
+		case cause != nil:
+		case timedOut:
+			cause = fmt.Errorf("timeout after %s", timeout)
+		default:
+			cause = errors.New("parser returned no tree")
+		}
+		return empty, schema.ParseError, fmt.Errorf("parse %s: %w: %w", path, ErrParseAborted, cause)
+	}
+	defer tree.Close()
+
+	root := tree.RootNode()
+	status = schema.ParseOK
+	if root.HasError() {
+		status = schema.ParsePartial
+	}
+
+	defer func() {
+		if r := recover(); r != nil {
+			facts, status = empty, schema.ParseError
+			err = fmt.Errorf("extract %s (%s): panic: %v\n%s", path, l.Name, r, debug.Stack())
+		}
+	}()
+	f := NewFile(path, l.Name, src)
+	l.Extract(f, root)
+	return f.Facts, status, nil
+}

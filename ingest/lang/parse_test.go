@@ -1,0 +1,138 @@
+package lang
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+func TestParsePartialKeepsWhatIsOutsideErrors(t *testing.T) {
+	src := []byte(`package p
+
+func Good() { helper() }
+
+func Broken( {
+	x := 
+}
+
+func AlsoGood() int { return other() }
+`)
+	p := NewParser()
+	defer p.Close()
+	facts, status, err := p.Parse(context.Background(), "p/broken.go", ByName("go"), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status != schema.ParsePartial {
+		t.Fatalf("status = %s, want partial", status)
+	}
+	names := map[string]bool{}
+	for _, s := range facts.Symbols {
+		names[s.Name] = true
+	}
+	if !names["Good"] || !names["AlsoGood"] {
+		t.Errorf("symbols outside the error lost: %v", names)
+	}
+	if !hasCall(facts, CallSite{CallerID: "p/broken.go#Good:function", Name: "helper", Args: -2}) {
+		t.Errorf("call in Good lost:\n%s", callsString(facts))
+	}
+}
+
+func TestParsePanicRecovered(t *testing.T) {
+	boom := &Language{
+		Name:    "boom",
+		Grammar: func() *sitter.Language { return sitter.NewLanguage(tsgo.Language()) },
+		Extract: func(f *File, root *sitter.Node) { panic("extractor bug") },
+	}
+	p := NewParser()
+	defer p.Close()
+	facts, status, err := p.Parse(context.Background(), "a/b.go", boom, []byte("package b\n"))
+	if status != schema.ParseError || err == nil {
+		t.Fatalf("status %s err %v, want error", status, err)
+	}
+	if !strings.Contains(err.Error(), "a/b.go") || !strings.Contains(err.Error(), "extractor bug") {
+		t.Errorf("error does not name the file and panic: %v", err)
+	}
+	if facts.Path != "a/b.go" || len(facts.Symbols) != 0 {
+		t.Errorf("facts after panic = %+v", facts)
+	}
+	// The parser is still usable.
+	if _, status, err := p.Parse(context.Background(), "c.go", ByName("go"), []byte("package c\nfunc F() {}\n")); status != schema.ParseOK || err != nil {
+		t.Errorf("after panic: %s %v", status, err)
+	}
+}
+
+func bigGoSource(funcs int) []byte {
+	var b strings.Builder
+	b.WriteString("package big\n")
+	for i := range funcs {
+		fmt.Fprintf(&b, "func F%d(a, b int) int { if a > b { return F%d(b, a) }; return a + b*%d }\n", i, i+1, i)
+	}
+	return []byte(b.String())
+}
+
+func TestParseTimeoutAndCancel(t *testing.T) {
+	src := bigGoSource(40000) // ~3 MB
+	p := NewParser()
+	defer p.Close()
+	p.FileTimeout = time.Nanosecond
+	_, status, err := p.Parse(context.Background(), "big.go", ByName("go"), src)
+	if status != schema.ParseError || !errors.Is(err, ErrParseAborted) || !strings.Contains(err.Error(), "timeout") {
+		t.Fatalf("timeout: status %s err %v", status, err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, status, err = p.Parse(ctx, "big.go", ByName("go"), src)
+	if status != schema.ParseError || !errors.Is(err, context.Canceled) || !errors.Is(err, ErrParseAborted) {
+		t.Fatalf("cancel: status %s err %v", status, err)
+	}
+
+	// An aborted parse must not leak into the next one.
+	p.FileTimeout = 0
+	facts, status, err := p.Parse(context.Background(), "small.go", ByName("go"), []byte("package s\nfunc A() {}\n"))
+	if status != schema.ParseOK || err != nil || len(facts.Symbols) != 1 {
+		t.Fatalf("after abort: %s %v %+v", status, err, facts.Symbols)
+	}
+}
+
+func TestParseNoGrammar(t *testing.T) {
+	p := NewParser()
+	defer p.Close()
+	_, status, err := p.Parse(context.Background(), "README", nil, []byte("hi"))
+	if status != schema.ParseNoGrammar || err != nil {
+		t.Fatalf("nil language: %s %v", status, err)
+	}
+}
+
+func TestDetectOwnLanguages(t *testing.T) {
+	cases := map[string]string{
+		"a/b.go": "go",
+	}
+	for path, want := range cases {
+		l := Detect(path)
+		if l == nil || l.Name != want {
+			t.Errorf("Detect(%s) = %v, want %s", path, l, want)
+		}
+	}
+}
+
+func BenchmarkParseGo(b *testing.B) {
+	src := bigGoSource(2000)
+	p := NewParser()
+	defer p.Close()
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		if _, _, err := p.Parse(context.Background(), "big.go", ByName("go"), src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package processes
+
+import (
+	"math"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+// EntryPoint is a scored candidate start of a flow.
+type EntryPoint struct {
+	Node    int
+	Score   float64
+	Reasons []string // why it scored: "shape", "exported", "name:main", "framework:net/http", ...
+}
+
+// IsTestPath reports whether a file is test code in any language we know.
+// Test code is never an entry point.
+func IsTestPath(p string) bool {
+	base := path.Base(p)
+	switch {
+	case strings.HasSuffix(base, "_test.go"),
+		strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py"),
+		strings.HasSuffix(base, "_test.py"), base == "conftest.py",
+		strings.Contains(base, ".test."), strings.Contains(base, ".spec."),
+		strings.HasSuffix(base, "Test.java"), strings.HasSuffix(base, "Tests.java"),
+		strings.HasSuffix(base, "Tests.cs"), strings.HasSuffix(base, "Test.cs"),
+		strings.HasSuffix(base, "_spec.rb"), strings.HasSuffix(base, "_test.rb"),
+		strings.HasSuffix(base, "Test.php"):
+		return true
+	}
+	for _, seg := range strings.Split(path.Dir(p), "/") {
+		switch seg {
+		case "test", "tests", "__tests__", "testing", "testdata", "spec", "e2e":
+			return true
+		}
+	}
+	return false
+}
+
+// Framework knowledge: each rule adds Bonus when it matches. A rule sees
+// the node's language, name, signature, decorator lines and file path.
+type frameworkRule struct {
+	Name  string
+	Lang  []string // empty: any
+	Bonus float64
+	Match func(n *Node) bool
+}
+
+var (
+	reHTTPDecorator = regexp.MustCompile(`^@\w+(\.\w+)*\.(route|get|post|put|patch|delete|head|options|websocket|api_route)\s*\(`)
+	reSpring        = regexp.MustCompile(`^@(Get|Post|Put|Patch|Delete|Request)Mapping\b`)
+	reHTTPVerb      = regexp.MustCompile(`^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$`)
+)
+
+var frameworkRules = []frameworkRule{
+	{"go:main", []string{"go"}, 3, func(n *Node) bool { return n.Name == "main" && n.Label == schema.LabelFunction }},
+	{"go:net/http handler", []string{"go"}, 2, func(n *Node) bool {
+		return strings.Contains(n.Signature, "http.ResponseWriter") && strings.Contains(n.Signature, "*http.Request")
+	}},
+	{"go:gin handler", []string{"go"}, 1.5, func(n *Node) bool { return strings.Contains(n.Signature, "*gin.Context") }},
+	{"go:cobra command", []string{"go"}, 2, func(n *Node) bool {
+		return strings.Contains(n.Signature, "*cobra.Command") && strings.Contains(n.Signature, "[]string")
+	}},
+	{"python:route decorator", []string{"python"}, 2, func(n *Node) bool { return anyDecorator(n, reHTTPDecorator) }},
+	{"python:django view", []string{"python"}, 1.5, func(n *Node) bool {
+		return path.Base(n.FilePath) == "views.py" && n.Label == schema.LabelFunction && strings.Contains(n.Signature, "(request")
+	}},
+	{"python:main", []string{"python"}, 2, func(n *Node) bool { return n.Name == "main" && n.Label == schema.LabelFunction }},
+	{"python:management command", []string{"python"}, 2, func(n *Node) bool {
+		return n.Name == "handle" && strings.Contains(n.FilePath, "/management/commands/")
+	}},
+	{"js:next route handler", []string{"javascript", "typescript", "tsx"}, 2, func(n *Node) bool {
+		b := strings.TrimSuffix(path.Base(n.FilePath), path.Ext(n.FilePath))
+		return n.IsExported && b == "route" && reHTTPVerb.MatchString(n.Name)
+	}},
+	{"js:api route", []string{"javascript", "typescript", "tsx"}, 1.5, func(n *Node) bool {
+		return n.IsExported && strings.Contains(n.FilePath, "pages/api/")
+	}},
+	{"java:main", []string{"java"}, 3, func(n *Node) bool {
+		return n.Name == "main" && strings.Contains(n.Signature, "static") && strings.Contains(n.Signature, "String")
+	}},
+	{"java:spring mapping", []string{"java"}, 2, func(n *Node) bool { return anyDecorator(n, reSpring) }},
+	{"c:main", []string{"c", "cpp", "rust", "csharp"}, 3, func(n *Node) bool { return n.Name == "main" || n.Name == "Main" }},
+}
+
+func anyDecorator(n *Node, re *regexp.Regexp) bool {
+	for _, d := range n.Decorators {
+		if re.MatchString(strings.TrimSpace(d)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Name conventions that suggest an entry point.
+var (
+	reHandler = regexp.MustCompile(`^(handle|Handle)[A-Z_]|Handler$|Controller$|^on[A-Z]`)
+	runNames  = map[string]bool{"Run": true, "Serve": true, "Execute": true, "ServeHTTP": true, "run": true, "serve": true, "execute": true, "Start": true, "start": true}
+)
+
+// ScoreEntryPoints scores every non-test Function and Method of g and
+// returns those with a positive score, best first (ties by id).
+//
+// score = shape × (1.3 if exported) + name bonus + framework bonus, where
+// shape = log2(1 + callees) / (1 + callers): a symbol many others call is a
+// utility, one that calls much and is called by few is where a flow starts.
+// A symbol with no callees scores only through its bonuses.
+func ScoreEntryPoints(g *Graph) []EntryPoint {
+	var out []EntryPoint
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		if n.Label != schema.LabelFunction && n.Label != schema.LabelMethod {
+			continue
+		}
+		if IsTestPath(n.FilePath) || strings.HasPrefix(n.Name, "Test") && n.Language == "go" {
+			continue
+		}
+		var reasons []string
+		shape := math.Log2(1+float64(len(g.out[i]))) / (1 + float64(len(g.in[i])))
+		if shape > 0 {
+			reasons = append(reasons, "shape")
+		}
+		score := shape
+		if n.IsExported {
+			score *= 1.3
+			if shape > 0 {
+				reasons = append(reasons, "exported")
+			}
+		}
+		if reHandler.MatchString(n.Name) || runNames[n.Name] {
+			score += 1
+			reasons = append(reasons, "name:"+n.Name)
+		}
+		for _, r := range frameworkRules {
+			if len(r.Lang) > 0 && !contains(r.Lang, n.Language) {
+				continue
+			}
+			if r.Match(n) {
+				score += r.Bonus
+				reasons = append(reasons, "framework:"+r.Name)
+			}
+		}
+		if score > 0 {
+			out = append(out, EntryPoint{Node: i, Score: score, Reasons: reasons})
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool {
+		if out[a].Score != out[b].Score {
+			return out[a].Score > out[b].Score
+		}
+		return g.Nodes[out[a].Node].ID < g.Nodes[out[b].Node].ID
+	})
+	return out
+}
+
+func contains(xs []string, x string) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}

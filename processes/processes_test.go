@@ -1,0 +1,219 @@
+package processes
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+func fn(id, file string) Node {
+	return Node{ID: id, Label: schema.LabelFunction, Kind: schema.KindFunction, Name: id, FilePath: file, Language: "go"}
+}
+
+func call(a, b string) Edge { return Edge{From: a, To: b, Type: schema.RelCalls, Confidence: 1} }
+
+// twoCliques: a0..a3 fully connected in pkg/a, b0..b3 in pkg/b, one bridge.
+func twoCliques() ([]Node, []Edge) {
+	var ns []Node
+	var es []Edge
+	for _, p := range []string{"a", "b"} {
+		for i := 0; i < 4; i++ {
+			ns = append(ns, fn(fmt.Sprintf("%s%d", p, i), "pkg/"+p+"/x.go"))
+			for j := 0; j < i; j++ {
+				es = append(es, call(fmt.Sprintf("%s%d", p, i), fmt.Sprintf("%s%d", p, j)))
+			}
+		}
+	}
+	es = append(es, call("a0", "b0"))
+	return ns, es
+}
+
+func TestCommunitiesFindCliques(t *testing.T) {
+	ns, es := twoCliques()
+	g := NewGraph(ns, es)
+	p := DetectCommunities(g, CommunityOptions{})
+	if len(p.Members) != 2 {
+		t.Fatalf("communities = %d, want 2: %v", len(p.Members), p.Members)
+	}
+	for _, m := range p.Members {
+		first := g.Nodes[m[0]].ID[:1]
+		for _, i := range m {
+			if g.Nodes[i].ID[:1] != first {
+				t.Errorf("community mixes cliques: %v", m)
+			}
+		}
+	}
+}
+
+func TestCommunitiesDeterministicUnderInputOrder(t *testing.T) {
+	ns, es := twoCliques()
+	want := Run(NewGraph(ns, es), Options{})
+	r := rand.New(rand.NewSource(1))
+	for k := 0; k < 5; k++ {
+		r.Shuffle(len(ns), func(i, j int) { ns[i], ns[j] = ns[j], ns[i] })
+		r.Shuffle(len(es), func(i, j int) { es[i], es[j] = es[j], es[i] })
+		got := Run(NewGraph(ns, es), Options{})
+		if !reflect.DeepEqual(got.Communities, want.Communities) || !reflect.DeepEqual(got.Processes, want.Processes) {
+			t.Fatalf("shuffle %d changed the result", k)
+		}
+	}
+}
+
+func TestCommunitiesAreConnected(t *testing.T) {
+	// Two triangles with no edge between them can never share a community.
+	ns := []Node{fn("a", "x.go"), fn("b", "x.go"), fn("c", "x.go"), fn("d", "y.go"), fn("e", "y.go"), fn("f", "y.go")}
+	es := []Edge{call("a", "b"), call("b", "c"), call("c", "a"), call("d", "e"), call("e", "f"), call("f", "d")}
+	g := NewGraph(ns, es)
+	p := DetectCommunities(g, CommunityOptions{})
+	if len(p.Members) != 2 {
+		t.Fatalf("got %v", p.Members)
+	}
+}
+
+func TestCommunityBudgetKeepsProgress(t *testing.T) {
+	// A budget already spent still yields the first pass's communities,
+	// never one big community.
+	ns, es := twoCliques()
+	g := NewGraph(ns, es)
+	p := DetectCommunities(g, CommunityOptions{Budget: time.Nanosecond})
+	if len(p.Members) < 2 {
+		t.Fatalf("timeout collapsed communities: %v", p.Members)
+	}
+}
+
+func TestLabelsNeverClusterN(t *testing.T) {
+	ns := []Node{fn("validateToken", "auth/jwt.go"), fn("parseToken", "auth/jwt.go"), fn("signToken", "auth/jwt.go"),
+		fn("parseConfig", "cfg/load.go"), fn("validateConfig", "cfg/check.go"), fn("lonely", "x.go")}
+	es := []Edge{call("validateToken", "parseToken"), call("signToken", "parseToken")}
+	res := Run(NewGraph(ns, es), Options{})
+	if len(res.Communities) != 1 {
+		t.Fatalf("communities: %+v", res.Communities)
+	}
+	c := res.Communities[0]
+	if !strings.HasPrefix(c.Label, "auth: ") || !strings.Contains(c.Label, "token") {
+		t.Errorf("label = %q, want the dir and the dominant word", c.Label)
+	}
+	if strings.Contains(c.Label, "Cluster") || c.SymbolCount != 3 || c.Cohesion != 1 {
+		t.Errorf("community = %+v", c)
+	}
+}
+
+func TestNameWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"getUserByID": "get user by id", "HTTPServer": "http server", "user_repo": "user repo",
+		"parseJSON": "parse json", "ServeHTTP": "serve http", "v2Client": "v2 client",
+	} {
+		if got := strings.Join(nameWords(in), " "); got != want {
+			t.Errorf("nameWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestEntryPoints(t *testing.T) {
+	h := fn("HandleLogin", "server/login.go")
+	h.IsExported = true
+	h.Label, h.Kind = schema.LabelMethod, schema.KindMethod
+	h.Signature = "func (s *Server) HandleLogin(w http.ResponseWriter, r *http.Request)"
+	util := fn("clamp", "util/math.go")
+	tst := fn("TestLogin", "server/login_test.go")
+	helper := fn("loginHelper", "server/testing/helper.go")
+	ns := []Node{h, util, tst, helper, fn("validate", "server/v.go"), fn("session", "server/s.go")}
+	es := []Edge{call("HandleLogin", "validate"), call("HandleLogin", "session"), call("validate", "clamp"),
+		call("session", "clamp"), call("TestLogin", "HandleLogin"), call("loginHelper", "validate")}
+	g := NewGraph(ns, es)
+	eps := ScoreEntryPoints(g)
+	if len(eps) == 0 || g.Nodes[eps[0].Node].Name != "HandleLogin" {
+		t.Fatalf("best entry point = %+v", eps)
+	}
+	if r := strings.Join(eps[0].Reasons, ","); !strings.Contains(r, "framework:go:net/http handler") || !strings.Contains(r, "name:HandleLogin") {
+		t.Errorf("reasons = %s", r)
+	}
+	for _, ep := range eps {
+		switch g.Nodes[ep.Node].Name {
+		case "TestLogin", "loginHelper":
+			t.Errorf("test code scored as entry point: %s", g.Nodes[ep.Node].Name)
+		}
+	}
+}
+
+func TestTracesFollowFlowsAndDedupe(t *testing.T) {
+	// main → run → load → parse ; run → serve → handle ; serve's flow is
+	// also reachable from its own entry but lies inside main's.
+	m := fn("main", "cmd/main.go")
+	ns := []Node{m, fn("run", "cmd/run.go"), fn("load", "cfg/load.go"), fn("parse", "cfg/parse.go"),
+		fn("Serve", "srv/serve.go"), fn("handle", "srv/handle.go")}
+	es := []Edge{call("main", "run"), call("run", "load"), call("load", "parse"), call("run", "Serve"), call("Serve", "handle")}
+	g := NewGraph(ns, es)
+	res := Run(g, Options{})
+	var labels []string
+	for _, p := range res.Processes {
+		labels = append(labels, p.Label)
+		if p.StepCount < 3 {
+			t.Errorf("process shorter than 3 steps: %+v", p)
+		}
+		if !strings.HasPrefix(p.ID, "proc_") {
+			t.Errorf("id %q", p.ID)
+		}
+	}
+	// Equal importance (fan-out 1 each): ties go by id, "Serve" < "load".
+	want := []string{"main → run → Serve → handle", "main → run → load → parse"}
+	if fmt.Sprint(labels) != fmt.Sprint(want) {
+		t.Errorf("processes = %q, want %q", labels, want)
+	}
+	// STEP_IN_PROCESS edges carry 1-based steps in order.
+	var steps []string
+	for _, e := range res.Edges {
+		if e.Type == schema.RelStepInProcess && e.To == res.Processes[0].ID {
+			steps = append(steps, fmt.Sprintf("%d:%s", e.Step, e.From))
+		}
+	}
+	if fmt.Sprint(steps) != "[1:main 2:run 3:Serve 4:handle]" {
+		t.Errorf("steps = %v", steps)
+	}
+	if res.Stats.Trace.Subsumed == 0 {
+		t.Errorf("Serve's own flow should be reported as subsumed: %+v", res.Stats.Trace)
+	}
+}
+
+func TestTraceBranchingByImportanceNotInsertionOrder(t *testing.T) {
+	// entry calls six leaves and one callee with a deep flow; with
+	// MaxBranch 1 the deep one must be chosen whatever the edge order.
+	ns := []Node{fn("Run", "a.go"), fn("deep", "a.go"), fn("deeper", "a.go"), fn("deepest", "a.go")}
+	es := []Edge{}
+	for i := 0; i < 6; i++ {
+		id := fmt.Sprintf("leaf%d", i)
+		ns = append(ns, fn(id, "a.go"))
+		es = append(es, call("Run", id))
+	}
+	es = append(es, call("Run", "deep"), call("deep", "deeper"), call("deeper", "deepest"))
+	g := NewGraph(ns, es)
+	res := Run(g, Options{Trace: TraceOptions{MaxBranch: 1}})
+	if len(res.Processes) != 1 || res.Processes[0].Label != "Run → deep → deeper → deepest" {
+		t.Errorf("processes = %+v", res.Processes)
+	}
+}
+
+func TestProcessIDStable(t *testing.T) {
+	a := ProcessID([]string{"x.go#a:function", "x.go#b:function"})
+	b := ProcessID([]string{"x.go#a:function", "x.go#b:function"})
+	c := ProcessID([]string{"x.go#a:function", "x.go#c:function"})
+	if a != b || a == c {
+		t.Errorf("ids: %s %s %s", a, b, c)
+	}
+}
+
+func TestIsTestPath(t *testing.T) {
+	for p, want := range map[string]bool{
+		"a/b_test.go": true, "tests/test_x.py": true, "src/x.spec.ts": true, "src/__tests__/a.js": true,
+		"src/main/java/FooTest.java": true, "pkg/server.go": false, "app/views.py": false, "lib/contest.go": false,
+	} {
+		if got := IsTestPath(p); got != want {
+			t.Errorf("IsTestPath(%q) = %v", p, got)
+		}
+	}
+}

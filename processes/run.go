@@ -1,0 +1,116 @@
+package processes
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+// Options configure Run.
+type Options struct {
+	Community CommunityOptions
+	Trace     TraceOptions
+}
+
+// Result is everything Run derives, ready to load.
+type Result struct {
+	Communities []schema.Community
+	Processes   []schema.Process
+	// Edges are MEMBER_OF (symbol → Community) and STEP_IN_PROCESS (symbol
+	// → Process, 1-based Step).
+	Edges   []schema.Edge
+	Entries []EntryPoint
+	Stats   Stats
+}
+
+// Stats summarise a run for analyze's report.
+type Stats struct {
+	Communities        int        `json:"communities"`
+	CommunityTimedOut  bool       `json:"communityTimedOut"`
+	SymbolsInCommunity int        `json:"symbolsInCommunity"`
+	Trace              TraceStats `json:"trace"`
+	Seconds            float64    `json:"seconds"`
+}
+
+// Run detects communities, scores entry points and traces processes.
+func Run(g *Graph, opts Options) *Result {
+	t0 := time.Now()
+	res := &Result{}
+	part := DetectCommunities(g, opts.Community)
+	res.Stats.CommunityTimedOut = part.TimedOut
+	lab := newLabeller(g)
+	commID := make([]string, len(part.Members))
+	for c, members := range part.Members {
+		kw := lab.keywords(g, members, 5)
+		commID[c] = communityID(g, members)
+		res.Communities = append(res.Communities, schema.Community{
+			ID:          commID[c],
+			Label:       lab.label(g, members, kw),
+			Keywords:    kw,
+			Cohesion:    cohesion(g, members),
+			SymbolCount: len(members),
+		})
+		for _, m := range members {
+			n := &g.Nodes[m]
+			res.Edges = append(res.Edges, schema.Edge{
+				Type: schema.RelMemberOf, From: n.ID, FromLabel: n.Label,
+				To: commID[c], ToLabel: schema.LabelCommunity, Confidence: 1, Reason: "louvain",
+			})
+		}
+		res.Stats.SymbolsInCommunity += len(members)
+	}
+	res.Stats.Communities = len(res.Communities)
+
+	res.Entries = ScoreEntryPoints(g)
+	traces, ts := TraceAll(g, res.Entries, opts.Trace)
+	res.Stats.Trace = ts
+	for _, t := range traces {
+		ids := make([]string, len(t.Steps))
+		names := make([]string, len(t.Steps))
+		var comms []string
+		seenComm := map[string]bool{}
+		for i, s := range t.Steps {
+			ids[i], names[i] = g.Nodes[s].ID, g.Nodes[s].Name
+			if c := part.Of[s]; c >= 0 && !seenComm[commID[c]] {
+				seenComm[commID[c]] = true
+				comms = append(comms, commID[c])
+			}
+		}
+		ptype := "intra_community"
+		if len(comms) > 1 {
+			ptype = "cross_community"
+		}
+		p := schema.Process{
+			ID:           ProcessID(ids),
+			Label:        FlowLabel(names),
+			ProcessType:  ptype,
+			StepCount:    len(ids),
+			Communities:  comms,
+			EntryPointID: ids[0],
+			TerminalID:   ids[len(ids)-1],
+			Priority:     t.Score,
+		}
+		if p.Communities == nil {
+			p.Communities = []string{}
+		}
+		res.Processes = append(res.Processes, p)
+		for i, s := range t.Steps {
+			n := &g.Nodes[s]
+			res.Edges = append(res.Edges, schema.Edge{
+				Type: schema.RelStepInProcess, From: n.ID, FromLabel: n.Label,
+				To: p.ID, ToLabel: schema.LabelProcess, Confidence: 1, Reason: "trace", Step: i + 1,
+			})
+		}
+	}
+	res.Stats.Seconds = time.Since(t0).Seconds()
+	return res
+}
+
+// communityID derives a community's id from its smallest member id, so a
+// community keeps its id while its core stays.
+func communityID(g *Graph, members []int) string {
+	h := sha256.Sum256([]byte(g.Nodes[members[0]].ID))
+	return "comm_" + hex.EncodeToString(h[:8])
+}

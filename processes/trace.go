@@ -1,0 +1,210 @@
+package processes
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"sort"
+	"strings"
+)
+
+// TraceOptions bound the traces.
+type TraceOptions struct {
+	MinEntryScore    float64 // entry points below are not traced (0: 1.0)
+	MinConfidence    float64 // CALLS edges below are not followed (0: 0.5)
+	MaxDepth         int     // most steps in one process (0: 10)
+	MaxBranch        int     // most callees followed from one step, by importance (0: 4)
+	MinSteps         int     // shortest process kept (0: 3)
+	MaxPathsPerEntry int     // most processes from one entry point (0: 12)
+}
+
+func (o *TraceOptions) defaults() {
+	if o.MinEntryScore == 0 {
+		o.MinEntryScore = 1.0
+	}
+	if o.MinConfidence == 0 {
+		o.MinConfidence = 0.5
+	}
+	if o.MaxDepth == 0 {
+		o.MaxDepth = 10
+	}
+	if o.MaxBranch == 0 {
+		o.MaxBranch = 4
+	}
+	if o.MinSteps == 0 {
+		o.MinSteps = 3
+	}
+	if o.MaxPathsPerEntry == 0 {
+		o.MaxPathsPerEntry = 12
+	}
+}
+
+// Trace is one execution flow: node indexes from the entry point on.
+type Trace struct {
+	Entry int
+	Score float64 // the entry point's score
+	Steps []int
+}
+
+// TraceStats say what happened to the entry points.
+type TraceStats struct {
+	Ranked      int `json:"ranked"`      // entry points scored
+	Traced      int `json:"traced"`      // at or above MinEntryScore, walked
+	BelowScore  int `json:"belowScore"`  // not walked: score under MinEntryScore
+	TooShort    int `json:"tooShort"`    // walked, but no path reached MinSteps
+	Subsumed    int `json:"subsumed"`    // walked, but every path lies inside another process
+	WithProcess int `json:"withProcess"` // entry points that start at least one process
+	Processes   int `json:"processes"`
+}
+
+// TraceAll walks every entry point scoring at least MinEntryScore and
+// returns the deduplicated processes, ordered by entry score then id.
+func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, TraceStats) {
+	opts.defaults()
+	st := TraceStats{Ranked: len(entries)}
+	importance := make([]float64, g.Len())
+	for i := range importance {
+		importance[i] = float64(len(g.out[i]))
+	}
+	var all []Trace
+	walked := map[int]int{} // entry → number of raw paths
+	for _, ep := range entries {
+		if ep.Score < opts.MinEntryScore {
+			st.BelowScore++
+			continue
+		}
+		st.Traced++
+		paths := walk(g, ep.Node, importance, opts)
+		walked[ep.Node] = len(paths)
+		if len(paths) == 0 {
+			st.TooShort++
+		}
+		for _, p := range paths {
+			all = append(all, Trace{Entry: ep.Node, Score: ep.Score, Steps: p})
+		}
+	}
+	kept := dedupe(all, opts.MinSteps)
+	have := map[int]bool{}
+	for _, t := range kept {
+		have[t.Entry] = true
+	}
+	for e, n := range walked {
+		if n > 0 && !have[e] {
+			st.Subsumed++
+		}
+	}
+	st.WithProcess = len(have)
+	st.Processes = len(kept)
+	return kept, st
+}
+
+// walk enumerates maximal call paths from start, depth-first, callees by
+// importance (fan-out, then id), never revisiting a node on the path.
+func walk(g *Graph, start int, importance []float64, opts TraceOptions) [][]int {
+	var out [][]int
+	onPath := map[int]bool{start: true}
+	path := []int{start}
+	var rec func(u int)
+	rec = func(u int) {
+		if len(out) >= opts.MaxPathsPerEntry {
+			return
+		}
+		var next []arc
+		if len(path) < opts.MaxDepth {
+			for _, a := range g.out[u] {
+				if a.conf >= opts.MinConfidence && !onPath[a.to] {
+					next = append(next, a)
+				}
+			}
+		}
+		if len(next) == 0 {
+			if len(path) >= opts.MinSteps {
+				out = append(out, append([]int(nil), path...))
+			}
+			return
+		}
+		sort.Slice(next, func(a, b int) bool {
+			ia, ib := importance[next[a].to]*next[a].conf, importance[next[b].to]*next[b].conf
+			if ia != ib {
+				return ia > ib
+			}
+			return g.Nodes[next[a].to].ID < g.Nodes[next[b].to].ID
+		})
+		if len(next) > opts.MaxBranch {
+			next = next[:opts.MaxBranch]
+		}
+		for _, a := range next {
+			onPath[a.to] = true
+			path = append(path, a.to)
+			rec(a.to)
+			path = path[:len(path)-1]
+			delete(onPath, a.to)
+		}
+	}
+	rec(start)
+	return out
+}
+
+// dedupe drops identical traces and every trace that appears as a
+// contiguous run inside a longer one, keeping the order of the input.
+func dedupe(ts []Trace, minSteps int) []Trace {
+	key := func(steps []int) string {
+		var b strings.Builder
+		for i, s := range steps {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(itoa(s))
+		}
+		return b.String()
+	}
+	inner := map[string]bool{}
+	for _, t := range ts {
+		n := len(t.Steps)
+		for l := minSteps; l < n; l++ {
+			for s := 0; s+l <= n; s++ {
+				inner[key(t.Steps[s:s+l])] = true
+			}
+		}
+	}
+	seen := map[string]bool{}
+	var out []Trace
+	for _, t := range ts {
+		k := key(t.Steps)
+		if seen[k] || inner[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, t)
+	}
+	return out
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
+}
+
+// ProcessID is the stable id of a flow: a hash of its step symbol ids, so
+// the same flow through unchanged code keeps its id across analyzes.
+func ProcessID(stepIDs []string) string {
+	h := sha256.Sum256([]byte(strings.Join(stepIDs, "\x00")))
+	return "proc_" + hex.EncodeToString(h[:8])
+}
+
+// FlowLabel reads as the flow: "A → B → C", eliding the middle of long
+// flows ("A → B → … → Z").
+func FlowLabel(names []string) string {
+	if len(names) <= 4 {
+		return strings.Join(names, " → ")
+	}
+	return strings.Join([]string{names[0], names[1], "…", names[len(names)-1]}, " → ")
+}

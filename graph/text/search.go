@@ -1,0 +1,217 @@
+package text
+
+import "strings"
+
+// MaxTokens is the most tokens Tokens returns; a longer query keeps its
+// first MaxTokens distinct tokens.
+const MaxTokens = 32
+
+// SearchText is the searchText column of a symbol or file: the words of its
+// name, qualified name and path, each multi-word identifier also kept whole,
+// in that order, each word once, separated by single spaces. Words with
+// digits also appear digit-spelled (see the package doc).
+//
+//	SearchText("getUserById", "UserService.getUserById", "src/user_service.ts")
+//	  = "get user by id getuserbyid service userservice src ts"
+//
+// Aliases are a query-side expansion only and never appear here. A file
+// passes its base name as name, "" as qualifiedName and its path as path.
+func SearchText(name, qualifiedName, path string) string {
+	var b builder
+	b.segments(name)
+	b.segments(qualifiedName)
+	b.segments(path)
+	return strings.Join(b.out, " ")
+}
+
+// builder collects distinct index terms in order.
+type builder struct {
+	out  []string
+	seen map[string]bool
+}
+
+func (b *builder) add(term string) {
+	if term == "" {
+		return
+	}
+	if b.seen == nil {
+		b.seen = map[string]bool{}
+	}
+	if b.seen[term] {
+		return
+	}
+	b.seen[term] = true
+	b.out = append(b.out, term)
+}
+
+// addForms adds w and, when w has digits, its digit-spelled form.
+func (b *builder) addForms(w string) {
+	b.add(w)
+	if enc := spellDigits(w); enc != w {
+		b.add(enc)
+	}
+}
+
+// segments adds the words of every segment of s (an identifier, a dotted or
+// '::'-qualified name, a path) and each segment's whole form.
+func (b *builder) segments(s string) {
+	for _, seg := range Segments(s) {
+		words := SplitIdentifier(seg)
+		for _, w := range words {
+			b.addForms(w)
+		}
+		if j := Joined(words); j != "" {
+			b.addForms(j)
+		}
+	}
+}
+
+// Segments splits s into identifier-shaped pieces: at every byte that is not
+// an ASCII letter, digit, '_' or '-'. "pkg.mod.Class.method" →
+// pkg mod Class method; "src/user_repo.py" → src user_repo py.
+func Segments(s string) []string {
+	if len(s) > MaxInput {
+		s = s[:MaxInput]
+	}
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return r >= 0x80 || !(r == '_' || r == '-' || isAlnum(byte(r)))
+	})
+}
+
+// Tokens turns a search query into index words: each segment split like an
+// identifier and lowercased, multi-word segments also kept whole, stop words
+// dropped, aliases added after the word they expand. Every token matches
+// [a-z0-9]+; there are at most MaxTokens, each once. Digits are kept as
+// written ("http2"); FTSQuery spells them for Kuzu.
+//
+//	Tokens("where is getUserById")   = [is get user by id getuserbyid]
+//	Tokens("k8s auth")               = [k8s kubernetes auth authentication authorization]
+//	Tokens("'); MATCH (n) DELETE n") = [match n delete]
+func Tokens(query string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(w string) {
+		if w == "" || seen[w] || len(out) >= MaxTokens {
+			return
+		}
+		seen[w] = true
+		out = append(out, w)
+	}
+	addWithAliases := func(w string) {
+		add(w)
+		for _, a := range Aliases[w] {
+			add(a)
+		}
+	}
+	for _, seg := range Segments(query) {
+		words := SplitIdentifier(seg)
+		whole := strings.Join(words, "")
+		// A segment that is itself an alias key ("k8s", "i18n", "oauth2")
+		// would otherwise be split before it could be looked up.
+		if len(words) > 1 && Aliases[whole] != nil {
+			addWithAliases(whole)
+			continue
+		}
+		for _, w := range words {
+			if isStop(w) {
+				continue
+			}
+			addWithAliases(w)
+		}
+		if len(words) > 1 {
+			add(whole)
+		}
+	}
+	return out
+}
+
+// FTSQuery renders tokens as the query string of QUERY_FTS_INDEX. Each
+// token appears as itself and, when it has digits, digit-spelled. With
+// prefixMin > 0, every token of at least prefixMin letters (letters only)
+// also appears as "token*", which Kuzu matches against every indexed term
+// starting with it (partial identifiers: "getuser*" finds getuserbyid).
+//
+// The result contains only [a-z*] and spaces: no quote, backslash or
+// other character that could end a Cypher string literal, and never a lone
+// "*" (which Kuzu would match against every term). It is "" when tokens
+// has nothing to search for.
+func FTSQuery(tokens []string, prefixMin int) string {
+	var b builder
+	for _, t := range tokens {
+		t = clean(t)
+		if t == "" {
+			continue
+		}
+		b.addForms(t)
+		if prefixMin > 0 && len(t) >= prefixMin && lettersOnly(t) {
+			b.add(t + "*")
+		}
+	}
+	// Kuzu strips digits from each term; a term of digits only would
+	// become empty, and its letters-only forms are already present.
+	var terms []string
+	for _, t := range b.out {
+		if lettersOnly(strings.TrimSuffix(t, "*")) {
+			terms = append(terms, t)
+		}
+	}
+	return strings.Join(terms, " ")
+}
+
+// clean keeps the [a-z0-9] bytes of t, lowercasing ASCII capitals.
+func clean(t string) string {
+	var sb strings.Builder
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case isLower(c) || isDigit(c):
+			sb.WriteByte(c)
+		case isUpper(c):
+			sb.WriteByte(c + 'a' - 'A')
+		}
+	}
+	return sb.String()
+}
+
+func lettersOnly(t string) bool {
+	if t == "" {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if !isLower(t[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+var digitNames = [10]string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"}
+
+// spellDigits spells the digits of w out ("http2" → "httptwo"); a word of
+// digits only gets the prefix "num" ("404" → "numfourzerofour") so that it
+// does not collide with the English number words. Words without digits are
+// returned unchanged.
+func spellDigits(w string) string {
+	if strings.IndexFunc(w, func(r rune) bool { return r >= '0' && r <= '9' }) < 0 {
+		return w
+	}
+	var sb strings.Builder
+	letters := false
+	for i := 0; i < len(w); i++ {
+		if isLetter(w[i]) {
+			letters = true
+			break
+		}
+	}
+	if !letters {
+		sb.WriteString("num")
+	}
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; isDigit(c) {
+			sb.WriteString(digitNames[c-'0'])
+		} else {
+			sb.WriteByte(c)
+		}
+	}
+	return sb.String()
+}

@@ -1,0 +1,9 @@
+package oracle
+
+import "sync"
+
+var (
+	fixtureOnce  sync.Once
+	fixtureGraph *Graph
+	fixtureErr   error
+)

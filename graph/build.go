@@ -1,0 +1,618 @@
+package graph
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	kuzu "github.com/kuzudb/go-kuzu"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+// BuildOptions tune a build. The zero value is ready to use.
+type BuildOptions struct {
+	// BufferPoolSize is Kuzu's buffer pool in bytes (default
+	// DefaultBuildBufferPool, 512 MiB).
+	BufferPoolSize uint64
+	// MaxThreads bounds Kuzu's worker threads (default: all CPUs).
+	MaxThreads int
+	// Logger receives progress and warnings (default slog.Default()).
+	Logger *slog.Logger
+}
+
+type buildState int
+
+const (
+	stateAdding buildState = iota
+	stateLoaded
+	stateFailed
+	stateDone // committed or aborted
+)
+
+// Build writes a new index beside the live one and swaps it in on Commit.
+//
+// Rows are streamed to NDJSON files in the staging directory as they are
+// added (nothing is held in memory); Load bulk-copies them into a fresh Kuzu
+// database; Commit swaps it in. Add* methods may be called from several
+// goroutines. Load, Exec, Query, Commit and Abort must not overlap.
+type Build struct {
+	root    string
+	dir     string // <root>/.gitnexus
+	staging string
+	opts    BuildOptions
+	log     *slog.Logger
+	lock    *fileLock
+
+	mu    sync.Mutex
+	state buildState
+	files map[string]*rowFile // by fileKey
+
+	db      *kuzu.Database
+	conn    *kuzu.Connection
+	counts  map[string]int
+	dropped map[string]int
+}
+
+// NewBuild takes the repository's index lock and creates a staging directory
+// for a new index of repoRoot. It fails with an error wrapping ErrLocked when
+// another process holds the lock. Holding the lock, it first removes staging
+// directories and orphan database files left by killed runs.
+func NewBuild(ctx context.Context, repoRoot string, opts BuildOptions) (*Build, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	root, err := canonical(repoRoot)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("repository %s is not a directory", repoRoot)
+	}
+	if opts.BufferPoolSize == 0 {
+		opts.BufferPoolSize = DefaultBuildBufferPool
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	dir := IndexDir(root)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create index directory: %w", err)
+	}
+	ignore := filepath.Join(dir, ".gitignore")
+	if _, err := os.Stat(ignore); errors.Is(err, os.ErrNotExist) {
+		os.WriteFile(ignore, []byte("# gitnexus index: never commit\n*\n"), 0o644)
+	}
+	lock, err := tryLock(filepath.Join(dir, lockFileName), "the index of "+root)
+	if err != nil {
+		return nil, err
+	}
+	b := &Build{root: root, dir: dir, opts: opts, log: log, lock: lock, files: map[string]*rowFile{}}
+	b.cleanStale()
+	b.staging, err = os.MkdirTemp(dir, "staging-")
+	if err != nil {
+		lock.unlock()
+		return nil, fmt.Errorf("create staging directory: %w", err)
+	}
+	return b, nil
+}
+
+// cleanStale removes what killed runs left: staging directories and database
+// files that meta.json does not name. Called only while holding the lock.
+func (b *Build) cleanStale() {
+	live := ""
+	if m, err := ReadMeta(b.root); err == nil {
+		live = m.DBFile
+	} else if !errors.Is(err, ErrNoIndex) {
+		// Damaged metadata: leave database files alone, only staging goes.
+		live = "\x00keep-all"
+	}
+	ents, err := os.ReadDir(b.dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if ok, _ := filepath.Match(stagingGlob, name); ok && e.IsDir() {
+			b.log.Info("removing staging directory of an interrupted analyze", "dir", name)
+			os.RemoveAll(filepath.Join(b.dir, name))
+			continue
+		}
+		if db, ok := isDBFile(name); ok && db != live && live != "\x00keep-all" {
+			b.log.Info("removing orphan database file of an interrupted analyze", "file", name)
+			os.Remove(filepath.Join(b.dir, name))
+		}
+	}
+}
+
+// StagingDir is the directory of this build's row files and database; later
+// stages may write their own NDJSON files here for Exec'd COPY statements.
+func (b *Build) StagingDir() string { return b.staging }
+
+// RepoRoot is the canonical repository root.
+func (b *Build) RepoRoot() string { return b.root }
+
+func nodeKey(l schema.Label) string { return string(l) }
+
+func relKey(t schema.RelType, from, to schema.Label) string {
+	return fmt.Sprintf("%s:%s->%s", t, from, to)
+}
+
+// add appends one encoded row to the file of key.
+func (b *Build) add(key, fileName string, line []byte) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.state != stateAdding {
+		return errors.New("graph build: rows added after Load, Commit or Abort")
+	}
+	rf := b.files[key]
+	if rf == nil {
+		var err error
+		if rf, err = createRowFile(filepath.Join(b.staging, fileName)); err != nil {
+			return err
+		}
+		b.files[key] = rf
+	}
+	return rf.write(line)
+}
+
+var fileExtra = func() []string {
+	nt, _ := schema.NodeTableOf(schema.LabelFile)
+	var names []string
+	for _, c := range nt.MissingColumns() {
+		names = append(names, c.Name)
+	}
+	return names
+}()
+
+func (b *Build) addNode(l schema.Label, id string, v any, extra []string) error {
+	if id == "" {
+		return fmt.Errorf("graph build: %s row with empty id", l)
+	}
+	line, err := encodeRow(v, extra)
+	if err != nil {
+		return err
+	}
+	return b.add(nodeKey(l), "node-"+string(l)+".json", line)
+}
+
+// AddFolder adds a Folder node.
+func (b *Build) AddFolder(f schema.Folder) error {
+	return b.addNode(schema.LabelFolder, f.ID, f, nil)
+}
+
+// AddFile adds a File node.
+func (b *Build) AddFile(f schema.File) error {
+	return b.addNode(schema.LabelFile, f.ID, f, fileExtra)
+}
+
+// AddSymbol adds a symbol node to the table of s.Label (or, when Label is
+// empty, the table of s.Kind).
+func (b *Build) AddSymbol(s schema.Symbol) error {
+	l := s.Label
+	if l == "" {
+		l = schema.LabelOf(s.Kind)
+	}
+	if !l.IsSymbol() {
+		return fmt.Errorf("graph build: symbol %s has label %q, not a symbol table", s.ID, l)
+	}
+	return b.addNode(l, s.ID, s, nil)
+}
+
+// AddCommunity adds a Community node.
+func (b *Build) AddCommunity(c schema.Community) error {
+	if c.Keywords == nil {
+		c.Keywords = []string{}
+	}
+	return b.addNode(schema.LabelCommunity, c.ID, c, nil)
+}
+
+// AddProcess adds a Process node.
+func (b *Build) AddProcess(p schema.Process) error {
+	if p.Communities == nil {
+		p.Communities = []string{}
+	}
+	return b.addNode(schema.LabelProcess, p.ID, p, nil)
+}
+
+// AddEdge adds a relationship row. Its (Type, FromLabel, ToLabel) must be a
+// pair of schema.Rels. An edge whose endpoint id has no node is dropped at
+// Load and counted in Meta.DroppedEdges.
+func (b *Build) AddEdge(e schema.Edge) error {
+	if !schema.HasPair(e.Type, schema.Pair{From: e.FromLabel, To: e.ToLabel}) {
+		return fmt.Errorf("graph build: %s has no %s→%s pair (edge %s → %s); see schema.Rels", e.Type, e.FromLabel, e.ToLabel, e.From, e.To)
+	}
+	line, err := encodeRow(e, nil)
+	if err != nil {
+		return err
+	}
+	return b.add(relKey(e.Type, e.FromLabel, e.ToLabel),
+		fmt.Sprintf("rel-%s-%s-%s.json", e.Type, e.FromLabel, e.ToLabel), line)
+}
+
+// Load creates the schema in a fresh database in the staging directory,
+// copies every row file into it (nodes, then relationships), and creates the
+// full-text indexes. progress, if not nil, is called with the stage
+// ("schema", "nodes", "edges", "fts") and rows (or statements) done of total.
+// After a failed Load the build can only be aborted; the live index is
+// untouched.
+func (b *Build) Load(ctx context.Context, progress func(stage string, done, total int)) (err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.state != stateAdding {
+		return errors.New("graph build: Load called twice or after Commit/Abort")
+	}
+	defer func() {
+		if err != nil {
+			b.state = stateFailed
+			b.closeDB()
+		}
+	}()
+	if progress == nil {
+		progress = func(string, int, int) {}
+	}
+	for _, rf := range b.files {
+		if err := rf.close(); err != nil {
+			return err
+		}
+	}
+	start := time.Now()
+	cfg := systemConfig(b.opts.BufferPoolSize, b.opts.MaxThreads, false)
+	if b.db, err = openKuzu(filepath.Join(b.staging, "db.kuzu"), cfg); err != nil {
+		return err
+	}
+	if b.conn, err = kuzu.OpenConnection(b.db); err != nil {
+		return fmt.Errorf("connect to new database: %w", err)
+	}
+
+	ddl := schema.DDL()
+	for i, stmt := range ddl {
+		if err := exec(ctx, b.conn, stmt); err != nil {
+			return fmt.Errorf("create schema (%s): %w", stmt, err)
+		}
+		progress("schema", i+1, len(ddl))
+	}
+
+	b.counts = map[string]int{}
+	b.dropped = map[string]int{}
+
+	// Nodes.
+	tables := schema.NodeTables()
+	total, done := 0, 0
+	for _, t := range tables {
+		if rf := b.files[nodeKey(t.Label)]; rf != nil {
+			total += rf.rows
+		}
+	}
+	for _, t := range tables {
+		b.counts[string(t.Label)] = 0
+		rf := b.files[nodeKey(t.Label)]
+		if rf == nil || rf.rows == 0 {
+			continue
+		}
+		t0 := time.Now()
+		stmt := fmt.Sprintf("COPY %s FROM %s", t.Label, cypherString(rf.path))
+		if err := exec(ctx, b.conn, stmt); err != nil {
+			return fmt.Errorf("load %d %s rows from %s: %w", rf.rows, t.Label, filepath.Base(rf.path), err)
+		}
+		n, err := queryInt(ctx, b.conn, fmt.Sprintf("MATCH (n:%s) RETURN count(n)", t.Label))
+		if err != nil {
+			return fmt.Errorf("count %s rows: %w", t.Label, err)
+		}
+		if n != rf.rows {
+			return fmt.Errorf("load %s: wrote %d rows, table holds %d", t.Label, rf.rows, n)
+		}
+		b.counts[string(t.Label)] = n
+		done += rf.rows
+		b.log.Debug("copied nodes", "table", t.Label, "rows", n, "took", time.Since(t0))
+		progress("nodes", done, total)
+	}
+
+	// Relationships. A row whose endpoint is not a node fails the whole COPY
+	// ("Unable to find primary key value X") unless ignore_errors is set;
+	// with it, Kuzu skips the row and records a warning. We drop and count.
+	total, done = 0, 0
+	for _, rf := range b.files {
+		total += rf.rows
+	}
+	total -= sumNodes(b.files, tables)
+	for _, r := range schema.Rels {
+		b.counts[string(r.Type)] = 0
+		for _, p := range r.Pairs {
+			key := relKey(r.Type, p.From, p.To)
+			rf := b.files[key]
+			if rf == nil || rf.rows == 0 {
+				continue
+			}
+			t0 := time.Now()
+			stmt := fmt.Sprintf("COPY %s FROM %s (from='%s', to='%s', ignore_errors=true)", r.Type, cypherString(rf.path), p.From, p.To)
+			if err := exec(ctx, b.conn, stmt); err != nil {
+				return fmt.Errorf("load %d %s rows from %s: %w", rf.rows, key, filepath.Base(rf.path), err)
+			}
+			n, err := queryInt(ctx, b.conn, fmt.Sprintf("MATCH (:%s)-[r:%s]->(:%s) RETURN count(r)", p.From, r.Type, p.To))
+			if err != nil {
+				return fmt.Errorf("count %s rows: %w", key, err)
+			}
+			b.counts[string(r.Type)] += n
+			if d := rf.rows - n; d > 0 {
+				b.dropped[key] = d
+				b.log.Warn("dropped edges whose endpoint is not a node", "rel", key, "dropped", d, "of", rf.rows, "sample", b.warningSample(ctx))
+			}
+			done += rf.rows
+			b.log.Debug("copied edges", "rel", key, "rows", n, "took", time.Since(t0))
+			progress("edges", done, total)
+		}
+	}
+
+	for i, ix := range schema.FTSIndexes {
+		if err := exec(ctx, b.conn, ix.CreateStatement()); err != nil {
+			return fmt.Errorf("create full-text index %s: %w", ix.Name, err)
+		}
+		progress("fts", i+1, len(schema.FTSIndexes))
+	}
+	b.log.Debug("graph loaded", "took", time.Since(start))
+	b.state = stateLoaded
+	return nil
+}
+
+func sumNodes(files map[string]*rowFile, tables []schema.NodeTable) int {
+	n := 0
+	for _, t := range tables {
+		if rf := files[nodeKey(t.Label)]; rf != nil {
+			n += rf.rows
+		}
+	}
+	return n
+}
+
+// warningSample returns up to three of Kuzu's copy warnings, for the log.
+func (b *Build) warningSample(ctx context.Context) string {
+	res, err := run(ctx, b.conn, "CALL show_warnings() RETURN message ORDER BY query_id DESC LIMIT 3", nil)
+	if err != nil {
+		return ""
+	}
+	defer res.Close()
+	r, err := collect(res, 3)
+	if err != nil {
+		return ""
+	}
+	var msgs []string
+	for _, row := range r.Rows {
+		msgs = append(msgs, fmt.Sprint(row[0]))
+	}
+	exec(ctx, b.conn, "CALL clear_warnings()")
+	return strings.Join(msgs, "; ")
+}
+
+// Counts are the rows loaded: nodes by label, edges by rel type. Valid after
+// Load.
+func (b *Build) Counts() map[string]int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return cloneCounts(b.counts)
+}
+
+// DroppedEdges counts edges refused at Load because an endpoint has no node,
+// by "TYPE:From->To".
+func (b *Build) DroppedEdges() map[string]int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return cloneCounts(b.dropped)
+}
+
+func cloneCounts(m map[string]int) map[string]int {
+	out := make(map[string]int, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// Exec runs a statement on the new database after Load (extra tables,
+// vector indexes, COPY of files written to StagingDir).
+func (b *Build) Exec(ctx context.Context, stmt string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.state != stateLoaded {
+		return errors.New("graph build: Exec needs a successful Load first")
+	}
+	if err := exec(ctx, b.conn, stmt); err != nil {
+		return fmt.Errorf("build exec: %w", err)
+	}
+	return nil
+}
+
+// Query runs a read query on the new database after Load.
+func (b *Build) Query(ctx context.Context, cypher string, params map[string]any) (*Result, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.state != stateLoaded {
+		return nil, errors.New("graph build: Query needs a successful Load first")
+	}
+	res, err := run(ctx, b.conn, cypher, params)
+	if err != nil {
+		return nil, fmt.Errorf("build query: %w", err)
+	}
+	defer res.Close()
+	return collect(res, 0)
+}
+
+// commitHook lets tests fail Commit at a named step.
+var commitHook = func(step string) error { return nil }
+
+// Commit makes the new database the live index: it closes it (Kuzu
+// checkpoints), moves it into .gitnexus/ under a fresh name, then atomically
+// replaces meta.json to name it (the commit point), then removes the previous
+// database files and the staging directory, and releases the lock.
+//
+// meta may be nil. Commit sets its SchemaVersion, RepoRoot, RepoName (when
+// empty), IndexedAt (when zero), DBFile, Counts and DroppedEdges. On error the
+// previous index is left live and untouched and the build is aborted.
+func (b *Build) Commit(meta *Meta) (err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.state != stateLoaded {
+		return errors.New("graph build: Commit needs a successful Load first")
+	}
+	var newPath string
+	defer func() {
+		if err != nil {
+			if newPath != "" {
+				removeDBFiles(newPath)
+			}
+			b.abortLocked()
+		}
+	}()
+	b.closeDB()
+	src := filepath.Join(b.staging, "db.kuzu")
+	if err := fsyncFile(src); err != nil {
+		return err
+	}
+	name, err := newDBName()
+	if err != nil {
+		return err
+	}
+	newPath = filepath.Join(b.dir, name)
+	if err := commitHook("before-rename"); err != nil {
+		return err
+	}
+	if err := os.Rename(src, newPath); err != nil {
+		return fmt.Errorf("move new database into place: %w", err)
+	}
+	if _, err := os.Stat(src + ".wal"); err == nil {
+		if err := os.Rename(src+".wal", newPath+".wal"); err != nil {
+			return fmt.Errorf("move new database WAL into place: %w", err)
+		}
+	}
+	if err := syncDir(b.dir); err != nil {
+		return err
+	}
+	if err := commitHook("before-meta"); err != nil {
+		return err
+	}
+
+	old, _ := ReadMeta(b.root)
+	if meta == nil {
+		meta = &Meta{}
+	}
+	meta.SchemaVersion = schema.Version
+	meta.RepoRoot = b.root
+	if meta.RepoName == "" {
+		meta.RepoName = filepath.Base(b.root)
+	}
+	if meta.IndexedAt.IsZero() {
+		meta.IndexedAt = time.Now().UTC()
+	}
+	meta.DBFile = name
+	if meta.Counts == nil {
+		meta.Counts = map[string]int{}
+	}
+	for k, v := range b.counts {
+		meta.Counts[k] = v
+	}
+	meta.DroppedEdges = nil
+	if len(b.dropped) > 0 {
+		meta.DroppedEdges = cloneCounts(b.dropped)
+	}
+	if err := writeMeta(b.root, meta); err != nil {
+		return err
+	}
+	newPath = "" // committed: never remove it now
+
+	// The previous database goes only after the swap. Readers that have it
+	// open keep reading the unlinked file until they reopen (DB.Stale).
+	if old != nil && old.DBFile != name {
+		if err := removeDBFiles(filepath.Join(b.dir, old.DBFile)); err != nil {
+			b.log.Warn("could not remove the previous database", "err", err)
+		}
+	}
+	b.abortLocked() // staging and lock
+	return nil
+}
+
+// Abort discards the build: the staging directory goes, the live index is
+// untouched, the lock is released. Safe after Commit (then a no-op) and
+// safe to call twice, so `defer b.Abort()` is the idiom.
+func (b *Build) Abort() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.abortLocked()
+}
+
+func (b *Build) abortLocked() {
+	if b.state == stateDone {
+		return
+	}
+	b.state = stateDone
+	b.closeDB()
+	for _, rf := range b.files {
+		rf.close()
+	}
+	if err := os.RemoveAll(b.staging); err != nil {
+		b.log.Warn("could not remove staging directory", "dir", b.staging, "err", err)
+	}
+	b.lock.unlock()
+}
+
+func (b *Build) closeDB() {
+	if b.conn != nil {
+		b.conn.Close()
+		b.conn = nil
+	}
+	if b.db != nil {
+		b.db.Close()
+		b.db = nil
+	}
+}
+
+func fsyncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("new database: %w", err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("sync new database: %w", err)
+	}
+	return nil
+}
+
+func newDBName() (string, error) {
+	var rnd [4]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return "", fmt.Errorf("name new database: %w", err)
+	}
+	return dbPrefix + time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(rnd[:]) + dbSuffix, nil
+}
+
+// canonical is the absolute, symlink-free form of path.
+func canonical(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("resolve %s: %w", path, err)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	return abs, nil
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

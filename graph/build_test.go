@@ -1,0 +1,301 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+func TestBuildLoadQuery(t *testing.T) {
+	root := newRepo(t)
+	var stages []string
+	ctx := context.Background()
+	b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 256 << 20, MaxThreads: 2, Logger: quietLog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Abort()
+	fillSmall(t, b, 5)
+	if err := b.Load(ctx, func(stage string, done, total int) {
+		if done > total {
+			t.Errorf("progress %s %d/%d", stage, done, total)
+		}
+		if len(stages) == 0 || stages[len(stages)-1] != stage {
+			stages = append(stages, stage)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(stages, ","); got != "schema,nodes,edges,fts" {
+		t.Errorf("stages %s", got)
+	}
+	// The build itself can be queried and extended before Commit.
+	if err := b.Exec(ctx, "CREATE NODE TABLE Extra(id STRING PRIMARY KEY)"); err != nil {
+		t.Fatal(err)
+	}
+	m := &Meta{ToolVersion: "test", Counts: map[string]int{"custom": 7}}
+	if err := b.Commit(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(m); err == nil {
+		t.Error("second Commit succeeded")
+	}
+	b.Abort() // no-op after Commit
+
+	want := map[string]int{"Folder": 2, "File": 1, "Function": 5, "Class": 1, "Method": 1, "Interface": 1, "Community": 1, "Process": 1,
+		"CONTAINS": 2, "DEFINES": 5, "CALLS": 5, "HAS_METHOD": 1, "IMPLEMENTS": 1, "IMPORTS": 0, "EXTENDS": 0, "MEMBER_OF": 1, "STEP_IN_PROCESS": 1, "custom": 7}
+	for k, v := range want {
+		if m.Counts[k] != v {
+			t.Errorf("meta count %s = %d, want %d", k, m.Counts[k], v)
+		}
+	}
+	if m.DroppedEdges["CALLS:Function->Function"] != 1 || len(m.DroppedEdges) != 1 {
+		t.Errorf("dropped edges %v, want the one dangling CALLS", m.DroppedEdges)
+	}
+
+	got, err := ReadMeta(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.DBFile != m.DBFile || got.SchemaVersion != schema.Version || got.RepoName != "it's repo" || got.Counts["Function"] != 5 {
+		t.Errorf("meta on disk %+v", got)
+	}
+	if _, err := os.Stat(filepath.Join(IndexDir(root), got.DBFile)); err != nil {
+		t.Fatal(err)
+	}
+	if matches, _ := filepath.Glob(filepath.Join(IndexDir(root), "staging-*")); len(matches) != 0 {
+		t.Errorf("staging left behind: %v", matches)
+	}
+
+	d := openTest(t, root)
+	for q, n := range map[string]int64{
+		"MATCH (f:Function) RETURN count(f)":                       5,
+		"MATCH (:Function)-[r:CALLS]->(:Function) RETURN count(r)": 4,
+		"MATCH ()-[r:CALLS]->() RETURN count(r)":                   5,
+		"MATCH (f:File)-[:DEFINES]->(s) RETURN count(s)":           5,
+		"MATCH (:Class)-[:HAS_METHOD]->(m:Method) RETURN count(m)": 1,
+		"MATCH (n:Extra) RETURN count(n)":                          0,
+	} {
+		if c := count(t, d, q); c != n {
+			t.Errorf("%s = %d, want %d", q, c, n)
+		}
+	}
+	// Full-text: stemming ("parsing" finds "parse"), stop words.
+	r, err := d.Query(ctx, "CALL QUERY_FTS_INDEX('Function', 'function_fts', 'parsing configs') RETURN node.id AS id, score ORDER BY id", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Rows) != 5 {
+		t.Errorf("fts hits %v", r.Rows)
+	}
+	for _, ix := range schema.FTSIndexes {
+		if _, err := d.Query(ctx, fmt.Sprintf("CALL QUERY_FTS_INDEX('%s', '%s', 'x') RETURN node.id", ix.Table, ix.Name), nil); err != nil {
+			t.Errorf("index %s: %v", ix.Name, err)
+		}
+	}
+	// File rows carry searchText "" even though schema.File has no such field yet.
+	r, err = d.Query(ctx, "MATCH (f:File) RETURN f.searchText, f.unresolved, f.parseStatus", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(r.Rows) != "[[ -1 ok]]" {
+		t.Errorf("file row %#v", r.Rows)
+	}
+}
+
+func TestAddRejectsBadRows(t *testing.T) {
+	b, err := NewBuild(context.Background(), newRepo(t), BuildOptions{Logger: quietLog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Abort()
+	if err := b.AddEdge(schema.Edge{Type: schema.RelCalls, From: "a", To: "b", FromLabel: schema.LabelFile, ToLabel: schema.LabelFunction}); err == nil {
+		t.Error("CALLS File→Function accepted")
+	}
+	if err := b.AddEdge(schema.Edge{Type: schema.RelCalls, From: "a", To: "b"}); err == nil {
+		t.Error("edge without labels accepted")
+	}
+	if err := b.AddSymbol(schema.Symbol{ID: "x", Label: schema.LabelFile}); err == nil {
+		t.Error("symbol in File table accepted")
+	}
+	if err := b.AddFile(schema.File{}); err == nil {
+		t.Error("file without id accepted")
+	}
+}
+
+func TestSecondBuildIsLocked(t *testing.T) {
+	root := newRepo(t)
+	ctx := context.Background()
+	b1, err := NewBuild(ctx, root, BuildOptions{Logger: quietLog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewBuild(ctx, root, BuildOptions{Logger: quietLog})
+	if !errors.Is(err, ErrLocked) {
+		t.Fatalf("second build: %v, want ErrLocked", err)
+	}
+	if !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
+		t.Errorf("lock error does not name the holder: %v", err)
+	}
+	// The first build's staging survives the second's attempt (it never got
+	// the lock, so it must not clean).
+	if _, err := os.Stat(b1.StagingDir()); err != nil {
+		t.Errorf("first build's staging removed: %v", err)
+	}
+	b1.Abort()
+	b3, err := NewBuild(ctx, root, BuildOptions{Logger: quietLog})
+	if err != nil {
+		t.Fatalf("after abort: %v", err)
+	}
+	b3.Abort()
+}
+
+func TestAbortKeepsOldIndex(t *testing.T) {
+	root := newRepo(t)
+	old := buildIndex(t, root, 3)
+	ctx := context.Background()
+	b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 256 << 20, Logger: quietLog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fillSmall(t, b, 9)
+	if err := b.Load(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	staging := b.StagingDir()
+	b.Abort()
+	if _, err := os.Stat(staging); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("staging not removed: %v", err)
+	}
+	m, err := ReadMeta(root)
+	if err != nil || m.DBFile != old.DBFile {
+		t.Fatalf("meta changed: %v %+v", err, m)
+	}
+	if c := count(t, openTest(t, root), "MATCH (f:Function) RETURN count(f)"); c != 3 {
+		t.Errorf("old index has %d functions, want 3", c)
+	}
+}
+
+func TestFailedLoadKeepsOldIndex(t *testing.T) {
+	root := newRepo(t)
+	old := buildIndex(t, root, 3)
+	ctx := context.Background()
+	b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 256 << 20, Logger: quietLog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Abort()
+	fillSmall(t, b, 4)
+	// A duplicate primary key fails the node COPY.
+	if err := b.AddSymbol(schema.Symbol{ID: "src/a.go#fn1:function", Kind: schema.KindFunction, Name: "dup"}); err != nil {
+		t.Fatal(err)
+	}
+	err = b.Load(ctx, nil)
+	if err == nil || !strings.Contains(err.Error(), "Function") {
+		t.Fatalf("Load with duplicate id: %v", err)
+	}
+	t.Logf("load error: %v", err)
+	if err := b.Commit(nil); err == nil {
+		t.Fatal("Commit after failed Load succeeded")
+	}
+	b.Abort()
+	m, err := ReadMeta(root)
+	if err != nil || m.DBFile != old.DBFile {
+		t.Fatalf("meta changed: %v %+v", err, m)
+	}
+	if c := count(t, openTest(t, root), "MATCH (f:Function) RETURN count(f)"); c != 3 {
+		t.Errorf("old index has %d functions, want 3", c)
+	}
+}
+
+func TestFailedCommitKeepsOldIndex(t *testing.T) {
+	root := newRepo(t)
+	old := buildIndex(t, root, 3)
+	for _, step := range []string{"before-rename", "before-meta"} {
+		t.Run(step, func(t *testing.T) {
+			commitHook = func(s string) error {
+				if s == step {
+					return errors.New("injected failure")
+				}
+				return nil
+			}
+			defer func() { commitHook = func(string) error { return nil } }()
+			ctx := context.Background()
+			b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 256 << 20, Logger: quietLog})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Abort()
+			fillSmall(t, b, 7)
+			if err := b.Load(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.Commit(nil); err == nil {
+				t.Fatal("Commit succeeded despite the injected failure")
+			}
+			m, err := ReadMeta(root)
+			if err != nil || m.DBFile != old.DBFile {
+				t.Fatalf("meta changed: %v %+v", err, m)
+			}
+			ents, _ := os.ReadDir(IndexDir(root))
+			for _, e := range ents {
+				if strings.HasPrefix(e.Name(), "staging-") || (strings.HasPrefix(e.Name(), "db-") && e.Name() != old.DBFile) {
+					t.Errorf("left behind: %s", e.Name())
+				}
+			}
+			if c := count(t, openTest(t, root), "MATCH (f:Function) RETURN count(f)"); c != 3 {
+				t.Errorf("old index has %d functions, want 3", c)
+			}
+			// The lock was released.
+			b2, err := NewBuild(ctx, root, BuildOptions{Logger: quietLog})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b2.Abort()
+		})
+	}
+}
+
+func TestNewBuildCleansKilledRuns(t *testing.T) {
+	root := newRepo(t)
+	live := buildIndex(t, root, 2)
+	dir := IndexDir(root)
+	// What a killed analyze leaves: a staging dir and an orphan database.
+	os.MkdirAll(filepath.Join(dir, "staging-123", "x"), 0o755)
+	os.WriteFile(filepath.Join(dir, "db-orphan.kuzu"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(dir, "db-orphan.kuzu.wal"), []byte("x"), 0o644)
+	b, err := NewBuild(context.Background(), root, BuildOptions{Logger: quietLog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Abort()
+	for _, name := range []string{"staging-123", "db-orphan.kuzu", "db-orphan.kuzu.wal"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s not cleaned: %v", name, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, live.DBFile)); err != nil {
+		t.Errorf("live database removed: %v", err)
+	}
+}
+
+func TestLoadCancelled(t *testing.T) {
+	root := newRepo(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 256 << 20, Logger: quietLog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Abort()
+	fillSmall(t, b, 2)
+	cancel()
+	if err := b.Load(ctx, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Load on cancelled context: %v", err)
+	}
+}

@@ -1,0 +1,59 @@
+// Package graph stores the code graph in Kuzu and reads it back.
+//
+// # Layout
+//
+// An index lives in <repo>/.gitnexus/:
+//
+//	meta.json          Meta: the commit point; DBFile names the live database
+//	db-<stamp>.kuzu    the live Kuzu 0.11 database (a single file)
+//	lock               flock'ed by the one process building a new index
+//	staging-<rand>/    a build in progress (row files + the new database)
+//
+// # Writing: Build
+//
+// NewBuild takes the lock (ErrLocked, naming the holder's pid, when another
+// analyze runs; the kernel frees it when a process dies) and clears what
+// killed runs left behind. Add* stream rows as NDJSON to one file per node
+// table and per (rel type, from label, to label): nothing is held in memory.
+// Load creates the schema (schema.DDL, derived from the record types and
+// schema.Rels) in a fresh database, COPYs the node files, then the rel files,
+// then creates the full-text indexes (schema.FTSIndexes). Exec runs further
+// statements (vector tables, more COPYs from StagingDir) before Commit.
+// Commit moves the new database beside the old one, replaces meta.json
+// atomically, and only then removes the old database. Abort (or any failure,
+// or a crash) leaves the previous index and meta.json untouched and
+// queryable. Never drop and re-create a vector index in place: build a new
+// database and swap.
+//
+// Edges whose endpoint id has no node are dropped at Load, counted in
+// Meta.DroppedEdges and logged (Kuzu would otherwise fail the whole COPY).
+// A node row with a duplicate id fails Load.
+//
+// Strings: "" stays "" (not NULL), and quotes, backslashes, newlines and
+// any Unicode round-trip exactly. Kuzu cuts a string at a NUL byte, so NUL
+// bytes are removed before loading; invalid UTF-8 becomes U+FFFD.
+//
+// # Reading: DB
+//
+// Open opens the live database read-only (ErrNoIndex when there is none,
+// ErrSchemaVersion when it is from an incompatible build); writes then fail in
+// the engine with an error wrapping ErrReadOnly. Query converts values to
+// JSON-friendly Go values (JSONValue). Stale reports that a re-analyze has
+// committed a newer database; a long-running reader reopens then (the old
+// file stays readable while open). Queries honour context cancellation
+// through Kuzu's interrupt. go-kuzu leaks the C copy of every string query
+// parameter: prefer few, short string parameters in long-lived processes.
+//
+// # Registry
+//
+// $GITNEXUS_HOME/registry.json (default ~/.gitnexus) lists indexed repos for
+// -r NAME. Resolve maps "" (the repo containing cwd), a path, or a name to a
+// RepoEntry.
+//
+// # Native library and memory
+//
+// Kuzu is linked through cgo (libkuzu.so). Its default buffer pool takes 80%
+// of RAM; builds default to 512 MiB (BuildOptions.BufferPoolSize) and
+// readers to 256 MiB (OpenOptions.BufferPoolSize). Only one process may open
+// a database read-write; any number may open it read-only.
+package graph

@@ -1,0 +1,144 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+
+	kuzu "github.com/kuzudb/go-kuzu"
+)
+
+// Buffer pool defaults. Kuzu's own default takes 80% of RAM.
+const (
+	DefaultBuildBufferPool = 512 << 20
+	DefaultReadBufferPool  = 256 << 20
+)
+
+// ErrReadOnly means a query tried to write to a read-only index.
+var ErrReadOnly = errors.New("cypher is read-only: CREATE/SET/DELETE/MERGE are rejected; re-run analyze to change the index")
+
+func systemConfig(bufferPool uint64, threads int, readOnly bool) kuzu.SystemConfig {
+	cfg := kuzu.DefaultSystemConfig()
+	cfg.BufferPoolSize = bufferPool
+	if threads <= 0 {
+		threads = runtime.NumCPU()
+	}
+	cfg.MaxNumThreads = uint64(threads)
+	cfg.ReadOnly = readOnly
+	return cfg
+}
+
+func openKuzu(path string, cfg kuzu.SystemConfig) (*kuzu.Database, error) {
+	db, err := kuzu.OpenDatabase(path, cfg)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open kuzu database %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// run executes one statement (or several separated by ';', results after the
+// first are discarded) on conn, interrupting it when ctx is cancelled. With
+// params it prepares the statement and binds them.
+//
+// Leak: go-kuzu v0.11.3 Execute converts every string parameter with
+// C.CString and never frees it, so each string parameter leaks its length
+// plus one byte of C memory. Long-running callers (the MCP server) should
+// keep string parameters few and short, or inline values they control.
+func run(ctx context.Context, conn *kuzu.Connection, stmt string, params map[string]any) (*kuzu.QueryResult, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		select {
+		case <-ctx.Done():
+			conn.Interrupt()
+		case <-done:
+		}
+	}()
+	var res *kuzu.QueryResult
+	var err error
+	if len(params) == 0 {
+		res, err = conn.Query(stmt)
+	} else {
+		var ps *kuzu.PreparedStatement
+		ps, err = conn.Prepare(stmt)
+		if err == nil {
+			res, err = conn.Execute(ps, params)
+		}
+		if ps != nil {
+			ps.Close()
+		}
+	}
+	close(done)
+	<-stopped
+	if err != nil {
+		if res != nil {
+			res.Close()
+		}
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, fmt.Errorf("%w (kuzu: %v)", cerr, err)
+		}
+		if strings.Contains(err.Error(), "read-only database") {
+			return nil, fmt.Errorf("%w (kuzu: %v)", ErrReadOnly, err)
+		}
+		return nil, err
+	}
+	// Drain further statements' results so their errors surface.
+	for res.HasNextQueryResult() {
+		next, nerr := res.NextQueryResult()
+		if nerr != nil {
+			res.Close()
+			return nil, nerr
+		}
+		next.Close()
+	}
+	return res, nil
+}
+
+// exec runs stmt and discards its result.
+func exec(ctx context.Context, conn *kuzu.Connection, stmt string) error {
+	res, err := run(ctx, conn, stmt, nil)
+	if err != nil {
+		return err
+	}
+	res.Close()
+	return nil
+}
+
+// queryInt runs a query returning one integer (a count).
+func queryInt(ctx context.Context, conn *kuzu.Connection, stmt string) (int, error) {
+	res, err := run(ctx, conn, stmt, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer res.Close()
+	if !res.HasNext() {
+		return 0, fmt.Errorf("%s: no rows", stmt)
+	}
+	t, err := res.Next()
+	if err != nil {
+		return 0, err
+	}
+	defer t.Close()
+	v, err := t.GetValue(0)
+	if err != nil {
+		return 0, err
+	}
+	n, ok := v.(int64)
+	if !ok {
+		return 0, fmt.Errorf("%s: got %T, want an integer", stmt, v)
+	}
+	return int(n), nil
+}
+
+// cypherString quotes s as a Cypher string literal.
+func cypherString(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`)
+	return "'" + r.Replace(s) + "'"
+}

@@ -1,0 +1,160 @@
+package graph
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Layout of an index, all under <repo>/.gitnexus/:
+//
+//	meta.json            the commit point: names the live DB file
+//	lock                 flock'ed by the one analyze that may write
+//	db-<stamp>.kuzu      the live Kuzu database (one file; .wal beside it while open rw)
+//	staging-<random>/    a build in progress: NDJSON row files and the new db.kuzu
+const (
+	IndexDirName = ".gitnexus"
+	metaFileName = "meta.json"
+	lockFileName = "lock"
+	stagingGlob  = "staging-*"
+	dbPrefix     = "db-"
+	dbSuffix     = ".kuzu"
+)
+
+// IndexDir is the .gitnexus directory of a repository.
+func IndexDir(repoRoot string) string { return filepath.Join(repoRoot, IndexDirName) }
+
+// ErrNoIndex means the repository has no committed index.
+var ErrNoIndex = errors.New("no gitnexus index")
+
+// ErrSchemaVersion means the index was written with another schema version.
+var ErrSchemaVersion = errors.New("index schema version differs")
+
+// Meta is meta.json: what the live index holds and how it was built.
+type Meta struct {
+	SchemaVersion int       `json:"schemaVersion"`
+	ToolVersion   string    `json:"toolVersion"`
+	RepoRoot      string    `json:"repoRoot"`
+	RepoName      string    `json:"repoName"`
+	Commit        string    `json:"commit"`
+	Branch        string    `json:"branch"`
+	IndexedAt     time.Time `json:"indexedAt"`
+	// DBFile is the live database, relative to .gitnexus/.
+	DBFile string `json:"dbFile"`
+	// Counts holds rows actually loaded: nodes by label, edges by rel type.
+	// Commit fills it from the load.
+	Counts map[string]int `json:"counts"`
+	// DroppedEdges counts edges Kuzu refused, by "TYPE:From->To" (an
+	// endpoint id that no node has). Commit fills it from the load.
+	DroppedEdges map[string]int     `json:"droppedEdges,omitempty"`
+	Files        map[string]string  `json:"files"` // path → content hash
+	ParseStatus  map[string]int     `json:"parseStatus"`
+	Skipped      map[string]int     `json:"skipped"`
+	Languages    map[string]int     `json:"languages"`
+	Kinds        map[string]int     `json:"kinds"`
+	Phases       map[string]float64 `json:"phases"` // seconds
+	Embeddings   EmbeddingInfo      `json:"embeddings"`
+}
+
+// EmbeddingInfo says which vectors the index holds (Count 0: none).
+type EmbeddingInfo struct {
+	Model string `json:"model"`
+	Count int    `json:"count"`
+	Dim   int    `json:"dim"`
+}
+
+// ReadMeta reads <repoRoot>/.gitnexus/meta.json. It returns an error
+// wrapping ErrNoIndex when there is none.
+func ReadMeta(repoRoot string) (*Meta, error) {
+	path := filepath.Join(IndexDir(repoRoot), metaFileName)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w in %s: run `gitnexus analyze` there first", ErrNoIndex, repoRoot)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read index metadata: %w", err)
+	}
+	var m Meta
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("index metadata %s is damaged (%v): run `gitnexus analyze` to rebuild it", path, err)
+	}
+	if m.DBFile == "" || strings.ContainsAny(m.DBFile, `/\`) {
+		return nil, fmt.Errorf("index metadata %s names no valid database file (%q): run `gitnexus analyze` to rebuild it", path, m.DBFile)
+	}
+	return &m, nil
+}
+
+// writeMeta replaces meta.json atomically (temp file, fsync, rename, fsync dir).
+func writeMeta(repoRoot string, m *Meta) error {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode index metadata: %w", err)
+	}
+	return writeFileAtomic(filepath.Join(IndexDir(repoRoot), metaFileName), append(data, '\n'))
+}
+
+// writeFileAtomic writes data to path through a temp file in the same
+// directory and a rename, so readers see the old or the new file, never half.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	return nil
+}
+
+// removeDBFiles removes a database file and its WAL/shadow companions.
+func removeDBFiles(path string) error {
+	var errs []error
+	for _, p := range []string{path, path + ".wal", path + ".shadow", path + ".lock", path + ".tmp"} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// isDBFile reports whether name (in .gitnexus/) is a database file or a
+// companion of one, and returns the database file's name.
+func isDBFile(name string) (string, bool) {
+	if !strings.HasPrefix(name, dbPrefix) {
+		return "", false
+	}
+	i := strings.Index(name, dbSuffix)
+	if i < 0 {
+		return "", false
+	}
+	return name[:i+len(dbSuffix)], true
+}

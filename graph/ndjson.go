@@ -1,0 +1,123 @@
+package graph
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+)
+
+// rowFile is one NDJSON file of rows for one COPY: a node table, or one
+// FROM/TO pair of a rel table. Kuzu 0.11.3 reads newline-delimited JSON only
+// from files named *.json ("*.ndjson" is refused as an unknown file type).
+type rowFile struct {
+	path string
+	f    *os.File
+	w    *bufio.Writer
+	rows int
+}
+
+func createRowFile(path string) (*rowFile, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("create row file: %w", err)
+	}
+	return &rowFile{path: path, f: f, w: bufio.NewWriterSize(f, 256<<10)}, nil
+}
+
+func (r *rowFile) write(line []byte) error {
+	if _, err := r.w.Write(line); err != nil {
+		return fmt.Errorf("write %s: %w", r.path, err)
+	}
+	r.rows++
+	return nil
+}
+
+// close flushes and closes the file. Safe to call twice.
+func (r *rowFile) close() error {
+	if r.f == nil {
+		return nil
+	}
+	err := r.w.Flush()
+	if cerr := r.f.Close(); err == nil {
+		err = cerr
+	}
+	r.f = nil
+	if err != nil {
+		return fmt.Errorf("close %s: %w", r.path, err)
+	}
+	return nil
+}
+
+// encodeRow is the NDJSON line of v (a record struct), newline included.
+//
+// Kuzu stores strings as C strings: a NUL byte ends the value there. Strings
+// holding NUL are therefore stored with the NULs removed (json escapes them
+// as \u0000, which is how they are detected). Invalid UTF-8 is replaced by
+// U+FFFD by encoding/json. Every other string, "" included, round-trips
+// exactly; "" stays "" (not NULL) in Kuzu's JSON reader. extra appends
+// columns the record type lacks, as "name":"" pairs.
+func encodeRow(v any, extra []string) ([]byte, error) {
+	line, err := marshalLine(v)
+	if err != nil {
+		return nil, err
+	}
+	if bytes.Contains(line, []byte(`\u0000`)) {
+		rv := reflect.New(reflect.TypeOf(v)).Elem()
+		rv.Set(reflect.ValueOf(v))
+		stripNUL(rv)
+		if line, err = marshalLine(rv.Interface()); err != nil {
+			return nil, err
+		}
+	}
+	if len(extra) > 0 {
+		// line ends in "}\n"
+		var b bytes.Buffer
+		b.Write(line[:len(line)-2])
+		for _, name := range extra {
+			fmt.Fprintf(&b, `,%q:""`, name)
+		}
+		b.WriteString("}\n")
+		line = b.Bytes()
+	}
+	return line, nil
+}
+
+func marshalLine(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("encode %T: %w", v, err)
+	}
+	return b.Bytes(), nil
+}
+
+// stripNUL removes NUL bytes from every string in the addressable struct or
+// slice rv.
+func stripNUL(rv reflect.Value) {
+	switch rv.Kind() {
+	case reflect.String:
+		if rv.CanSet() && strings.IndexByte(rv.String(), 0) >= 0 {
+			rv.SetString(strings.ReplaceAll(rv.String(), "\x00", ""))
+		}
+	case reflect.Struct:
+		for i := 0; i < rv.NumField(); i++ {
+			stripNUL(rv.Field(i))
+		}
+	case reflect.Slice:
+		if rv.Len() > 0 && rv.Type().Elem().Kind() == reflect.String {
+			cp := reflect.MakeSlice(rv.Type(), rv.Len(), rv.Len())
+			reflect.Copy(cp, rv)
+			for i := 0; i < cp.Len(); i++ {
+				stripNUL(cp.Index(i))
+			}
+			if rv.CanSet() {
+				rv.Set(cp)
+			}
+		}
+	}
+}

@@ -1,0 +1,570 @@
+package lang
+
+// Rust extraction.
+//
+// Conventions:
+//   - Facts.Package is the module path the file's location implies, in
+//     Rust's own spelling: the path after the last "src/" directory with
+//     ".rs" dropped and "/" turned into "::"; mod.rs names its directory and
+//     the crate roots lib.rs and main.rs are "" ("src/net/server.rs" →
+//     "net::server", "src/net/mod.rs" → "net", "crates/x/src/lib.rs" → "").
+//     Files outside any src/ use their whole path.
+//   - QualifiedNames join inline `mod x { }` blocks, the impl's type and the
+//     item with "." ("tests.helper", "Server.run"). The file's own module
+//     path is not repeated (it is Facts.Package).
+//   - Symbols: fn → function, fns in impl and trait blocks → method (trait
+//     method signatures without a body included), struct, enum, union,
+//     trait → trait, type alias → type_alias, `mod x { }` → module. A method's
+//     ParentID is its type (or trait) when that is declared in the file;
+//     otherwise it gets TypeFact{Scope: method id, Name: "receiver", Type:
+//     the impl type, Kind: "receiver"}.
+//   - IsExported: a plain `pub` (pub(crate) and pub(super) are not); methods
+//     of `impl Trait for T` and of a trait follow the trait (always treated as
+//     exported for impls, the trait's own visibility for trait bodies).
+//   - Heritage: `impl Trait for T` → implements, with ChildID T's id when T
+//     is declared in the file, else TypeFact{Scope: "", Name: T, Type:
+//     Trait, Kind: "impl"}; supertraits `trait A: B + C` → extends.
+//   - Imports: `use a::b::C;` → Spec "a::b", Names [C]; `use a::{b, c::d}`
+//     → Spec "a", Names [b, c::d]; an aliased item is its own Import with
+//     Alias; `use a::*` → Kind "wildcard"; `mod x;` → Kind "mod", Spec x;
+//     `extern crate x [as y];` → Kind "crate".
+//   - Calls: `x.f()` has Receiver "x", `T::f()` Receiver "T" (Kind "call":
+//     `Server::new()` is an ordinary call), macros are not calls.
+//     Lower-case identifiers passed as arguments that are not parameters or
+//     locals (`spawn(worker)`) and paths ending in a lower-case name
+//     (`map(Self::fmt)`) are Kind "reference".
+//   - TypeFacts: struct fields, parameters (`&dyn Handler` → Handler),
+//     typed lets, return types; `Self` is replaced by the impl type.
+
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsrs "github.com/tree-sitter/tree-sitter-rust/bindings/go"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+func init() {
+	register(&Language{
+		Name:       "rust",
+		Extensions: []string{".rs"},
+		Grammar:    func() *sitter.Language { return sitter.NewLanguage(tsrs.Language()) },
+		Extract: func(f *File, root *sitter.Node) {
+			w := &rustWalker{f: f}
+			w.run(root)
+		},
+	})
+}
+
+// rustModulePath derives a file's module path from its repo-relative path.
+func rustModulePath(p string) string {
+	segs := strings.Split(p, "/")
+	for i := len(segs) - 1; i >= 0; i-- {
+		if segs[i] == "src" {
+			segs = segs[i+1:]
+			break
+		}
+	}
+	if len(segs) == 0 {
+		return ""
+	}
+	last := strings.TrimSuffix(segs[len(segs)-1], ".rs")
+	segs[len(segs)-1] = last
+	switch {
+	case last == "mod":
+		segs = segs[:len(segs)-1]
+	case len(segs) == 1 && (last == "lib" || last == "main"):
+		segs = nil
+	}
+	return strings.Join(segs, "::")
+}
+
+// rustImpl is the impl or trait block being walked.
+type rustImpl struct {
+	typ      string // the impl's type name (or the trait's own name)
+	trait    string // the implemented trait, "" for inherent impls
+	parentID string // the trait's id when walking a trait body
+	exported bool   // members are exported without `pub` (trait impls, pub traits)
+}
+
+type rustPending struct {
+	id, qualified, typ, trait string
+	line                      int
+}
+
+type rustWalker struct {
+	f      *File
+	mods   []string
+	impl   *rustImpl
+	locals map[string]bool
+	self   string        // the impl type `Self` stands for, "" outside impls
+	recvs  []rustPending // impl methods: receiver type to link
+	impls  []rustPending // impl Trait for Type
+}
+
+func (w *rustWalker) run(root *sitter.Node) {
+	w.f.Facts.Package = rustModulePath(w.f.Path)
+	w.walk(root, "")
+	lxLinkParents(w.f)
+	w.resolve()
+}
+
+func (w *rustWalker) walkChildren(n *sitter.Node, caller string) {
+	namedChildren(n, func(c *sitter.Node) { w.walk(c, caller) })
+}
+
+func (w *rustWalker) walk(n *sitter.Node, caller string) {
+	switch n.Kind() {
+	case "line_comment", "block_comment", "attribute_item", "inner_attribute_item", "macro_invocation", "macro_definition":
+		return
+	case "use_declaration":
+		w.use(field(n, "argument"), "", lineOf(n))
+		return
+	case "extern_crate_declaration":
+		w.f.Facts.Imports = append(w.f.Facts.Imports, Import{Spec: fieldText(w.f, n, "name"), Alias: fieldText(w.f, n, "alias"), Kind: "crate", Line: lineOf(n)})
+		return
+	case "mod_item":
+		w.mod(n, caller)
+		return
+	case "struct_item", "enum_item", "union_item", "type_item", "trait_item":
+		w.typeItem(n, caller)
+		return
+	case "impl_item":
+		w.implItem(n, caller)
+		return
+	case "function_item", "function_signature_item":
+		w.function(n, caller)
+		return
+	case "let_declaration":
+		w.let(n, caller)
+		return
+	case "closure_expression":
+		if w.locals != nil {
+			w.patternNames(field(n, "parameters"), func(name string) { w.locals[name] = true })
+		}
+	case "call_expression":
+		w.call(n, caller)
+	}
+	w.walkChildren(n, caller)
+}
+
+// rustDoc is the block of comments directly above an item, skipping the
+// attributes between them (`/// doc` then `#[derive(..)]` then the item).
+// A line comment's node ends at the start of the next line, so adjacency is
+// measured from the row its text ends on.
+func rustDoc(f *File, n *sitter.Node) string {
+	var block []string
+	next := n.StartPosition().Row
+	for p := n.PrevSibling(); p != nil; p = p.PrevSibling() {
+		k := p.Kind()
+		last := p.EndPosition().Row
+		if p.EndPosition().Column == 0 && last > p.StartPosition().Row {
+			last--
+		}
+		if last+1 < next {
+			break
+		}
+		if k == "attribute_item" {
+			next = p.StartPosition().Row
+			continue
+		}
+		if k != "line_comment" && k != "block_comment" {
+			break
+		}
+		if txt := cleanComment(f.Text(p)); txt != "" {
+			block = append(block, txt)
+		}
+		next = p.StartPosition().Row
+	}
+	for i, j := 0, len(block)-1; i < j; i, j = i+1, j-1 {
+		block[i], block[j] = block[j], block[i]
+	}
+	return strings.Join(block, "\n")
+}
+
+// rustPub reports whether an item is plainly `pub`.
+func rustPub(f *File, n *sitter.Node) bool {
+	pub := false
+	namedChildren(n, func(c *sitter.Node) {
+		if c.Kind() == "visibility_modifier" && f.Text(c) == "pub" {
+			pub = true
+		}
+	})
+	return pub
+}
+
+// use flattens one use tree into Imports. prefix is the path of the
+// enclosing use list, "" at the top.
+func (w *rustWalker) use(arg *sitter.Node, prefix string, line int) {
+	join := func(a, b string) string {
+		if a == "" {
+			return b
+		}
+		if b == "" {
+			return a
+		}
+		return a + "::" + b
+	}
+	split := func(p string) (string, string) {
+		if i := strings.LastIndex(p, "::"); i >= 0 {
+			return p[:i], p[i+2:]
+		}
+		return "", p
+	}
+	add := func(imp Import) {
+		imp.Line = line
+		w.f.Facts.Imports = append(w.f.Facts.Imports, imp)
+	}
+	switch kindOf(arg) {
+	case "":
+		return
+	case "use_as_clause":
+		full := join(prefix, w.f.Text(field(arg, "path")))
+		spec, name := split(full)
+		if spec == "" {
+			add(Import{Spec: name, Alias: fieldText(w.f, arg, "alias")})
+			return
+		}
+		add(Import{Spec: spec, Names: []string{name}, Alias: fieldText(w.f, arg, "alias")})
+	case "use_wildcard":
+		var path string
+		namedChildren(arg, func(c *sitter.Node) { path = w.f.Text(c) })
+		add(Import{Spec: join(prefix, path), Kind: "wildcard"})
+	case "scoped_use_list", "use_list":
+		list := arg
+		p := prefix
+		if arg.Kind() == "scoped_use_list" {
+			p = join(prefix, fieldText(w.f, arg, "path"))
+			list = field(arg, "list")
+		}
+		var names []string
+		namedChildren(list, func(c *sitter.Node) {
+			switch c.Kind() {
+			case "identifier", "self", "scoped_identifier", "crate", "super":
+				names = append(names, w.f.Text(c))
+			case "use_as_clause", "use_wildcard", "scoped_use_list", "use_list":
+				w.use(c, p, line)
+			}
+		})
+		if len(names) > 0 {
+			add(Import{Spec: p, Names: names})
+		}
+	default: // identifier, scoped_identifier, crate, self, super
+		full := join(prefix, w.f.Text(arg))
+		spec, name := split(full)
+		if spec == "" {
+			add(Import{Spec: name})
+			return
+		}
+		add(Import{Spec: spec, Names: []string{name}})
+	}
+}
+
+func (w *rustWalker) mod(n *sitter.Node, caller string) {
+	name := fieldText(w.f, n, "name")
+	body := field(n, "body")
+	if body == nil {
+		w.f.Facts.Imports = append(w.f.Facts.Imports, Import{Spec: name, Kind: "mod", Line: lineOf(n)})
+		return
+	}
+	w.f.AddSymbol(schema.Symbol{
+		Name: name, QualifiedName: lxJoin(append(w.mods, name)...), Kind: schema.KindModule,
+		Signature: signatureOf(w.f, n, body), DocComment: rustDoc(w.f, n), IsExported: rustPub(w.f, n),
+	}, n)
+	w.mods = append(w.mods, name)
+	savedImpl := w.impl
+	w.impl = nil
+	w.walkChildren(body, caller)
+	w.impl = savedImpl
+	w.mods = w.mods[:len(w.mods)-1]
+}
+
+func (w *rustWalker) typeItem(n *sitter.Node, caller string) {
+	name := fieldText(w.f, n, "name")
+	if name == "" {
+		return
+	}
+	var kind schema.Kind
+	switch n.Kind() {
+	case "struct_item":
+		kind = schema.KindStruct
+	case "enum_item":
+		kind = schema.KindEnum
+	case "union_item":
+		kind = schema.KindUnion
+	case "type_item":
+		kind = schema.KindTypeAlias
+	default:
+		kind = schema.KindTrait
+	}
+	body := field(n, "body")
+	qname := lxJoin(append(append([]string{}, w.mods...), name)...)
+	exported := rustPub(w.f, n)
+	id := w.f.AddSymbol(schema.Symbol{
+		Name: name, QualifiedName: qname, Kind: kind,
+		Signature: signatureOf(w.f, n, body), DocComment: rustDoc(w.f, n), IsExported: exported,
+	}, n)
+	switch kind {
+	case schema.KindStruct, schema.KindUnion:
+		namedChildren(body, func(fd *sitter.Node) {
+			if fd.Kind() != "field_declaration" {
+				return
+			}
+			if t := w.typeName(field(fd, "type")); t != "" {
+				w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: id, Name: fieldText(w.f, fd, "name"), Type: t, Kind: "field", Line: lineOf(fd)})
+			}
+		})
+	case schema.KindTrait:
+		namedChildren(field(n, "bounds"), func(b *sitter.Node) {
+			if t := w.typeName(b); t != "" {
+				w.f.Facts.Heritage = append(w.f.Facts.Heritage, Heritage{ChildID: id, Parent: t, Kind: "extends", Line: lineOf(b)})
+			}
+		})
+		saved := w.impl
+		w.impl = &rustImpl{typ: qname, parentID: id, exported: exported}
+		w.walkChildren(body, caller)
+		w.impl = saved
+	}
+}
+
+// typeName reduces a type node to the name the resolver links, "" for
+// primitives, tuples, arrays of primitives and the like.
+func (w *rustWalker) typeName(t *sitter.Node) string {
+	switch kindOf(t) {
+	case "", "primitive_type", "unit_type", "tuple_type", "never_type", "function_type":
+		return ""
+	case "reference_type", "pointer_type", "array_type", "slice_type":
+		return w.typeName(field(t, "type"))
+	case "generic_type":
+		return w.typeName(field(t, "type"))
+	case "dynamic_type", "abstract_type":
+		tr := field(t, "trait")
+		if tr == nil {
+			namedChildren(t, func(c *sitter.Node) {
+				if tr == nil {
+					tr = c
+				}
+			})
+		}
+		return w.typeName(tr)
+	case "bounded_type":
+		var first *sitter.Node
+		namedChildren(t, func(c *sitter.Node) {
+			if first == nil && c.Kind() != "lifetime" {
+				first = c
+			}
+		})
+		return w.typeName(first)
+	}
+	s := baseType(w.f.Text(t))
+	if s == "Self" && w.self != "" {
+		return w.self
+	}
+	return s
+}
+
+// rustLastSegment is the last "::" segment of a path.
+func rustLastSegment(p string) string {
+	if i := strings.LastIndex(p, "::"); i >= 0 {
+		return p[i+2:]
+	}
+	return p
+}
+
+func (w *rustWalker) implItem(n *sitter.Node, caller string) {
+	typ := rustLastSegment(w.typeName(field(n, "type")))
+	trait := ""
+	if tr := field(n, "trait"); tr != nil {
+		trait = baseType(w.f.Text(tr))
+	}
+	if typ == "" {
+		w.walkChildren(field(n, "body"), caller)
+		return
+	}
+	if trait != "" {
+		w.impls = append(w.impls, rustPending{qualified: lxJoin(append(append([]string{}, w.mods...), typ)...), typ: typ, trait: trait, line: lineOf(n)})
+	}
+	saved, savedSelf := w.impl, w.self
+	w.impl, w.self = &rustImpl{typ: typ, trait: trait, exported: trait != ""}, typ
+	w.walkChildren(field(n, "body"), caller)
+	w.impl, w.self = saved, savedSelf
+}
+
+func (w *rustWalker) function(n *sitter.Node, caller string) {
+	name := fieldText(w.f, n, "name")
+	if name == "" {
+		return
+	}
+	body := field(n, "body")
+	sym := schema.Symbol{Name: name, Signature: signatureOf(w.f, n, body), DocComment: rustDoc(w.f, n)}
+	impl := w.impl
+	if impl != nil {
+		sym.Kind = schema.KindMethod
+		sym.IsExported = rustPub(w.f, n) || impl.exported
+		if impl.parentID != "" { // trait body
+			sym.QualifiedName = lxJoin(impl.typ, name)
+			sym.ParentID = impl.parentID
+		} else {
+			sym.QualifiedName = lxJoin(append(append([]string{}, w.mods...), impl.typ, name)...)
+		}
+	} else {
+		sym.Kind = schema.KindFunction
+		sym.QualifiedName = lxJoin(append(append([]string{}, w.mods...), name)...)
+		sym.IsExported = rustPub(w.f, n)
+	}
+	id := w.f.AddSymbol(sym, n)
+	if impl != nil && impl.parentID == "" {
+		w.recvs = append(w.recvs, rustPending{id: id, typ: impl.typ, line: lineOf(n)})
+	}
+	if rt := w.typeName(field(n, "return_type")); rt != "" {
+		w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: id, Name: "return", Type: rt, Kind: "return", Line: lineOf(n)})
+	}
+	saved := w.locals
+	w.locals = map[string]bool{}
+	namedChildren(field(n, "parameters"), func(p *sitter.Node) {
+		if p.Kind() != "parameter" {
+			return
+		}
+		pat := field(p, "pattern")
+		w.patternNames(pat, func(nm string) { w.locals[nm] = true })
+		if nm := rustSimpleName(w.f, pat); nm != "" {
+			if t := w.typeName(field(p, "type")); t != "" {
+				w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: id, Name: nm, Type: t, Kind: "param", Line: lineOf(p)})
+			}
+		}
+	})
+	// Items nested in a function body are not impl members.
+	w.impl = nil
+	w.walkChildren(body, id)
+	w.impl = impl
+	w.locals = saved
+}
+
+// rustSimpleName is the bound name of an `x` or `mut x` pattern, "" for
+// destructuring patterns.
+func rustSimpleName(f *File, pat *sitter.Node) string {
+	switch kindOf(pat) {
+	case "identifier":
+		return f.Text(pat)
+	case "mut_pattern":
+		var id string
+		namedChildren(pat, func(c *sitter.Node) {
+			if c.Kind() == "identifier" {
+				id = f.Text(c)
+			}
+		})
+		return id
+	}
+	return ""
+}
+
+// patternNames calls fn for every identifier a pattern binds.
+func (w *rustWalker) patternNames(pat *sitter.Node, fn func(string)) {
+	if pat == nil {
+		return
+	}
+	if pat.Kind() == "identifier" {
+		fn(w.f.Text(pat))
+		return
+	}
+	walkNamed(pat, func(c *sitter.Node) bool {
+		switch c.Kind() {
+		case "identifier":
+			// In `Some(x)` and `Foo { a: x }` the path is an identifier too;
+			// only lower-case names can be bindings.
+			if t := w.f.Text(c); t != "" && !(t[0] >= 'A' && t[0] <= 'Z') {
+				fn(t)
+			}
+		case "type_identifier", "scoped_identifier", "scoped_type_identifier":
+			return false
+		}
+		return true
+	})
+}
+
+func (w *rustWalker) let(n *sitter.Node, caller string) {
+	pat := field(n, "pattern")
+	if w.locals != nil {
+		w.patternNames(pat, func(nm string) { w.locals[nm] = true })
+	}
+	if nm := rustSimpleName(w.f, pat); nm != "" && caller != "" {
+		if t := w.typeName(field(n, "type")); t != "" {
+			w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: caller, Name: nm, Type: t, Kind: "local", Line: lineOf(n)})
+		}
+	}
+	if v := field(n, "value"); v != nil {
+		w.walk(v, caller)
+	}
+	namedChildren(n, func(c *sitter.Node) {
+		if c.Kind() == "block" && (field(n, "value") == nil || c.Id() != field(n, "value").Id()) { // let-else
+			w.walk(c, caller)
+		}
+	})
+}
+
+func (w *rustWalker) call(n *sitter.Node, caller string) {
+	fn := field(n, "function")
+	if kindOf(fn) == "generic_function" {
+		fn = field(fn, "function")
+	}
+	var name, recv string
+	switch kindOf(fn) {
+	case "identifier":
+		name = w.f.Text(fn)
+	case "field_expression":
+		name = fieldText(w.f, fn, "field")
+		recv = exprText(w.f, field(fn, "value"))
+	case "scoped_identifier":
+		name = fieldText(w.f, fn, "name")
+		recv = baseType(fieldText(w.f, fn, "path"))
+	}
+	args := field(n, "arguments")
+	if name != "" {
+		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "call", Args: lxArgCount(args), Line: lineOf(n)})
+	}
+	namedChildren(args, func(a *sitter.Node) {
+		var nm, rc string
+		switch a.Kind() {
+		case "identifier":
+			nm = w.f.Text(a)
+			if w.locals[nm] {
+				return
+			}
+		case "scoped_identifier":
+			nm, rc = fieldText(w.f, a, "name"), fieldText(w.f, a, "path")
+		default:
+			return
+		}
+		if nm == "" || !(nm[0] >= 'a' && nm[0] <= 'z' || nm[0] == '_') || lxIsConstName(nm) || nm == "self" {
+			return
+		}
+		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: nm, Receiver: rc, Kind: "reference", Args: -1, Line: lineOf(a)})
+	})
+}
+
+// resolve links impl methods and trait impls to types of this file, or
+// records them as TypeFacts for the resolver.
+func (w *rustWalker) resolve() {
+	types := map[string]string{}
+	parentOf := map[string]string{}
+	for _, s := range w.f.Facts.Symbols {
+		switch s.Kind {
+		case schema.KindStruct, schema.KindEnum, schema.KindUnion, schema.KindTypeAlias, schema.KindTrait:
+			types[s.QualifiedName] = s.ID
+		}
+		parentOf[s.ID] = s.ParentID
+	}
+	for _, r := range w.recvs {
+		if parentOf[r.id] == "" {
+			w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: r.id, Name: "receiver", Type: r.typ, Kind: "receiver", Line: r.line})
+		}
+	}
+	for _, im := range w.impls {
+		if id, ok := types[im.qualified]; ok {
+			w.f.Facts.Heritage = append(w.f.Facts.Heritage, Heritage{ChildID: id, Parent: im.trait, Kind: "implements", Line: im.line})
+		} else {
+			w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Name: im.typ, Type: im.trait, Kind: "impl", Line: im.line})
+		}
+	}
+}

@@ -104,3 +104,16 @@ func typesString(facts Facts) string {
 	}
 	return b.String()
 }
+
+func checkImports(t *testing.T, facts Facts, want []Import) {
+	t.Helper()
+	if len(facts.Imports) != len(want) {
+		t.Fatalf("imports = %+v, want %+v", facts.Imports, want)
+	}
+	for i, w := range want {
+		g := facts.Imports[i]
+		if g.Spec != w.Spec || g.Alias != w.Alias || g.Kind != w.Kind || g.Line != w.Line || strings.Join(g.Names, ",") != strings.Join(w.Names, ",") {
+			t.Errorf("import %d = %+v, want %+v", i, g, w)
+		}
+	}
+}

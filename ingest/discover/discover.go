@@ -1,0 +1,296 @@
+package discover
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"syscall"
+
+	"github.com/gitnexus/gitnexus/ingest/lang"
+)
+
+// DefaultMaxFileSize is the size cap used when Options.MaxFileSize is 0.
+const DefaultMaxFileSize = 1 << 20
+
+// IgnoreFileName is gitnexus's own ignore file, gitignore syntax, allowed
+// in any directory.
+const IgnoreFileName = ".gitnexusignore"
+
+// SniffSize is how much of a file's head IsBinary looks at.
+const SniffSize = 8 << 10
+
+// Reasons a file is left out: the keys of Result.Skipped.
+const (
+	ReasonBinary         = "binary"          // a NUL byte in the first SniffSize bytes
+	ReasonTooLarge       = "too_large"       // bigger than Options.MaxFileSize
+	ReasonUnreadable     = "unreadable"      // stat, open or read failed (permissions, I/O)
+	ReasonVanished       = "vanished"        // gone from disk: deleted tracked file, or removed mid-run
+	ReasonSymlink        = "symlink"         // symbolic links are never followed
+	ReasonSubmodule      = "submodule"       // a git submodule or embedded repository
+	ReasonNotRegular     = "not_regular"     // a FIFO, socket, device, or a directory where git has a file
+	ReasonDefaultExclude = "default_exclude" // DefaultExcludes
+	ReasonGitnexusIgnore = "gitnexusignore"  // a .gitnexusignore rule
+	ReasonUserExclude    = "user_exclude"    // Options.Excludes
+)
+
+// maxExamples is how many example paths Result.Examples keeps per reason.
+const maxExamples = 5
+
+// Options tune discovery. The zero value is usable.
+type Options struct {
+	// MaxFileSize is the size cap in bytes; 0 means DefaultMaxFileSize,
+	// a negative value means no cap.
+	MaxFileSize int64
+	// Excludes are extra gitignore-syntax patterns relative to the root
+	// (from --exclude flags). They win over .gitnexusignore files.
+	Excludes []string
+	// Includes are gitignore-syntax patterns that bring back what the
+	// default excludes drop ("vendor/", "third_party/forked/"). They do not
+	// override .gitnexusignore, Excludes or git's own ignore rules.
+	Includes []string
+	// NoDefaultExcludes turns DefaultExcludes off.
+	NoDefaultExcludes bool
+}
+
+// File is one discovered file.
+type File struct {
+	Path     string // relative to Result.Root, '/' separators
+	Abs      string // absolute path on disk
+	Size     int64
+	Language string // lang.Detect(Path).Name, "" when no grammar claims it
+}
+
+// Result is what Discover found.
+type Result struct {
+	Root   string // absolute, symlinks resolved
+	Git    bool   // discovered through git
+	Commit string // HEAD sha, "" when there is none or outside git
+	Branch string // current branch, "" when detached or outside git
+	Files  []File // sorted by Path
+	// Skipped counts the files left out, by reason (the Reason constants).
+	// Files git ignores (or, outside git, .gitignore files) are not
+	// considered at all and not counted.
+	Skipped map[string]int
+	// Examples holds, per reason, up to 5 of the skipped paths (the
+	// smallest in byte order); an excluded directory appears once, with a
+	// trailing "/".
+	Examples map[string][]string
+}
+
+// Discover lists the files of the repository or directory at root that
+// gitnexus should index. See the package documentation for the rules.
+func Discover(ctx context.Context, root string, opts Options) (*Result, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("resolve %s: %w", root, err)
+	}
+	abs, err = filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("resolve %s: %w", root, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("discover: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("discover: %s is not a directory", abs)
+	}
+	flt, err := newFilter(opts)
+	if err != nil {
+		return nil, fmt.Errorf("discover: %w", err)
+	}
+	maxSize := opts.MaxFileSize
+	if maxSize == 0 {
+		maxSize = DefaultMaxFileSize
+	}
+	res := &Result{Root: abs, Skipped: map[string]int{}, Examples: map[string][]string{}}
+	t := newTally()
+	p := newPool(ctx, abs, maxSize)
+
+	var listErr error
+	if g, ok := probeGit(ctx, abs); ok {
+		res.Git, res.Commit, res.Branch = true, g.commit, g.branch
+		listErr = listGit(ctx, abs, flt, t, p.jobs)
+	} else {
+		listErr = walk(ctx, abs, flt, t, p.jobs)
+	}
+	close(p.jobs)
+	files, wt := p.wait()
+	if listErr == nil {
+		listErr = ctx.Err()
+	}
+	if listErr != nil {
+		return nil, fmt.Errorf("discover %s: %w", abs, listErr)
+	}
+	t.merge(wt)
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	res.Files = files
+	res.Skipped, res.Examples = t.counts, t.examples
+	return res, nil
+}
+
+// IsBinary reports whether a file whose first bytes are head is binary:
+// whether head holds a NUL byte, git's own test. Pass the first SniffSize
+// bytes. UTF-16 text counts as binary.
+func IsBinary(head []byte) bool {
+	for _, b := range head {
+		if b == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// tally counts skipped files and keeps a few examples per reason.
+type tally struct {
+	counts   map[string]int
+	examples map[string][]string
+}
+
+func newTally() *tally {
+	return &tally{counts: map[string]int{}, examples: map[string][]string{}}
+}
+
+// skip counts n files left out for reason, with example as a sample path.
+func (t *tally) skip(reason, example string, n int) {
+	if n <= 0 {
+		return
+	}
+	t.counts[reason] += n
+	t.example(reason, example)
+}
+
+// example keeps example among the maxExamples smallest paths for reason.
+func (t *tally) example(reason, example string) {
+	ex := t.examples[reason]
+	i := sort.SearchStrings(ex, example)
+	if (i < len(ex) && ex[i] == example) || i >= maxExamples {
+		return
+	}
+	ex = append(ex, "")
+	copy(ex[i+1:], ex[i:])
+	ex[i] = example
+	if len(ex) > maxExamples {
+		ex = ex[:maxExamples]
+	}
+	t.examples[reason] = ex
+}
+
+func (t *tally) merge(o *tally) {
+	for r, n := range o.counts {
+		t.counts[r] += n
+	}
+	for r, ex := range o.examples {
+		for _, e := range ex {
+			t.example(r, e)
+		}
+	}
+}
+
+// job is one file a lister hands to the pool for stat and sniffing.
+type job struct {
+	rel string
+	abs string
+}
+
+// pool stats and sniffs files in parallel: reading heads is I/O bound, so
+// a few more workers than cores keeps a cold disk busy.
+type pool struct {
+	jobs    chan job
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	files   []File
+	tally   *tally
+	maxSize int64
+}
+
+func newPool(ctx context.Context, root string, maxSize int64) *pool {
+	p := &pool{jobs: make(chan job, 256), tally: newTally(), maxSize: maxSize}
+	n := min(max(4, 2*runtime.GOMAXPROCS(0)), 16)
+	for range n {
+		p.wg.Add(1)
+		go p.work(ctx)
+	}
+	return p
+}
+
+func (p *pool) work(ctx context.Context) {
+	defer p.wg.Done()
+	buf := make([]byte, SniffSize)
+	var files []File
+	t := newTally()
+	for j := range p.jobs {
+		if ctx.Err() != nil {
+			continue // drain: the lister stops soon
+		}
+		f, reason := p.inspect(j, buf)
+		if reason != "" {
+			t.skip(reason, j.rel, 1)
+			continue
+		}
+		files = append(files, f)
+	}
+	p.mu.Lock()
+	p.files = append(p.files, files...)
+	p.tally.merge(t)
+	p.mu.Unlock()
+}
+
+func (p *pool) wait() ([]File, *tally) {
+	p.wg.Wait()
+	return p.files, p.tally
+}
+
+// inspect stats and sniffs one file; reason is "" when it is kept.
+func (p *pool) inspect(j job, buf []byte) (File, string) {
+	fi, err := os.Lstat(j.abs)
+	if err != nil {
+		return File{}, statReason(err)
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return File{}, ReasonSymlink
+	case !fi.Mode().IsRegular():
+		return File{}, ReasonNotRegular
+	}
+	if p.maxSize > 0 && fi.Size() > p.maxSize {
+		return File{}, ReasonTooLarge
+	}
+	f, err := openNoFollow(j.abs)
+	if err != nil {
+		return File{}, statReason(err)
+	}
+	n, err := io.ReadFull(f, buf)
+	f.Close()
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		slog.Debug("discover: read failed", "path", j.rel, "err", err)
+		return File{}, ReasonUnreadable
+	}
+	if IsBinary(buf[:n]) {
+		return File{}, ReasonBinary
+	}
+	out := File{Path: j.rel, Abs: j.abs, Size: fi.Size()}
+	if l := lang.Detect(j.rel); l != nil {
+		out.Language = l.Name
+	}
+	return out, ""
+}
+
+// statReason classifies a failed stat or open: gone, or unreadable.
+func statReason(err error) string {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return ReasonVanished
+	}
+	if errors.Is(err, syscall.ELOOP) {
+		return ReasonSymlink // replaced by a symlink between stat and open
+	}
+	return ReasonUnreadable
+}

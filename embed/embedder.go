@@ -1,0 +1,241 @@
+package embed
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/gitnexus/gitnexus/models"
+)
+
+// QueryPrefix is prepended to search queries (not to documents), as the
+// model was trained.
+const QueryPrefix = "Represent this sentence for searching relevant passages: "
+
+// Defaults for batching.
+const (
+	DefaultBatchSize      = 32
+	DefaultMaxBatchTokens = 8192 // rows × padded length per ORT run
+)
+
+// Options configure New.
+type Options struct {
+	// ModelDir holds the tokenizer and the ONNX model ("" means
+	// models.ArcticEmbedXS.Dir: $GITNEXUS_MODEL_DIR or
+	// $GITNEXUS_HOME/models/snowflake-arctic-embed-xs).
+	ModelDir string
+	// ModelFile overrides the ONNX file found in ModelDir (benchmarks use
+	// it for a generated model); the tokenizer still comes from ModelDir.
+	ModelFile string
+	// Quantized prefers the int8 model when both are present.
+	Quantized bool
+	// Device: auto (default), cpu, cuda or dml.
+	Device Device
+	// Threads is ORT's intra-op thread count (0: the number of cores).
+	Threads int
+	// BatchSize caps the sequences per ORT run (0: DefaultBatchSize).
+	BatchSize int
+	// MaxBatchTokens caps rows × padded length per run (0: the default).
+	MaxBatchTokens int
+}
+
+// Embedder embeds text with a BERT encoder on ONNX Runtime: tokenize,
+// batch by length, run, take [CLS], L2-normalise. Safe for concurrent use;
+// ORT runs are serialised (each one already uses every core).
+type Embedder struct {
+	tok   *Tokenizer
+	sess  *session
+	paths models.Paths
+	opts  Options
+	dim   int
+
+	mu    sync.Mutex // serialises runs and guards stats
+	stats Stats
+}
+
+// Stats count the work an Embedder did.
+type Stats struct {
+	Runs         int64         // ORT runs
+	Sequences    int64         // sequences embedded
+	Tokens       int64         // real tokens ([CLS] and [SEP] included)
+	PaddedTokens int64         // rows × padded length actually computed
+	ORTTime      time.Duration // time in session runs (input tensors, ORT Run, pooling)
+}
+
+// New loads the tokenizer and the model. A directory without the model
+// gives an error wrapping models.ErrModelMissing; a missing ONNX Runtime
+// library one wrapping ErrORTNotFound; an explicit --device that cannot be
+// used one wrapping ErrDeviceUnavailable.
+func New(opts Options) (*Embedder, error) {
+	dir, err := models.ArcticEmbedXS.Dir(opts.ModelDir)
+	if err != nil {
+		return nil, err
+	}
+	p, err := models.Find(dir, opts.Quantized)
+	if opts.ModelFile != "" {
+		p.ONNX = opts.ModelFile
+		if p.Tokenizer != "" {
+			err = nil
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	tok, err := LoadTokenizer(dir)
+	if err != nil {
+		return nil, err
+	}
+	if opts.BatchSize <= 0 {
+		opts.BatchSize = DefaultBatchSize
+	}
+	if opts.MaxBatchTokens <= 0 {
+		opts.MaxBatchTokens = DefaultMaxBatchTokens
+	}
+	sess, err := newSession(sessionConfig{modelPath: p.ONNX, device: opts.Device, threads: opts.Threads})
+	if err != nil {
+		return nil, err
+	}
+	e := &Embedder{tok: tok, sess: sess, paths: p, opts: opts}
+	// One tiny run checks the model's interface and learns its dimension.
+	probe, err := sess.run(makeBatch([][]int32{{tok.CLS(), tok.SEP()}}, tok.PAD()))
+	if err != nil {
+		sess.close()
+		return nil, fmt.Errorf("model %s: %w", p.ONNX, err)
+	}
+	e.dim = len(probe[0])
+	return e, nil
+}
+
+// Close releases the ORT session. The Embedder is unusable afterwards.
+func (e *Embedder) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.sess.close()
+}
+
+// Tokenizer is the model's tokenizer.
+func (e *Embedder) Tokenizer() *Tokenizer { return e.tok }
+
+// Dim is the embedding dimension (384 for arctic-embed-xs).
+func (e *Embedder) Dim() int { return e.dim }
+
+// Paths are the files in use.
+func (e *Embedder) Paths() models.Paths { return e.paths }
+
+// Device is where inference runs and why that device was chosen.
+func (e *Embedder) Device() (Device, string) { return e.sess.device, e.sess.reason }
+
+// Stats returns the counters so far.
+func (e *Embedder) Stats() Stats {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.stats
+}
+
+// EmbedQuery embeds a search query (with QueryPrefix).
+func (e *Embedder) EmbedQuery(ctx context.Context, query string) ([]float32, error) {
+	vs, err := e.EmbedTokenIDs(ctx, [][]int32{e.tok.Encode(QueryPrefix + query)})
+	if err != nil {
+		return nil, err
+	}
+	return vs[0], nil
+}
+
+// EmbedDocuments embeds texts as documents (no prefix), truncating each to
+// 512 tokens, and returns one unit vector per text, in order. The pipeline
+// calls it with slices of a few hundred texts at a time (streaming); each
+// call sorts its texts by length so batches carry little padding.
+func (e *Embedder) EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error) {
+	return e.EmbedTokenIDs(ctx, e.encodeAll(texts))
+}
+
+// encodeAll tokenizes texts on all cores.
+func (e *Embedder) encodeAll(texts []string) [][]int32 {
+	seqs := make([][]int32, len(texts))
+	workers := min(runtime.GOMAXPROCS(0), len(texts)/16+1)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(texts); i += workers {
+				seqs[i] = e.tok.Encode(texts[i])
+			}
+		})
+	}
+	wg.Wait()
+	return seqs
+}
+
+// EmbedTokenIDs embeds sequences that are already framed ([CLS] ... [SEP],
+// at most MaxSeqLen ids, as Tokenizer.Encode, Wrap and Chunk make them).
+func (e *Embedder) EmbedTokenIDs(ctx context.Context, seqs [][]int32) ([][]float32, error) {
+	for i, s := range seqs {
+		if len(s) == 0 || len(s) > MaxSeqLen {
+			return nil, fmt.Errorf("sequence %d has %d ids, want 1..%d", i, len(s), MaxSeqLen)
+		}
+	}
+	order := make([]int, len(seqs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(seqs[a]) - len(seqs[b]) })
+	out := make([][]float32, len(seqs))
+	for start := 0; start < len(order); {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		end := e.batchEnd(seqs, order, start)
+		rows := make([][]int32, 0, end-start)
+		for _, i := range order[start:end] {
+			rows = append(rows, seqs[i])
+		}
+		vs, err := e.run(rows)
+		if err != nil {
+			return nil, err
+		}
+		for k, i := range order[start:end] {
+			out[i] = vs[k]
+		}
+		start = end
+	}
+	return out, nil
+}
+
+// batchEnd picks how many of the length-sorted sequences from start go in
+// one run: up to BatchSize, while rows × longest stays within the token
+// budget (always at least one).
+func (e *Embedder) batchEnd(seqs [][]int32, order []int, start int) int {
+	end := start + 1
+	for end < len(order) && end-start < e.opts.BatchSize {
+		if (end-start+1)*len(seqs[order[end]]) > e.opts.MaxBatchTokens {
+			break
+		}
+		end++
+	}
+	return end
+}
+
+func (e *Embedder) run(rows [][]int32) ([][]float32, error) {
+	b := makeBatch(rows, e.tok.PAD())
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.sess.s == nil {
+		return nil, errors.New("embedder is closed")
+	}
+	t0 := time.Now()
+	vs, err := e.sess.run(b)
+	e.stats.ORTTime += time.Since(t0)
+	if err != nil {
+		return nil, err
+	}
+	e.stats.Runs++
+	e.stats.Sequences += int64(b.rows)
+	e.stats.PaddedTokens += int64(b.rows * b.seqLen)
+	for _, r := range rows {
+		e.stats.Tokens += int64(len(r))
+	}
+	return vs, nil
+}

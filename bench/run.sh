@@ -67,9 +67,11 @@ ratio() {
   awk -v a="${1:-}" -v b="${2:-}" -v f="${3:-%.1f}" \
     'BEGIN{if(a==""||b==""||b+0==0){print "-"; exit} printf f"\n", a/b}'
 }
-# json_count FILE KEY: KEY from our JSON output, top level or under .stats/.counts; "-" if absent.
+# json_count FILE KEY: KEY from our JSON output, top level or under .stats/.counts; a map of
+# counts (nodes by label, edges by type) is summed; "-" if absent.
 json_count() {
-  jq -r --arg k "$2" '[.[$k], .stats[$k]?, .counts[$k]?] | map(select(. != null)) | first // "-"' \
+  jq -r --arg k "$2" '[.[$k], .stats[$k]?, .counts[$k]?] | map(select(. != null)) | first
+    | if type == "object" then ([.[]] | add // 0) elif . == null then "-" else . end' \
     "$1" 2>/dev/null || echo "-"
 }
 # ext_summary DIR: "N ext, N ext, ..." for the 6 most common extensions among git-tracked files.
@@ -236,18 +238,32 @@ section_mcp() {
 section_embeddings() {
   out ""; out "## embeddings"; out ""; out "_not measured yet: no embedding benchmark in this harness._"
 }
-# Call-graph accuracy lives in bench/callgraph/ (its own owner); its driver, when present, is
-# bench/callgraph/run.sh and prints a markdown section on stdout.
+# Call-graph accuracy lives in bench/callgraph/ (its own owner): bench/callgraph/run.sh CORPUS
+# scores ours and the peer against an x/tools oracle for one Go corpus and prints a text report.
 section_callgraph() {
-  out ""; out "## callgraph accuracy"; out ""
-  if [ -f "$ROOT/bench/callgraph/run.sh" ]; then
-    local rc=0
-    bash "$ROOT/bench/callgraph/run.sh" >"$LOGS/callgraph.md" 2>"$LOGS/callgraph.err" || rc=$?
-    tee -a "$REPORT" <"$LOGS/callgraph.md"
-    if [ "$rc" -ne 0 ]; then out "_bench/callgraph/run.sh failed (exit $rc); see $LOGS/callgraph.err_"; FAILED=1; fi
-  else
-    out "_not measured yet: bench/callgraph/run.sh does not exist._"
+  local corpora=("$@") c ran=0
+  out ""; out "## callgraph accuracy"
+  if [ ! -f "$ROOT/bench/callgraph/run.sh" ]; then
+    out ""; out "_not measured: bench/callgraph/run.sh does not exist._"; return
   fi
+  for c in "${corpora[@]}"; do
+    case $c in gin | prometheus | kubernetes) ;; *) continue ;; esac
+    ran=1
+    local rc=0 tools="ours peer"
+    [ "$BENCH_PEER" != 0 ] || tools=ours
+    log "$c: callgraph accuracy (bench/callgraph/run.sh)"
+    TOOLS=$tools GITNEXUS=$OURS bash "$ROOT/bench/callgraph/run.sh" "$c" \
+      >"$LOGS/callgraph-$c.txt" 2>"$LOGS/callgraph-$c.err" || rc=$?
+    out ""; out "### $c"; out ""; out '```'
+    tee -a "$REPORT" <"$LOGS/callgraph-$c.txt"
+    out '```'
+    if [ "$rc" -ne 0 ]; then
+      out "_bench/callgraph/run.sh $c failed (exit $rc); see $LOGS/callgraph-$c.err_"
+      tail -n 5 "$LOGS/callgraph-$c.err" >&2 || true
+      FAILED=1
+    fi
+  done
+  [ "$ran" = 1 ] || { out ""; out "_not measured: no Go corpus (gin, prometheus, kubernetes) in this run._"; }
 }
 
 # ---------------------------------------------------------------- main
@@ -309,7 +325,7 @@ main() {
   skipped query || section_query
   skipped mcp || section_mcp
   skipped embeddings || section_embeddings
-  skipped callgraph || section_callgraph
+  skipped callgraph || section_callgraph "${corpora[@]}"
 
   log "report written to $REPORT"
   if [ "$FAILED" -ne 0 ]; then log "some runs failed (see above and $LOGS)"; exit 1; fi

@@ -1,0 +1,406 @@
+package lang
+
+// Ruby extraction.
+//
+// Conventions:
+//   - Facts.Package is "" (Ruby has no file-level namespace).
+//   - QualifiedNames join enclosing modules/classes and the method with "."
+//     ("Billing.Invoice.total"); `class A::B` contributes both segments.
+//   - Symbols: class → class, module → module, def inside a class/module →
+//     method (initialize → constructor), `def self.x` and defs inside
+//     `class << self` → method, def at top level → function.
+//   - IsExported: false for instance methods after a bare `private` /
+//     `protected`, for `private def x`, and for names listed in
+//     `private :x, :y`; true otherwise.
+//   - Heritage: `class A < B` → extends; `include M`, `prepend M` and
+//     `extend M` → include.
+//   - Imports: `require "x"` → Spec "x"; `require_relative "x"` → Kind
+//     "relative". They are not also recorded as calls.
+//   - Calls: Receiver is the receiver expression as written ("self",
+//     "@lines", "Billing::Invoice"); `Foo.new(...)` is Kind "new" with Name
+//     Foo (Receiver the namespace of `A::Foo.new`); `method(:name)` is a
+//     Kind "reference" to name. A bare identifier inside a method body that
+//     is not a parameter or a local assigned earlier is a call without
+//     arguments (`helper`), as Ruby reads it.
+//   - TypeFacts: `x = Foo.new` types local x as Foo; `@x = Foo.new` types
+//     field "@x" of the enclosing class.
+
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsrb "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+func init() {
+	register(&Language{
+		Name:       "ruby",
+		Extensions: []string{".rb", ".rake", ".gemspec", ".ru"},
+		FileNames:  []string{"Rakefile", "Gemfile", "Guardfile", "Capfile", "Vagrantfile"},
+		Grammar:    func() *sitter.Language { return sitter.NewLanguage(tsrb.Language()) },
+		Extract: func(f *File, root *sitter.Node) {
+			w := &rubyWalker{f: f}
+			w.run(root)
+		},
+	})
+}
+
+type rubyScope struct {
+	id, qname string
+	private   bool // a bare private/protected is in force
+}
+
+type rubyWalker struct {
+	f       *File
+	scopes  []rubyScope
+	locals  map[string]bool
+	private map[string]bool // qualified names made private by `private :x`
+}
+
+func (w *rubyWalker) run(root *sitter.Node) {
+	w.private = map[string]bool{}
+	w.walk(root, "")
+	for i := range w.f.Facts.Symbols {
+		s := &w.f.Facts.Symbols[i]
+		if w.private[s.QualifiedName] && s.Kind == schema.KindMethod {
+			s.IsExported = false
+		}
+	}
+}
+
+func (w *rubyWalker) walkChildren(n *sitter.Node, caller string) {
+	namedChildren(n, func(c *sitter.Node) { w.walk(c, caller) })
+}
+
+func (w *rubyWalker) top() *rubyScope {
+	if len(w.scopes) == 0 {
+		return nil
+	}
+	return &w.scopes[len(w.scopes)-1]
+}
+
+func (w *rubyWalker) walk(n *sitter.Node, caller string) {
+	switch n.Kind() {
+	case "comment":
+		return
+	case "class", "module":
+		w.container(n)
+		return
+	case "singleton_class": // class << self: its defs are class methods
+		w.walkChildren(field(n, "body"), caller)
+		return
+	case "method":
+		w.method(n, false)
+		return
+	case "singleton_method":
+		w.method(n, true)
+		return
+	case "call":
+		if w.call(n, caller) {
+			return
+		}
+	case "identifier":
+		w.bareIdentifier(n, caller)
+		return
+	case "assignment", "operator_assignment":
+		w.assignment(n, caller)
+		return
+	case "block_parameters", "lambda_parameters", "method_parameters", "exception_variable":
+		w.bind(n)
+		return
+	case "for":
+		w.bind(field(n, "pattern"))
+	}
+	w.walkChildren(n, caller)
+}
+
+// rubyDoc is the comment block above n. Comments before the first statement
+// of a class or module body are children of the class node, not siblings of
+// the statement, so for a first statement the body is asked instead.
+func rubyDoc(f *File, n *sitter.Node) string {
+	if d := docComment(f, n); d != "" {
+		return d
+	}
+	if p := n.Parent(); kindOf(p) == "body_statement" && n.PrevNamedSibling() == nil {
+		return docComment(f, p)
+	}
+	return ""
+}
+
+// rubyConstPath splits `A::B::C` into its segments.
+func rubyConstPath(f *File, n *sitter.Node) []string {
+	var segs []string
+	for _, s := range strings.Split(f.Text(n), "::") {
+		if s = strings.TrimSpace(s); s != "" {
+			segs = append(segs, s)
+		}
+	}
+	return segs
+}
+
+func (w *rubyWalker) container(n *sitter.Node) {
+	segs := rubyConstPath(w.f, field(n, "name"))
+	if len(segs) == 0 {
+		return
+	}
+	kind := schema.KindClass
+	if n.Kind() == "module" {
+		kind = schema.KindModule
+	}
+	prefix := ""
+	if t := w.top(); t != nil {
+		prefix = t.qname
+	}
+	qname := lxJoin(append([]string{prefix}, segs...)...)
+	body := field(n, "body")
+	id := w.f.AddSymbol(schema.Symbol{
+		Name: segs[len(segs)-1], QualifiedName: qname, Kind: kind,
+		Signature:  rubyFirstLine(w.f, n, body),
+		DocComment: rubyDoc(w.f, n),
+		IsExported: true,
+	}, n)
+	if sc := field(n, "superclass"); sc != nil {
+		namedChildren(sc, func(c *sitter.Node) {
+			if p := strings.TrimSpace(w.f.Text(c)); p != "" {
+				w.f.Facts.Heritage = append(w.f.Facts.Heritage, Heritage{ChildID: id, Parent: p, Kind: "extends", Line: lineOf(sc)})
+			}
+		})
+	}
+	savedLocals := w.locals
+	w.locals = nil
+	w.scopes = append(w.scopes, rubyScope{id: id, qname: qname})
+	w.walkChildren(body, "")
+	w.scopes = w.scopes[:len(w.scopes)-1]
+	w.locals = savedLocals
+}
+
+// rubyFirstLine is a signature: the text up to the body (or the whole
+// node), cut at the first line break.
+func rubyFirstLine(f *File, n, body *sitter.Node) string {
+	end := n.EndByte()
+	if body != nil {
+		end = body.StartByte()
+	}
+	txt := string(f.Src[n.StartByte():end])
+	if i := strings.IndexByte(txt, '\n'); i >= 0 {
+		txt = txt[:i]
+	}
+	return collapseSpace([]byte(txt), signatureCap)
+}
+
+func (w *rubyWalker) method(n *sitter.Node, singleton bool) {
+	name := fieldText(w.f, n, "name")
+	if name == "" {
+		return
+	}
+	top := w.top()
+	sym := schema.Symbol{Name: name, DocComment: rubyDoc(w.f, n), Signature: rubyFirstLine(w.f, n, field(n, "body")), IsExported: true}
+	switch {
+	case top != nil:
+		sym.Kind = schema.KindMethod
+		if name == "initialize" && !singleton {
+			sym.Kind = schema.KindConstructor
+		}
+		sym.QualifiedName = lxJoin(top.qname, name)
+		sym.ParentID = top.id
+		if !singleton && (top.private || rubyPrivateCall(w.f, n)) {
+			sym.IsExported = false
+		}
+	case singleton:
+		obj := fieldText(w.f, n, "object")
+		if obj != "self" && obj != "" {
+			sym.Kind = schema.KindMethod
+			sym.QualifiedName = lxJoin(append(rubyConstPath(w.f, field(n, "object")), name)...)
+		} else {
+			sym.Kind = schema.KindFunction
+		}
+	default:
+		sym.Kind = schema.KindFunction
+		sym.IsExported = !rubyPrivateCall(w.f, n)
+	}
+	id := w.f.AddSymbol(sym, n)
+	saved := w.locals
+	w.locals = map[string]bool{}
+	w.bind(field(n, "parameters"))
+	w.walkChildren(field(n, "body"), id)
+	w.locals = saved
+}
+
+// rubyPrivateCall reports whether a def is the argument of `private`
+// (`private def x`).
+func rubyPrivateCall(f *File, def *sitter.Node) bool {
+	p := def.Parent()
+	if kindOf(p) == "argument_list" {
+		p = p.Parent()
+	}
+	if kindOf(p) != "call" || field(p, "receiver") != nil {
+		return false
+	}
+	m := fieldText(f, p, "method")
+	return m == "private" || m == "protected"
+}
+
+// bind records every identifier under a parameter list or binding pattern
+// as a local.
+func (w *rubyWalker) bind(n *sitter.Node) {
+	if n == nil {
+		return
+	}
+	if w.locals == nil {
+		w.locals = map[string]bool{}
+	}
+	if n.Kind() == "identifier" {
+		w.locals[w.f.Text(n)] = true
+		return
+	}
+	walkNamed(n, func(c *sitter.Node) bool {
+		if c.Kind() == "identifier" {
+			w.locals[w.f.Text(c)] = true
+		}
+		return true
+	})
+}
+
+var rubyVisibility = map[string]bool{"private": true, "protected": true, "public": true, "module_function": true, "private_class_method": true, "public_class_method": true}
+
+func (w *rubyWalker) bareIdentifier(n *sitter.Node, caller string) {
+	name := w.f.Text(n)
+	if caller == "" {
+		if t := w.top(); t != nil && rubyVisibility[name] {
+			t.private = name == "private" || name == "protected"
+		}
+		return
+	}
+	if w.locals[name] || rubyVisibility[name] {
+		return
+	}
+	w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Kind: "call", Args: 0, Line: lineOf(n)})
+}
+
+func (w *rubyWalker) assignment(n *sitter.Node, caller string) {
+	left, right := field(n, "left"), field(n, "right")
+	switch kindOf(left) {
+	case "identifier":
+		if w.locals == nil {
+			w.locals = map[string]bool{}
+		}
+		w.locals[w.f.Text(left)] = true
+		if t := rubyNewType(w.f, right); t != "" && caller != "" {
+			w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: caller, Name: w.f.Text(left), Type: t, Kind: "local", Line: lineOf(n)})
+		}
+	case "instance_variable":
+		if t := rubyNewType(w.f, right); t != "" && len(w.scopes) > 0 {
+			w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: w.top().id, Name: w.f.Text(left), Type: t, Kind: "field", Line: lineOf(n)})
+		}
+	case "left_assignment_list":
+		w.bind(left)
+	default:
+		w.walk(left, caller)
+	}
+	if right != nil {
+		w.walk(right, caller)
+	}
+}
+
+// rubyNewType is T for a `T.new(...)` expression, "" otherwise.
+func rubyNewType(f *File, n *sitter.Node) string {
+	if kindOf(n) != "call" || fieldText(f, n, "method") != "new" {
+		return ""
+	}
+	switch r := field(n, "receiver"); kindOf(r) {
+	case "constant", "scope_resolution":
+		return f.Text(r)
+	}
+	return ""
+}
+
+// call records one call node. It returns true when the node is fully
+// handled (imports, mixins, visibility) and must not be walked further.
+func (w *rubyWalker) call(n *sitter.Node, caller string) bool {
+	method := fieldText(w.f, n, "method")
+	recv := field(n, "receiver")
+	args := field(n, "arguments")
+	line := lineOf(n)
+	if recv == nil {
+		switch method {
+		case "require", "require_relative":
+			if spec := rubyStringArg(w.f, args); spec != "" {
+				imp := Import{Spec: spec, Line: line}
+				if method == "require_relative" {
+					imp.Kind = "relative"
+				}
+				w.f.Facts.Imports = append(w.f.Facts.Imports, imp)
+				return true
+			}
+		case "include", "extend", "prepend":
+			if t := w.top(); t != nil && caller == "" {
+				namedChildren(args, func(a *sitter.Node) {
+					if k := a.Kind(); k == "constant" || k == "scope_resolution" {
+						w.f.Facts.Heritage = append(w.f.Facts.Heritage, Heritage{ChildID: t.id, Parent: w.f.Text(a), Kind: "include", Line: line})
+					}
+				})
+				return true
+			}
+		case "private", "protected", "public", "private_class_method", "module_function":
+			if t := w.top(); t != nil && caller == "" {
+				if args == nil {
+					t.private = method == "private" || method == "protected"
+					return true
+				}
+				namedChildren(args, func(a *sitter.Node) {
+					if a.Kind() == "simple_symbol" && (method == "private" || method == "protected") {
+						w.private[lxJoin(t.qname, strings.TrimPrefix(w.f.Text(a), ":"))] = true
+					}
+				})
+				w.walkChildren(args, caller) // `private def x`: the def
+				return true
+			}
+		case "method":
+			if lxArgCount(args) == 1 {
+				if a := args.NamedChild(0); kindOf(a) == "simple_symbol" {
+					w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: strings.TrimPrefix(w.f.Text(a), ":"), Kind: "reference", Args: -1, Line: line})
+					return true
+				}
+			}
+		}
+	}
+	if method == "new" && recv != nil && (recv.Kind() == "constant" || recv.Kind() == "scope_resolution") {
+		segs := rubyConstPath(w.f, recv)
+		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{
+			CallerID: caller, Name: segs[len(segs)-1], Receiver: strings.Join(segs[:len(segs)-1], "::"),
+			Kind: "new", Args: lxArgCount(args), Line: line,
+		})
+	} else if method != "" {
+		argc := lxArgCount(args)
+		if args == nil {
+			argc = 0
+		}
+		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: method, Receiver: exprText(w.f, recv), Kind: "call", Args: argc, Line: line})
+	}
+	// The method name is an identifier child: walk only receiver, arguments
+	// and block so it is not read as a bare call.
+	if recv != nil && recv.Kind() != "constant" && recv.Kind() != "scope_resolution" {
+		w.walk(recv, caller)
+	}
+	if args != nil {
+		w.walk(args, caller)
+	}
+	if b := field(n, "block"); b != nil {
+		w.walk(b, caller)
+	}
+	return true
+}
+
+// rubyStringArg is the content of a call's single plain string argument.
+func rubyStringArg(f *File, args *sitter.Node) string {
+	if lxArgCount(args) != 1 {
+		return ""
+	}
+	s := args.NamedChild(0)
+	if kindOf(s) != "string" || s.NamedChildCount() != 1 || s.NamedChild(0).Kind() != "string_content" {
+		return ""
+	}
+	return f.Text(s.NamedChild(0))
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"slices"
 	"sync"
 	"time"
 
@@ -177,45 +176,28 @@ func (e *Embedder) EmbedTokenIDs(ctx context.Context, seqs [][]int32) ([][]float
 			return nil, fmt.Errorf("sequence %d has %d ids, want 1..%d", i, len(s), MaxSeqLen)
 		}
 	}
-	order := make([]int, len(seqs))
-	for i := range order {
-		order[i] = i
+	lengths := make([]int, len(seqs))
+	for i, s := range seqs {
+		lengths[i] = len(s)
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return len(seqs[a]) - len(seqs[b]) })
 	out := make([][]float32, len(seqs))
-	for start := 0; start < len(order); {
+	for _, idx := range PlanBatches(lengths, e.opts.BatchSize, e.opts.MaxBatchTokens) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		end := e.batchEnd(seqs, order, start)
-		rows := make([][]int32, 0, end-start)
-		for _, i := range order[start:end] {
-			rows = append(rows, seqs[i])
+		rows := make([][]int32, len(idx))
+		for k, i := range idx {
+			rows[k] = seqs[i]
 		}
 		vs, err := e.run(rows)
 		if err != nil {
 			return nil, err
 		}
-		for k, i := range order[start:end] {
+		for k, i := range idx {
 			out[i] = vs[k]
 		}
-		start = end
 	}
 	return out, nil
-}
-
-// batchEnd picks how many of the length-sorted sequences from start go in
-// one run: up to BatchSize, while rows × longest stays within the token
-// budget (always at least one).
-func (e *Embedder) batchEnd(seqs [][]int32, order []int, start int) int {
-	end := start + 1
-	for end < len(order) && end-start < e.opts.BatchSize {
-		if (end-start+1)*len(seqs[order[end]]) > e.opts.MaxBatchTokens {
-			break
-		}
-		end++
-	}
-	return end
 }
 
 func (e *Embedder) run(rows [][]int32) ([][]float32, error) {

@@ -251,3 +251,19 @@ func TestCExtract(t *testing.T) {
 	lxLacks(t, "calls", calls, []string{"sort_all||xs|reference|34", "sort_all||n|reference|34", "sort_all||p|reference|36"})
 	lxContains(t, "types", lxTypes(fx), []string{"node|field|next|node", "sort_all|param|p|point", "sort_all|local|head|node_t"})
 }
+func TestDetectCFamily(t *testing.T) {
+	for path, want := range map[string]string{
+		"a/b.c": "c", "x.h": "c", "x.cc": "cpp", "x.cpp": "cpp", "x.hpp": "cpp", "x.hh": "cpp", "x.cxx": "cpp",
+		"Svc.cs": "csharp", "lib.rs": "rust", "a.rb": "ruby", "Rakefile": "ruby", "Gemfile": "ruby", "x.gemspec": "ruby",
+		"x.rake": "ruby", "index.php": "php", "v.phtml": "php",
+	} {
+		l := Detect(path)
+		if l == nil || l.Name != want {
+			got := "<nil>"
+			if l != nil {
+				got = l.Name
+			}
+			t.Errorf("Detect(%q) = %s, want %s", path, got, want)
+		}
+	}
+}

@@ -103,6 +103,9 @@ func Discover(ctx context.Context, root string, opts Options) (*Result, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("discover: %s is not a directory", abs)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("discover %s: %w", abs, err)
+	}
 	flt, err := newFilter(opts)
 	if err != nil {
 		return nil, fmt.Errorf("discover: %w", err)
@@ -264,7 +267,7 @@ func (p *pool) inspect(j job, buf []byte) (File, string) {
 	if p.maxSize > 0 && fi.Size() > p.maxSize {
 		return File{}, ReasonTooLarge
 	}
-	f, err := openNoFollow(j.abs)
+	f, err := openForSniff(j.abs)
 	if err != nil {
 		return File{}, statReason(err)
 	}
@@ -283,6 +286,10 @@ func (p *pool) inspect(j job, buf []byte) (File, string) {
 	}
 	return out, ""
 }
+
+// openForSniff opens a file to read its head; tests replace it to make
+// opens fail the way a permission problem or a concurrent delete would.
+var openForSniff = openNoFollow
 
 // statReason classifies a failed stat or open: gone, or unreadable.
 func statReason(err error) string {

@@ -63,6 +63,8 @@ func probeGit(ctx context.Context, root string) (gitInfo, bool) {
 	out, err := git(ctx, root, "rev-parse", "--show-toplevel")
 	if err != nil {
 		switch {
+		case ctx.Err() != nil:
+			// Discover reports the cancellation.
 		case errors.Is(err, exec.ErrNotFound):
 			slog.Warn("discover: git is not installed; walking the directory tree and honouring .gitignore files instead", "root", root)
 		case strings.Contains(err.Error(), "not a git repository"):

@@ -1,0 +1,276 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/ingest/discover"
+	"github.com/gitnexus/gitnexus/ingest/lang"
+	"github.com/gitnexus/gitnexus/ingest/resolve"
+)
+
+// Sink receives the graph records as they are produced. graph.Build
+// implements it. Calls come from one goroutine.
+type Sink interface {
+	AddFolder(schema.Folder) error
+	AddFile(schema.File) error
+	AddSymbol(schema.Symbol) error
+	AddEdge(schema.Edge) error
+}
+
+// Progress is told how a phase advances: total is 0 while unknown.
+type Progress func(phase string, done, total int)
+
+// Options tune a run. The zero value is usable.
+type Options struct {
+	Discover discover.Options
+	// Workers is the number of parse workers; 0 means one per core.
+	Workers int
+	// Progress, when set, is called as phases advance.
+	Progress Progress
+	// SkipResolve leaves out cross-file resolution (IMPORTS, CALLS,
+	// EXTENDS, IMPLEMENTS); File.Unresolved stays -1 ("not computed").
+	SkipResolve bool
+}
+
+// Result is what a run produced besides the records it streamed.
+type Result struct {
+	Discovery *discover.Result
+	Stats     Stats
+	// Index is the light, content-free view of the repository the later
+	// phases (processes, embeddings) work from.
+	Index *Index
+	// Edges are the resolved CALLS, EXTENDS and IMPLEMENTS edges (already
+	// streamed to the sink), kept for the processes phase.
+	Edges []schema.Edge
+	// Resolution counts call sites by outcome; nil when skipped.
+	Resolution *resolve.Stats
+}
+
+// Stats are the counts of a run, for the summary and meta.json.
+type Stats struct {
+	Files       int            `json:"files"`
+	Folders     int            `json:"folders"`
+	Symbols     int            `json:"symbols"`
+	Languages   map[string]int `json:"languages"`   // files by language ("" → "other")
+	Kinds       map[string]int `json:"kinds"`       // symbols by kind
+	Labels      map[string]int `json:"labels"`      // nodes by table
+	Edges       map[string]int `json:"edges"`       // edges by type
+	ParseStatus map[string]int `json:"parseStatus"` // files by parse status
+	Skipped     map[string]int `json:"skipped"`     // files left out, by reason
+	// FileHashes maps each file's path to the sha256 of its content.
+	FileHashes map[string]string  `json:"-"`
+	Phases     map[string]float64 `json:"phases"` // seconds per phase
+}
+
+// Index is the light view of a parsed repository: every file's facts with
+// symbol Content removed.
+type Index struct {
+	Root  string
+	Files []*lang.Facts // sorted by path
+	// byID finds a symbol by id; filled by Run.
+	byID map[string]*schema.Symbol
+}
+
+// Symbol returns the symbol with the given id, or nil.
+func (ix *Index) Symbol(id string) *schema.Symbol { return ix.byID[id] }
+
+// Run discovers, parses and extracts the repository at root, streaming
+// records to sink.
+func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, error) {
+	st := Stats{
+		Languages: map[string]int{}, Kinds: map[string]int{}, Labels: map[string]int{},
+		Edges: map[string]int{}, ParseStatus: map[string]int{}, Skipped: map[string]int{},
+		FileHashes: map[string]string{}, Phases: map[string]float64{},
+	}
+	progress := opts.Progress
+	if progress == nil {
+		progress = func(string, int, int) {}
+	}
+	e := &emitter{sink: sink, st: &st}
+
+	t0 := time.Now()
+	progress("discover", 0, 0)
+	disc, err := discover.Discover(ctx, root, opts.Discover)
+	if err != nil {
+		return nil, fmt.Errorf("discover %s: %w", root, err)
+	}
+	for r, n := range disc.Skipped {
+		st.Skipped[r] += n
+	}
+	st.Phases["discover"] = time.Since(t0).Seconds()
+
+	t0 = time.Now()
+	if err := e.folders(disc.Files); err != nil {
+		return nil, err
+	}
+
+	ix := &Index{Root: disc.Root, byID: map[string]*schema.Symbol{}}
+	if err := parseAll(ctx, disc.Files, opts.Workers, progress, func(r parsed) error {
+		return e.file(r, ix)
+	}); err != nil {
+		return nil, err
+	}
+	sort.Slice(ix.Files, func(i, j int) bool { return ix.Files[i].Path < ix.Files[j].Path })
+	st.Phases["parse"] = time.Since(t0).Seconds()
+
+	t0 = time.Now()
+	if err := e.crossFileMethods(ix); err != nil {
+		return nil, err
+	}
+	st.Phases["structure"] = time.Since(t0).Seconds()
+
+	res := &Result{Discovery: disc, Index: ix}
+	var unresolved map[string]int
+	if !opts.SkipResolve {
+		t0 = time.Now()
+		progress("resolve", 0, 0)
+		paths := make([]string, len(disc.Files))
+		for i, f := range disc.Files {
+			paths[i] = f.Path
+		}
+		out, err := resolve.Resolve(ctx, resolve.Input{Root: disc.Root, Files: ix.Files, Paths: paths})
+		if err != nil {
+			return nil, fmt.Errorf("resolve references: %w", err)
+		}
+		for _, ed := range out.Edges {
+			if err := e.edge(ed); err != nil {
+				return nil, err
+			}
+			if ed.Type != schema.RelImports {
+				res.Edges = append(res.Edges, ed)
+			}
+		}
+		unresolved = out.Unresolved
+		res.Resolution = &out.Stats
+		st.Phases["resolve"] = time.Since(t0).Seconds()
+	}
+	if err := e.flushFiles(unresolved); err != nil {
+		return nil, err
+	}
+	res.Stats = st
+	return res, nil
+}
+
+// parsed is one worker's output for one file.
+type parsed struct {
+	file   discover.File
+	node   schema.File
+	facts  lang.Facts
+	status schema.ParseStatus
+	err    error // read error: the file is skipped with a reason
+	reason string
+}
+
+// parseAll parses files on workers and hands each result to consume, on the
+// calling goroutine, in completion order. A consume error stops the run.
+func parseAll(ctx context.Context, files []discover.File, workers int, progress Progress, consume func(parsed) error) error {
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan discover.File)
+	results := make(chan parsed, workers)
+	var wg sync.WaitGroup
+	for i := 0; i < workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := lang.NewParser()
+			defer p.Close()
+			for f := range jobs {
+				r := parseOne(ctx, p, f)
+				select {
+				case results <- r:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for _, f := range files {
+			select {
+			case jobs <- f:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	done := 0
+	var firstErr error
+	for r := range results {
+		if firstErr != nil {
+			continue // drain
+		}
+		if err := consume(r); err != nil {
+			firstErr = err
+			cancel()
+			continue
+		}
+		done++
+		progress("parse", done, len(files))
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	return ctx.Err()
+}
+
+func parseOne(ctx context.Context, p *lang.Parser, f discover.File) parsed {
+	r := parsed{file: f}
+	src, err := os.ReadFile(f.Abs)
+	if err != nil {
+		r.err = err
+		r.reason = "unreadable"
+		if errors.Is(err, fs.ErrNotExist) {
+			r.reason = "vanished"
+		}
+		return r
+	}
+	sum := sha256.Sum256(src)
+	r.node = schema.File{
+		ID: f.Path, Path: f.Path, Name: path.Base(f.Path), Language: f.Language,
+		Size: int64(len(src)), Lines: countLines(src), ContentHash: hex.EncodeToString(sum[:]),
+		Unresolved: -1,
+	}
+	l := lang.ByName(f.Language)
+	if l == nil {
+		r.status = schema.ParseNoGrammar
+		return r
+	}
+	facts, status, err := p.Parse(ctx, f.Path, l, src)
+	if err != nil {
+		slog.Debug("parse failed", "file", f.Path, "err", err)
+	}
+	r.facts, r.status = facts, status
+	return r
+}
+
+func countLines(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	n := bytes.Count(b, []byte{'\n'})
+	if b[len(b)-1] != '\n' {
+		n++
+	}
+	return n
+}

@@ -1,0 +1,289 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+// memSink keeps what the pipeline streams.
+type memSink struct {
+	folders []schema.Folder
+	files   []schema.File
+	symbols []schema.Symbol
+	edges   []schema.Edge
+}
+
+func (m *memSink) AddFolder(f schema.Folder) error { m.folders = append(m.folders, f); return nil }
+func (m *memSink) AddFile(f schema.File) error     { m.files = append(m.files, f); return nil }
+func (m *memSink) AddSymbol(s schema.Symbol) error { m.symbols = append(m.symbols, s); return nil }
+func (m *memSink) AddEdge(e schema.Edge) error     { m.edges = append(m.edges, e); return nil }
+
+// run writes files into a temp dir (no git: the walk discovers them) and
+// runs the pipeline on it.
+func run(t *testing.T, files map[string]string) (*memSink, *Result) {
+	t.Helper()
+	dir := t.TempDir()
+	for p, src := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sink := &memSink{}
+	res, err := Run(context.Background(), dir, sink, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sink, res
+}
+
+// edgeSet renders edges of one type as "from -> to (reason)", with symbol
+// ids shortened to file#name.
+func edgeSet(s *memSink, t schema.RelType) map[string]bool {
+	out := map[string]bool{}
+	for _, e := range s.edges {
+		if e.Type == t {
+			out[fmt.Sprintf("%s -> %s (%s)", short(e.From), short(e.To), e.Reason)] = true
+		}
+	}
+	return out
+}
+
+func short(id string) string {
+	if i := strings.LastIndexByte(id, ':'); i > 0 && strings.Contains(id, "#") {
+		return id[:i]
+	}
+	return id
+}
+
+func want(t *testing.T, got map[string]bool, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !got[w] {
+			t.Errorf("missing edge %q", w)
+		}
+	}
+	if t.Failed() {
+		var ks []string
+		for k := range got {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		t.Logf("have:\n  %s", strings.Join(ks, "\n  "))
+	}
+}
+
+func wantNot(t *testing.T, got map[string]bool, nots ...string) {
+	t.Helper()
+	for _, n := range nots {
+		if got[n] {
+			t.Errorf("unexpected edge %q", n)
+		}
+	}
+}
+
+func TestGoResolution(t *testing.T) {
+	sink, res := run(t, map[string]string{
+		"go.mod": "module example.com/shop\n\ngo 1.22\n",
+		"main.go": `package main
+
+import (
+	"net/http"
+
+	"example.com/shop/server"
+	st "example.com/shop/store"
+)
+
+func main() {
+	db := st.Open("x")
+	s := server.New(db)
+	http.HandleFunc("/orders", s.HandleOrder)
+	s.Run()
+}
+`,
+		"server/server.go": `package server
+
+import (
+	"net/http"
+
+	"example.com/shop/store"
+)
+
+type Server struct {
+	db    store.Store
+	local *store.DB
+	Base
+}
+
+type Base struct{}
+
+func (b *Base) Close() {}
+
+func New(db store.Store) *Server { return &Server{db: db} }
+
+func (s *Server) HandleOrder(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	_ = q
+	s.db.SaveOrder(store.Order{})
+	s.local.Flush()
+	s.audit()
+	s.Close()
+	go s.background()
+	apply(s.audit)
+}
+
+func (s *Server) Run() { s.HandleOrder(nil, nil) }
+
+func apply(f func()) { f() }
+`,
+		"server/audit.go": `package server
+
+func (s *Server) audit() { helper() }
+
+func (s *Server) background() {}
+
+func helper() {}
+`,
+		"store/store.go": `package store
+
+type Order struct{ ID string }
+
+type Store interface {
+	SaveOrder(o Order) error
+}
+
+type DB struct{}
+
+func Open(path string) *DB { return &DB{} }
+
+func (d *DB) SaveOrder(o Order) error { return nil }
+
+func (d *DB) Flush() {}
+`,
+	})
+	calls := edgeSet(sink, schema.RelCalls)
+	want(t, calls,
+		"main.go#main -> store/store.go#Open (import-scoped)",            // aliased package import
+		"main.go#main -> server/server.go#New (import-scoped)",           // package-qualified call
+		"main.go#main -> server/server.go#Server.Run (receiver-typed)",   // local typed from New's result
+		"main.go#main -> server/server.go#Server.HandleOrder (reference)", // method value passed as a callback
+		"server/server.go#Server.HandleOrder -> store/store.go#DB.Flush (receiver-typed)",  // field of a pointer type
+		"server/server.go#Server.HandleOrder -> server/audit.go#Server.audit (receiver-typed)", // method in another file
+		"server/server.go#Server.HandleOrder -> server/server.go#Base.Close (receiver-typed)",  // promoted through embedding
+		"server/server.go#Server.HandleOrder -> server/audit.go#Server.background (receiver-typed)",
+		"server/server.go#Server.HandleOrder -> server/server.go#apply (same-file)",
+		"server/audit.go#Server.audit -> server/audit.go#helper (same-file)",
+		"server/server.go#Server.Run -> server/server.go#Server.HandleOrder (receiver-typed)",
+	)
+	// s.db is an interface value: no edge to a concrete method.
+	wantNot(t, calls, "server/server.go#Server.HandleOrder -> store/store.go#DB.SaveOrder (receiver-typed)")
+
+	impl := edgeSet(sink, schema.RelImplements)
+	want(t, impl, "store/store.go#DB -> store/store.go#Store (method-set)")
+	ext := edgeSet(sink, schema.RelExtends)
+	want(t, ext, "server/server.go#Server -> server/server.go#Base (declared)")
+
+	imps := edgeSet(sink, schema.RelImports)
+	want(t, imps, "main.go -> server/server.go (module-rule)", "main.go -> server/audit.go (module-rule)", "main.go -> store/store.go (module-rule)")
+
+	// net/http calls are external, not unresolved.
+	if res.Resolution == nil || res.Resolution.External == 0 {
+		t.Errorf("resolution stats: %+v", res.Resolution)
+	}
+	for _, f := range sink.files {
+		if f.Unresolved != 0 && strings.HasSuffix(f.Path, ".go") {
+			t.Errorf("%s: %d unresolved calls", f.Path, f.Unresolved)
+		}
+	}
+}
+
+func TestPythonResolution(t *testing.T) {
+	sink, _ := run(t, map[string]string{
+		"app/__init__.py": "",
+		"app/db.py": `class Database:
+    def save(self, x):
+        return x
+`,
+		"app/service.py": `from .db import Database
+
+
+class Base:
+    def close(self):
+        pass
+
+
+class Service(Base):
+    def __init__(self, db: Database):
+        self.db = db
+
+    def do_work(self, order):
+        self._check(order)
+        self.close()
+        return self.db.save(order)
+
+    def _check(self, order):
+        pass
+`,
+		"app/main.py": `import os
+from app.service import Service
+from . import db as dbmod
+
+
+def run(order):
+    Service(dbmod.Database()).do_work(order)
+    os.path.join("a", "b")
+`,
+	})
+	calls := edgeSet(sink, schema.RelCalls)
+	want(t, calls,
+		"app/main.py#run -> app/service.py#Service.__init__ (import-scoped)",    // constructor call
+		"app/main.py#run -> app/service.py#Service.do_work (receiver-typed)",    // Service(db).do_work()
+		"app/service.py#Service.do_work -> app/service.py#Service._check (receiver-typed)",
+		"app/service.py#Service.do_work -> app/service.py#Base.close (receiver-typed)", // inherited
+		"app/service.py#Service.do_work -> app/db.py#Database.save (receiver-typed)",   // self.db typed by the annotated param
+	)
+	want(t, edgeSet(sink, schema.RelExtends), "app/service.py#Service -> app/service.py#Base (declared)")
+	want(t, edgeSet(sink, schema.RelImports), "app/main.py -> app/service.py (module-rule)", "app/service.py -> app/db.py (module-rule)", "app/main.py -> app/db.py (module-rule)")
+}
+
+func TestTypeScriptResolution(t *testing.T) {
+	sink, _ := run(t, map[string]string{
+		"tsconfig.json": `{
+  // comments are allowed
+  "compilerOptions": { "baseUrl": ".", "paths": { "@lib/*": ["src/lib/*"] }, },
+}`,
+		"src/lib/validate.ts": `export interface IAuth { login(u: string): boolean }
+export function validateUser(u: string): boolean { return u.length > 0 }
+export class AuthService implements IAuth {
+  login(u: string): boolean { return validateUser(u) }
+}
+`,
+		"src/index.ts": `import { AuthService } from "@lib/validate";
+import * as v from "./lib/validate";
+
+export function handleLogin(u: string): boolean {
+  const svc = new AuthService();
+  v.validateUser(u);
+  return svc.login(u);
+}
+`,
+	})
+	calls := edgeSet(sink, schema.RelCalls)
+	want(t, calls,
+		"src/lib/validate.ts#AuthService.login -> src/lib/validate.ts#validateUser (same-file)",
+		"src/index.ts#handleLogin -> src/lib/validate.ts#validateUser (import-scoped)",
+		"src/index.ts#handleLogin -> src/lib/validate.ts#AuthService.login (receiver-typed)",
+	)
+	want(t, edgeSet(sink, schema.RelImplements), "src/lib/validate.ts#AuthService -> src/lib/validate.ts#IAuth (declared)")
+	want(t, edgeSet(sink, schema.RelImports), "src/index.ts -> src/lib/validate.ts (module-rule)")
+}

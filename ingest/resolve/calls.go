@@ -1,0 +1,442 @@
+package resolve
+
+import (
+	"strings"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/ingest/lang"
+)
+
+// outcome of one call site.
+type outcome int
+
+const (
+	resolved   outcome = iota
+	external           // names something outside the repository
+	dynamic            // a call of a local function value, or an interface method with no node
+	unresolved         // we don't know
+	noEdge             // resolved to a type with no constructor node, or top-level code
+)
+
+// implicitThis lists the languages where a bare call inside a method may
+// name another method of the same class.
+var implicitThis = map[string]bool{"java": true, "csharp": true, "cpp": true, "ruby": true}
+
+// constructorNames are method names that construct an instance.
+var constructorNames = []string{"__init__", "constructor", "initialize", "__construct"}
+
+// calls resolves every call site of f and emits CALLS edges (one per
+// caller→callee pair, the most confident kept).
+func (r *resolver) calls(f *lang.Facts) {
+	sc := r.scopes[f.Path]
+	best := map[[2]string]int{} // caller,callee → index in r.out.Edges
+	for _, cs := range f.Calls {
+		caller := r.syms[cs.CallerID]
+		if caller == nil || (caller.Label != schema.LabelFunction && caller.Label != schema.LabelMethod) {
+			continue // top-level code: no symbol to draw an edge from
+		}
+		r.out.Stats.CallSites++
+		targets, reason, conf, out := r.resolveCall(ctx{sc: sc, caller: caller}, cs)
+		switch out {
+		case external:
+			r.out.Stats.External++
+			continue
+		case dynamic:
+			r.out.Stats.Dynamic++
+			continue
+		case unresolved:
+			r.out.Stats.Unresolved++
+			r.out.Unresolved[f.Path]++
+			continue
+		case noEdge:
+			r.out.Stats.Resolved++
+			r.out.Stats.ByReason["type-without-constructor"]++
+			continue
+		}
+		r.out.Stats.Resolved++
+		if cs.Kind == "reference" {
+			reason = schema.ReasonReference
+			if conf > 0.7 {
+				conf = 0.7
+			}
+		}
+		r.out.Stats.ByReason[reason]++
+		for _, t := range targets {
+			if t.ID == caller.ID && cs.Kind == "reference" {
+				continue
+			}
+			k := [2]string{caller.ID, t.ID}
+			if i, ok := best[k]; ok {
+				if conf > r.out.Edges[i].Confidence {
+					r.out.Edges[i].Confidence, r.out.Edges[i].Reason = conf, reason
+				}
+				continue
+			}
+			best[k] = len(r.out.Edges)
+			r.edge(schema.RelCalls, caller, t, conf, reason, cs.Line)
+		}
+	}
+}
+
+// resolveCall finds what one call site calls. Several targets come back
+// only when the language leaves it open (overloads of one name).
+func (r *resolver) resolveCall(c ctx, cs lang.CallSite) ([]*sym, string, float64, outcome) {
+	fam := family(c.sc.f.Language)
+	recv := strings.TrimSpace(cs.Receiver)
+	name := cs.Name
+
+	if cs.Kind == "new" {
+		t := r.typeNamed(c, qualify(recv, name))
+		if t == nil {
+			if r.isExternalName(c, recv, name) {
+				return nil, "", 0, external
+			}
+			return nil, "", 0, unresolved
+		}
+		if ctors := r.constructors(t); len(ctors) > 0 {
+			return ctors, schema.ReasonReceiverTyped, 0.9, resolved
+		}
+		return nil, "", 0, noEdge
+	}
+
+	if recv == "" {
+		cands, reason := r.bareName(c, name)
+		switch reason {
+		case "dynamic":
+			return nil, "", 0, dynamic
+		case "external":
+			return nil, "", 0, external
+		}
+		if len(cands) > 0 {
+			return r.callTargets(cands, reason)
+		}
+		if r.isExternalName(c, "", name) {
+			return nil, "", 0, external
+		}
+		if g := r.globalUnique(r.funcsByName, fam, name); g != nil {
+			return []*sym{g}, schema.ReasonGlobalName, globalConf(fam), resolved
+		}
+		return nil, "", 0, unresolved
+	}
+
+	// self / this / super
+	if isSelf(recv) || isSuper(recv) {
+		t := r.selfType(c.caller)
+		if t == nil {
+			return nil, "", 0, unresolved
+		}
+		var ms []*sym
+		if isSuper(recv) {
+			for _, p := range r.parents(t) {
+				if ms = r.methodLookup(p, name); len(ms) > 0 {
+					break
+				}
+			}
+		} else {
+			ms = r.methodLookup(t, name)
+		}
+		if len(ms) > 0 {
+			return ms, schema.ReasonReceiverTyped, 0.95, resolved
+		}
+		if r.hasExternalAncestor(t) {
+			return nil, "", 0, external
+		}
+		return nil, "", 0, unresolved
+	}
+
+	// a module or package qualifier
+	if files, ok := c.sc.modules[recv]; ok {
+		var cands []*sym
+		for _, f := range files {
+			cands = append(cands, r.topLevel(f, name)...)
+		}
+		if len(cands) > 0 {
+			return r.callTargets(cands, schema.ReasonImportScoped)
+		}
+		return nil, "", 0, unresolved
+	}
+	root := splitChain(recv)
+	if len(root) > 0 && c.sc.external[root[0]] && !r.isLocal(c, root[0]) {
+		return nil, "", 0, external
+	}
+	if len(root) > 0 && r.externalTyped(c, root[0]) {
+		return nil, "", 0, external
+	}
+
+	// a typed receiver (variables, fields, chains, calls, type names)
+	if t := r.typeOfExpr(c, recv); t != nil {
+		if ms := r.methodLookup(t, name); len(ms) > 0 {
+			return ms, schema.ReasonReceiverTyped, 0.9, resolved
+		}
+		if t.Label == schema.LabelInterface || r.hasExternalAncestor(t) {
+			return nil, "", 0, dynamic
+		}
+		if ctor := strings.EqualFold(name, "new"); ctor { // Ruby Foo.new, Rust T::new without a method node
+			if ctors := r.constructors(t); len(ctors) > 0 {
+				return ctors, schema.ReasonReceiverTyped, 0.9, resolved
+			}
+			return nil, "", 0, noEdge
+		}
+		return nil, "", 0, unresolved
+	}
+	// a module reached through a chain (pkg.sub.f, a::b::f)
+	if _, files := r.firstSegment(c, recv); files != nil || len(root) > 1 {
+		if files == nil {
+			var t *sym
+			t, files = r.chainModule(c, root)
+			if t != nil {
+				if ms := r.methodLookup(t, name); len(ms) > 0 {
+					return ms, schema.ReasonReceiverTyped, 0.9, resolved
+				}
+			}
+		}
+		var cands []*sym
+		for _, f := range files {
+			cands = append(cands, r.topLevel(f, name)...)
+		}
+		if len(cands) > 0 {
+			return r.callTargets(cands, schema.ReasonImportScoped)
+		}
+	}
+	if r.isExternalName(c, recv, "") {
+		return nil, "", 0, external
+	}
+	if g := r.globalUnique(r.methsByName, fam, name); g != nil {
+		return []*sym{g}, schema.ReasonGlobalName, 0.5, resolved
+	}
+	return nil, "", 0, unresolved
+}
+
+// chainModule walks a chain that starts with a module: a.b.c → module a,
+// then submodules or types.
+func (r *resolver) chainModule(c ctx, segs []string) (*sym, []string) {
+	t, files := r.firstSegment(c, segs[0])
+	for _, seg := range segs[1:] {
+		switch {
+		case t != nil:
+			t = r.memberType(c, t, seg)
+		case files != nil:
+			t, files = r.moduleMember(c, files, seg)
+		default:
+			return nil, nil
+		}
+	}
+	return t, files
+}
+
+// callTargets turns candidates into call targets: a type called as a
+// function (Python, JS factory style) means its constructor.
+func (r *resolver) callTargets(cands []*sym, reason string) ([]*sym, string, float64, outcome) {
+	var out []*sym
+	typeOnly := false
+	for _, s := range cands {
+		switch s.Label {
+		case schema.LabelFunction, schema.LabelMethod:
+			out = append(out, s)
+		case schema.LabelClass, schema.LabelInterface:
+			if ctors := r.constructors(s); len(ctors) > 0 {
+				out = append(out, ctors...)
+			} else {
+				typeOnly = true
+			}
+		}
+	}
+	if len(out) == 0 {
+		if typeOnly {
+			return nil, "", 0, noEdge
+		}
+		return nil, "", 0, unresolved
+	}
+	return out, reason, confidenceOf(reason), resolved
+}
+
+func confidenceOf(reason string) float64 {
+	switch reason {
+	case schema.ReasonSameFile:
+		return 1
+	case schema.ReasonPackage:
+		return 0.95
+	case schema.ReasonImportScoped, schema.ReasonReceiverTyped:
+		return 0.9
+	case schema.ReasonGlobalName:
+		return 0.5
+	}
+	return 0.8
+}
+
+// globalConf is the confidence of a global-name match: C and C++ link
+// non-static functions in one global namespace, so a unique name there is
+// nearly certain.
+func globalConf(fam string) float64 {
+	if fam == "c" {
+		return 0.8
+	}
+	return 0.5
+}
+
+// bareName resolves an unqualified call name. The reason is "dynamic" for
+// a call of a local variable and "external" for a name imported from
+// outside the repository.
+func (r *resolver) bareName(c ctx, name string) ([]*sym, string) {
+	f := c.sc.f
+	if c.caller != nil && r.isLocal(c, name) {
+		return nil, "dynamic"
+	}
+	if implicitThis[f.Language] {
+		if t := r.selfType(c.caller); t != nil {
+			if ms := r.methodLookup(t, name); len(ms) > 0 {
+				return ms, schema.ReasonReceiverTyped
+			}
+		}
+	}
+	if ss := r.topLevel(f.Path, name); len(ss) > 0 {
+		return ss, schema.ReasonSameFile
+	}
+	if ss := c.sc.names[name]; len(ss) > 0 {
+		return ss, schema.ReasonImportScoped
+	}
+	if c.sc.external[name] {
+		return nil, "external"
+	}
+	var pkg []*sym
+	for _, p := range r.packageFiles(f) {
+		if p != f.Path {
+			pkg = append(pkg, r.topLevel(p, name)...)
+		}
+	}
+	if len(pkg) > 0 {
+		return pkg, schema.ReasonPackage
+	}
+	var open []*sym
+	for _, p := range c.sc.open {
+		open = append(open, r.topLevel(p, name)...)
+	}
+	if len(open) > 0 {
+		return open, schema.ReasonImportScoped
+	}
+	return nil, ""
+}
+
+// isLocal reports whether name is a parameter or local of the caller.
+func (r *resolver) isLocal(c ctx, name string) bool {
+	if c.caller == nil {
+		return false
+	}
+	tf, ok := r.facts[c.caller.ID][name]
+	return ok && (tf.Kind == "param" || tf.Kind == "local")
+}
+
+// constructors returns t's constructor methods (inherited ones included).
+func (r *resolver) constructors(t *sym) []*sym {
+	for _, tt := range r.ancestry(t) {
+		var out []*sym
+		for _, ms := range r.methodsOf[tt.ID] {
+			for _, m := range ms {
+				if m.Kind == schema.KindConstructor {
+					out = append(out, m)
+				}
+			}
+		}
+		if len(out) > 0 {
+			sortSyms(out)
+			return out
+		}
+		for _, n := range constructorNames {
+			if ms := r.methodsOf[tt.ID][n]; len(ms) > 0 {
+				return ms
+			}
+		}
+	}
+	return nil
+}
+
+// globalUnique returns the only symbol of that name in the language
+// family, or nil.
+func (r *resolver) globalUnique(tbl map[string][]*sym, fam, name string) *sym {
+	if ss := tbl[key(fam, name)]; len(ss) == 1 {
+		return ss[0]
+	}
+	return nil
+}
+
+// hasExternalAncestor reports whether t extends something outside the
+// repository (so a method it lacks may live there).
+func (r *resolver) hasExternalAncestor(t *sym) bool {
+	for _, tt := range r.ancestry(t) {
+		if len(r.heritage[tt.ID]) > len(r.parents(tt)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isExternalName reports whether a receiver or name is evidently not from
+// the repository: its root is an import of something outside it, or an
+// identifier declared nowhere in the repository (a language global such as
+// console, Math, os, System, std).
+func (r *resolver) isExternalName(c ctx, recv, name string) bool {
+	id := name
+	if recv != "" {
+		segs := splitChain(recv)
+		if len(segs) == 0 {
+			return false
+		}
+		id = segs[0]
+		if _, isCall := callName(id); isCall {
+			return false
+		}
+	}
+	if c.sc.external[id] {
+		return true
+	}
+	if recv == "" {
+		return false
+	}
+	if r.isLocal(c, id) {
+		return false
+	}
+	if _, _, ok := r.packageGlobal(c.sc, id); ok {
+		return false
+	}
+	fam := family(c.sc.f.Language)
+	if len(r.typesByName[key(fam, id)]) > 0 || len(r.funcsByName[key(fam, id)]) > 0 {
+		return false
+	}
+	if _, ok := c.sc.modules[id]; ok {
+		return false
+	}
+	if c.caller != nil {
+		if _, ok := r.facts[c.caller.ID][id]; ok {
+			return false
+		}
+	}
+	return true
+}
+
+// externalTyped reports whether id is a variable declared with a type
+// that lives outside the repository (`r *http.Request`, `x: List[str]`).
+func (r *resolver) externalTyped(c ctx, id string) bool {
+	tf, ok := r.factOf(c.caller, c.sc.f.Path, id)
+	if !ok || tf.Type == "" || strings.HasPrefix(tf.Type, "call:") {
+		return false
+	}
+	segs := splitChain(tf.Type)
+	if len(segs) == 0 {
+		return false
+	}
+	if len(segs) > 1 {
+		if _, ok := c.sc.modules[segs[0]]; ok {
+			return false
+		}
+		return c.sc.external[segs[0]] || r.typeNamed(c, tf.Type) == nil
+	}
+	fam := family(c.sc.f.Language)
+	return len(r.typesByName[key(fam, segs[0])]) == 0
+}
+
+func qualify(recv, name string) string {
+	if recv == "" {
+		return name
+	}
+	return recv + "." + name
+}

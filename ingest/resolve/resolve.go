@@ -1,0 +1,289 @@
+package resolve
+
+import (
+	"context"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/ingest/lang"
+)
+
+// Input is what resolution works from.
+type Input struct {
+	// Root is the repository root on disk (go.mod, tsconfig.json and
+	// composer.json are read from it).
+	Root string
+	// Files are the facts of every parsed file. Symbols' ParentID must be
+	// final (cross-file methods linked) before Resolve is called.
+	Files []*lang.Facts
+	// Paths lists every indexed file, parsed or not (go.mod, headers).
+	Paths []string
+}
+
+// Output is what resolution found.
+type Output struct {
+	Edges []schema.Edge
+	// Unresolved counts, per file, the call sites that could not be linked
+	// to a repository symbol and are not known to be external.
+	Unresolved map[string]int
+	Stats      Stats
+}
+
+// Stats count call sites and imports by outcome.
+type Stats struct {
+	CallSites  int            `json:"callSites"`
+	Resolved   int            `json:"resolved"`
+	External   int            `json:"external"`
+	Dynamic    int            `json:"dynamic"` // calls of local function values, interface values with no method node
+	Unresolved int            `json:"unresolved"`
+	ByReason   map[string]int `json:"byReason"`
+	Imports    int            `json:"imports"`
+	ImportsIn  int            `json:"importsInRepo"` // imports resolved to repository files
+}
+
+// implFact is a Rust impl clause recorded as a type fact, with its file.
+type implFact struct {
+	tf   lang.TypeFact
+	file string
+}
+
+// Sym is a symbol with the facts resolution needs at hand.
+type sym = schema.Symbol
+
+// resolver holds the repository-wide tables.
+type resolver struct {
+	in    Input
+	files map[string]*lang.Facts
+	syms  map[string]*sym
+	paths map[string]bool
+	dirs  map[string][]string // dir → files in it (all indexed files)
+
+	funcsByFile map[string]map[string][]*sym // file → function name → functions
+	typesByFile map[string]map[string][]*sym // file → type name → Class/Interface
+	funcsByName map[string][]*sym            // language-qualified: lang+"\x00"+name
+	typesByName map[string][]*sym
+	methsByName map[string][]*sym
+	methodsOf   map[string]map[string][]*sym // type id → name → methods
+	facts       map[string]map[string]lang.TypeFact
+	returns     map[string][]string          // symbol id → result types in order
+	heritage    map[string][]lang.Heritage   // child id → clauses
+	impls       []implFact                   // Rust `impl Trait for Type` with Type declared elsewhere
+	byPackage   map[string][]string          // lang+"\x00"+package → files
+	scopes      map[string]*fileScope
+
+	goMods  []goModule
+	pyMods  map[string]string // dotted module → file
+	rustMod map[string]string // module path (a::b) → file
+	tsPaths *tsConfig
+	byBase  map[string][]string // file base name → paths, built on first use
+
+	parentCache map[string][]*sym  // type id → resolved parents
+	pkgCache    map[string][]string // file → its package's files
+
+	out Output
+}
+
+func key(l, name string) string { return l + "\x00" + name }
+
+// Resolve links the references of in.Files.
+func Resolve(ctx context.Context, in Input) (*Output, error) {
+	r := &resolver{
+		in: in, files: map[string]*lang.Facts{}, syms: map[string]*sym{}, paths: map[string]bool{},
+		dirs: map[string][]string{}, funcsByFile: map[string]map[string][]*sym{},
+		typesByFile: map[string]map[string][]*sym{}, funcsByName: map[string][]*sym{},
+		typesByName: map[string][]*sym{}, methsByName: map[string][]*sym{},
+		methodsOf: map[string]map[string][]*sym{}, facts: map[string]map[string]lang.TypeFact{},
+		returns: map[string][]string{}, heritage: map[string][]lang.Heritage{},
+		byPackage: map[string][]string{},
+		scopes: map[string]*fileScope{}, parentCache: map[string][]*sym{}, pkgCache: map[string][]string{}, pyMods: map[string]string{}, rustMod: map[string]string{},
+		out: Output{Unresolved: map[string]int{}, Stats: Stats{ByReason: map[string]int{}}},
+	}
+	r.index()
+	r.goMods = readGoModules(in.Root, in.Paths)
+	r.tsPaths = readTSConfig(in.Root)
+	for _, f := range in.Files {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		r.scopes[f.Path] = r.imports(f)
+	}
+	r.heritageEdges()
+	r.goImplements()
+	for _, f := range in.Files {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		r.calls(f)
+	}
+	sort.SliceStable(r.out.Edges, func(i, j int) bool {
+		a, b := r.out.Edges[i], r.out.Edges[j]
+		if a.Type != b.Type {
+			return a.Type < b.Type
+		}
+		if a.From != b.From {
+			return a.From < b.From
+		}
+		return a.To < b.To
+	})
+	return &r.out, nil
+}
+
+// index builds the name tables.
+func (r *resolver) index() {
+	for _, p := range r.in.Paths {
+		r.paths[p] = true
+		d := path.Dir(p)
+		r.dirs[d] = append(r.dirs[d], p)
+	}
+	for _, f := range r.in.Files {
+		r.files[f.Path] = f
+		if !r.paths[f.Path] {
+			r.paths[f.Path] = true
+			d := path.Dir(f.Path)
+			r.dirs[d] = append(r.dirs[d], f.Path)
+		}
+		if f.Package != "" {
+			k := key(family(f.Language), f.Package)
+			r.byPackage[k] = append(r.byPackage[k], f.Path)
+		}
+		switch f.Language {
+		case "python":
+			if f.Package != "" {
+				r.pyMods[f.Package] = f.Path
+			}
+		case "rust":
+			if f.Package != "" {
+				r.rustMod[f.Package] = f.Path
+			}
+		}
+		ff, ft := map[string][]*sym{}, map[string][]*sym{}
+		r.funcsByFile[f.Path], r.typesByFile[f.Path] = ff, ft
+		for i := range f.Symbols {
+			s := &f.Symbols[i]
+			r.syms[s.ID] = s
+			fam := family(s.Language)
+			switch s.Label {
+			case schema.LabelFunction:
+				ff[s.Name] = append(ff[s.Name], s)
+				r.funcsByName[key(fam, s.Name)] = append(r.funcsByName[key(fam, s.Name)], s)
+			case schema.LabelClass, schema.LabelInterface:
+				ft[s.Name] = append(ft[s.Name], s)
+				r.typesByName[key(fam, s.Name)] = append(r.typesByName[key(fam, s.Name)], s)
+			case schema.LabelMethod:
+				r.methsByName[key(fam, s.Name)] = append(r.methsByName[key(fam, s.Name)], s)
+			}
+		}
+		for _, tf := range f.Types {
+			if tf.Kind == "return" {
+				r.returns[tf.Scope] = append(r.returns[tf.Scope], tf.Type)
+				continue
+			}
+			if tf.Kind == "impl" {
+				r.impls = append(r.impls, implFact{tf, f.Path})
+				continue
+			}
+			scope := tf.Scope
+			if scope == "" {
+				scope = "file:" + f.Path
+			}
+			m := r.facts[scope]
+			if m == nil {
+				m = map[string]lang.TypeFact{}
+				r.facts[scope] = m
+			}
+			if _, dup := m[tf.Name]; !dup || tf.Kind == "field" {
+				m[tf.Name] = tf
+			}
+		}
+		for _, h := range f.Heritage {
+			if h.ChildID != "" {
+				r.heritage[h.ChildID] = append(r.heritage[h.ChildID], h)
+			}
+		}
+	}
+	for _, s := range r.syms {
+		if s.Label == schema.LabelMethod && s.ParentID != "" {
+			m := r.methodsOf[s.ParentID]
+			if m == nil {
+				m = map[string][]*sym{}
+				r.methodsOf[s.ParentID] = m
+			}
+			m[s.Name] = append(m[s.Name], s)
+		}
+	}
+	// deterministic candidate order everywhere
+	for _, tbl := range []map[string][]*sym{r.funcsByName, r.typesByName, r.methsByName} {
+		for _, v := range tbl {
+			sortSyms(v)
+		}
+	}
+}
+
+func sortSyms(v []*sym) {
+	sort.Slice(v, func(i, j int) bool { return v[i].ID < v[j].ID })
+}
+
+// family groups languages that share a namespace: TS, TSX and JS modules
+// import each other; C and C++ share headers.
+func family(l string) string {
+	switch l {
+	case "typescript", "tsx", "javascript":
+		return "js"
+	case "c", "cpp":
+		return "c"
+	}
+	return l
+}
+
+func (r *resolver) edge(t schema.RelType, from, to *sym, conf float64, reason string, line int) {
+	r.out.Edges = append(r.out.Edges, schema.Edge{
+		Type: t, From: from.ID, FromLabel: from.Label, To: to.ID, ToLabel: to.Label,
+		Confidence: conf, Reason: reason, Line: line,
+	})
+}
+
+func (r *resolver) fileEdge(from, to string, conf float64, reason string, line int) {
+	r.out.Edges = append(r.out.Edges, schema.Edge{
+		Type: schema.RelImports, From: from, FromLabel: schema.LabelFile, To: to, ToLabel: schema.LabelFile,
+		Confidence: conf, Reason: reason, Line: line,
+	})
+}
+
+// enclosingType returns the class a method belongs to, or nil.
+func (r *resolver) enclosingType(s *sym) *sym {
+	if s == nil || s.ParentID == "" {
+		return nil
+	}
+	return r.syms[s.ParentID]
+}
+
+// factOf returns the type fact for name in scope, walking from a symbol to
+// its enclosing class (fields) and to the file (globals).
+func (r *resolver) factOf(scope *sym, file, name string) (lang.TypeFact, bool) {
+	if scope != nil {
+		if tf, ok := r.facts[scope.ID][name]; ok {
+			return tf, true
+		}
+	}
+	tf, ok := r.facts["file:"+file][name]
+	return tf, ok
+}
+
+// isSelf reports whether a receiver names the enclosing object.
+func isSelf(recv string) bool {
+	switch recv {
+	case "self", "this", "$this", "cls", "Self", "static", "@", "me":
+		return true
+	}
+	return false
+}
+
+func isSuper(recv string) bool {
+	switch recv {
+	case "super", "super()", "parent", "base":
+		return true
+	}
+	return strings.HasPrefix(recv, "super(")
+}

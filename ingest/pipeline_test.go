@@ -173,11 +173,11 @@ func (d *DB) Flush() {}
 	})
 	calls := edgeSet(sink, schema.RelCalls)
 	want(t, calls,
-		"main.go#main -> store/store.go#Open (import-scoped)",            // aliased package import
-		"main.go#main -> server/server.go#New (import-scoped)",           // package-qualified call
-		"main.go#main -> server/server.go#Server.Run (receiver-typed)",   // local typed from New's result
-		"main.go#main -> server/server.go#Server.HandleOrder (reference)", // method value passed as a callback
-		"server/server.go#Server.HandleOrder -> store/store.go#DB.Flush (receiver-typed)",  // field of a pointer type
+		"main.go#main -> store/store.go#Open (import-scoped)",                                  // aliased package import
+		"main.go#main -> server/server.go#New (import-scoped)",                                 // package-qualified call
+		"main.go#main -> server/server.go#Server.Run (receiver-typed)",                         // local typed from New's result
+		"main.go#main -> server/server.go#Server.HandleOrder (reference)",                      // method value passed as a callback
+		"server/server.go#Server.HandleOrder -> store/store.go#DB.Flush (receiver-typed)",      // field of a pointer type
 		"server/server.go#Server.HandleOrder -> server/audit.go#Server.audit (receiver-typed)", // method in another file
 		"server/server.go#Server.HandleOrder -> server/server.go#Base.Close (receiver-typed)",  // promoted through embedding
 		"server/server.go#Server.HandleOrder -> server/audit.go#Server.background (receiver-typed)",
@@ -246,8 +246,8 @@ def run(order):
 	})
 	calls := edgeSet(sink, schema.RelCalls)
 	want(t, calls,
-		"app/main.py#run -> app/service.py#Service.__init__ (import-scoped)",    // constructor call
-		"app/main.py#run -> app/service.py#Service.do_work (receiver-typed)",    // Service(db).do_work()
+		"app/main.py#run -> app/service.py#Service.__init__ (import-scoped)", // constructor call
+		"app/main.py#run -> app/service.py#Service.do_work (receiver-typed)", // Service(db).do_work()
 		"app/service.py#Service.do_work -> app/service.py#Service._check (receiver-typed)",
 		"app/service.py#Service.do_work -> app/service.py#Base.close (receiver-typed)", // inherited
 		"app/service.py#Service.do_work -> app/db.py#Database.save (receiver-typed)",   // self.db typed by the annotated param

@@ -67,10 +67,10 @@ type resolver struct {
 	methsByName map[string][]*sym
 	methodsOf   map[string]map[string][]*sym // type id → name → methods
 	facts       map[string]map[string]lang.TypeFact
-	returns     map[string][]string          // symbol id → result types in order
-	heritage    map[string][]lang.Heritage   // child id → clauses
-	impls       []implFact                   // Rust `impl Trait for Type` with Type declared elsewhere
-	byPackage   map[string][]string          // lang+"\x00"+package → files
+	returns     map[string][]string        // symbol id → result types in order
+	heritage    map[string][]lang.Heritage // child id → clauses
+	impls       []implFact                 // Rust `impl Trait for Type` with Type declared elsewhere
+	byPackage   map[string][]string        // lang+"\x00"+package → files
 	scopes      map[string]*fileScope
 
 	goMods  []goModule
@@ -79,7 +79,7 @@ type resolver struct {
 	tsPaths *tsConfig
 	byBase  map[string][]string // file base name → paths, built on first use
 
-	parentCache map[string][]*sym  // type id → resolved parents
+	parentCache map[string][]*sym   // type id → resolved parents
 	pkgCache    map[string][]string // file → its package's files
 
 	out Output
@@ -97,7 +97,7 @@ func Resolve(ctx context.Context, in Input) (*Output, error) {
 		methodsOf: map[string]map[string][]*sym{}, facts: map[string]map[string]lang.TypeFact{},
 		returns: map[string][]string{}, heritage: map[string][]lang.Heritage{},
 		byPackage: map[string][]string{},
-		scopes: map[string]*fileScope{}, parentCache: map[string][]*sym{}, pkgCache: map[string][]string{}, pyMods: map[string]string{}, rustMod: map[string]string{},
+		scopes:    map[string]*fileScope{}, parentCache: map[string][]*sym{}, pkgCache: map[string][]string{}, pyMods: map[string]string{}, rustMod: map[string]string{},
 		out: Output{Unresolved: map[string]int{}, Stats: Stats{ByReason: map[string]int{}}},
 	}
 	r.index()

@@ -476,4 +476,3 @@ func (r *resolver) methodLookup(t *sym, name string) []*sym {
 	}
 	return nil
 }
-

@@ -1,0 +1,243 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+// Querier runs Cypher: *graph.DB and *graph.Build both are one.
+type Querier interface {
+	Query(ctx context.Context, cypher string, params map[string]any) (*graph.Result, error)
+}
+
+// Index is one full-text index the keyword retriever queries, with the
+// weight its BM25 score carries when the indexes of a table are combined.
+type Index struct {
+	Table  schema.Label
+	Name   string
+	Weight float64
+}
+
+// IndexWeights weight indexes by name; an index not listed weighs 1. See
+// doc.go for how the weights were measured.
+var IndexWeights = map[string]float64{}
+
+// DefaultPlan is every index of schema.FTSIndexes with its IndexWeights
+// weight.
+func DefaultPlan() []Index {
+	var out []Index
+	for _, ix := range schema.FTSIndexes {
+		w, ok := IndexWeights[ix.Name]
+		if !ok {
+			w = 1
+		}
+		out = append(out, Index{Table: ix.Table, Name: ix.Name, Weight: w})
+	}
+	return out
+}
+
+// parallelIndexes bounds the full-text queries in flight (graph.DB opens 4
+// connections by default).
+const parallelIndexes = 4
+
+var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// indexHit is one row of one index.
+type indexHit struct {
+	hit  Hit
+	bm25 float64
+}
+
+// keywordSearch queries every index of the plan in parallel with the
+// full-text query string ftsq (text.FTSQuery output: [a-z* ] only) and
+// returns the hits ranked by their combined score, filtered, at most
+// opts.TopK. A plan index that does not exist in the database is skipped
+// (an index built by an older gitnexus); any other error fails the search.
+func keywordSearch(ctx context.Context, q Querier, ftsq string, opts Options) ([]Hit, error) {
+	if ftsq == "" {
+		return nil, nil
+	}
+	if strings.Trim(ftsq, "abcdefghijklmnopqrstuvwxyz* ") != "" {
+		// text.FTSQuery guarantees this; checked again because the string
+		// is inlined into a Cypher literal.
+		return nil, fmt.Errorf("internal error: unsafe full-text query %q", ftsq)
+	}
+	top := opts.TopK
+	if opts.filtered() {
+		top = min(opts.TopK*8, MaxTopK)
+	}
+	var plan []Index
+	for _, ix := range opts.Plan {
+		if ix.Table == schema.LabelFile && !opts.Files {
+			continue
+		}
+		if !identRE.MatchString(string(ix.Table)) || !identRE.MatchString(ix.Name) {
+			return nil, fmt.Errorf("bad index %s.%s in search plan", ix.Table, ix.Name)
+		}
+		if ix.Weight > 0 {
+			plan = append(plan, ix)
+		}
+	}
+	lists := make([][]indexHit, len(plan))
+	errs := make([]error, len(plan))
+	sem := make(chan struct{}, parallelIndexes)
+	var wg sync.WaitGroup
+	for i, ix := range plan {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			lists[i], errs[i] = queryIndex(ctx, q, ix, ftsq, top)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err == nil {
+			continue
+		}
+		if strings.Contains(err.Error(), "doesn't have an index") {
+			slog.Debug("full-text index missing, skipped", "table", plan[i].Table, "index", plan[i].Name)
+			continue
+		}
+		return nil, fmt.Errorf("full-text search %s: %w", plan[i].Name, err)
+	}
+	hits := combine(plan, lists, opts.Ranking.Combine)
+	kept := hits[:0]
+	for _, h := range hits {
+		if opts.keep(&h) {
+			h.Matched = "keyword"
+			kept = append(kept, h)
+		}
+	}
+	if len(kept) > opts.TopK {
+		kept = kept[:opts.TopK]
+	}
+	return kept, nil
+}
+
+// queryIndex runs one full-text index.
+func queryIndex(ctx context.Context, q Querier, ix Index, ftsq string, top int) ([]indexHit, error) {
+	var ret string
+	if ix.Table == schema.LabelFile {
+		ret = "node.id, node.name, 'file', node.path, 1, node.lines, node.language, score"
+	} else {
+		ret = "node.id, node.name, node.kind, node.filePath, node.startLine, node.endLine, node.language, score"
+	}
+	stmt := fmt.Sprintf("CALL QUERY_FTS_INDEX('%s', '%s', '%s', top := %d) RETURN %s",
+		ix.Table, ix.Name, ftsq, top, ret)
+	res, err := q.Query(ctx, stmt, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]indexHit, 0, len(res.Rows))
+	for _, row := range res.Rows {
+		if len(row) < 8 {
+			return nil, fmt.Errorf("%s: short row %v", ix.Name, row)
+		}
+		h := Hit{
+			ID:        str(row[0]),
+			Name:      str(row[1]),
+			Kind:      str(row[2]),
+			Label:     string(ix.Table),
+			FilePath:  str(row[3]),
+			StartLine: num(row[4]),
+			EndLine:   num(row[5]),
+			Language:  str(row[6]),
+		}
+		out = append(out, indexHit{hit: h, bm25: flt(row[7])})
+	}
+	return out, nil
+}
+
+// combine merges the per-index lists into one ranked list. Indexes of
+// the same table are merged by Combine ("sum": Σ weight × BM25; "rrf":
+// Σ weight / (RRFK + rank)); tables are then merged by that score, which
+// for "sum" compares BM25 across tables (each table's index has its own
+// statistics; measured to work better than per-table rank fusion, see
+// doc.go).
+func combine(plan []Index, lists [][]indexHit, how string) []Hit {
+	byID := map[string]*Hit{}
+	var order []*Hit
+	for i, l := range lists {
+		// Kuzu returns index rows unordered.
+		sort.SliceStable(l, func(a, b int) bool { return l[a].bm25 > l[b].bm25 })
+		for rank, ih := range l {
+			var s float64
+			if how == "rrf" {
+				s = plan[i].Weight / float64(RRFK+rank+1)
+			} else {
+				s = plan[i].Weight * ih.bm25
+			}
+			h := byID[ih.hit.ID]
+			if h == nil {
+				nh := ih.hit
+				h = &nh
+				byID[nh.ID] = h
+				order = append(order, h)
+			}
+			h.Score += s
+		}
+	}
+	return derefSorted(order)
+}
+
+func str(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	if v == nil {
+		return ""
+	}
+	return fmt.Sprint(v)
+}
+
+func num(v any) int {
+	switch x := v.(type) {
+	case int64:
+		return int(x)
+	case uint64:
+		return int(x)
+	case float64:
+		return int(x)
+	}
+	return 0
+}
+
+func flt(v any) float64 {
+	switch x := v.(type) {
+	case float64:
+		return x
+	case int64:
+		return float64(x)
+	}
+	return 0
+}
+
+// cypherList renders ids as a Cypher list of string literals. Backslashes
+// and quotes are escaped, so any id (a file path may hold both) stays one
+// literal. Used instead of $parameters because go-kuzu leaks every string
+// parameter (see graph.run).
+func cypherList(ids []string) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\x00", "")
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteByte('\'')
+		b.WriteString(r.Replace(id))
+		b.WriteByte('\'')
+	}
+	b.WriteByte(']')
+	return b.String()
+}

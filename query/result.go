@@ -1,0 +1,80 @@
+package query
+
+// Hit is one ranked node: a symbol, or a file when Options.Files is set.
+// Its JSON field names are the reference tool's.
+type Hit struct {
+	ID        string  `json:"id"`
+	Name      string  `json:"name"`
+	Kind      string  `json:"kind"`  // schema.Kind, or "file"
+	Label     string  `json:"label"` // node table: Function, Method, ..., File
+	FilePath  string  `json:"filePath"`
+	StartLine int     `json:"startLine"`
+	EndLine   int     `json:"endLine"`
+	Language  string  `json:"language,omitempty"`
+	Score     float64 `json:"score"`
+	// Matched says which retrievers found the hit: "keyword", "vector" or
+	// "both". A hit reached by graph expansion carries its seed's value and
+	// a Via.
+	Matched string `json:"matched"`
+	// Via is set when the hit was not retrieved itself but reached from a
+	// retrieved hit over one relationship.
+	Via *Via `json:"via,omitempty"`
+	// Signature and Content are filled with Options.Content.
+	Signature string `json:"signature,omitempty"`
+	Content   string `json:"content,omitempty"`
+}
+
+// Via is how graph expansion reached a hit: over relationship Rel from (or,
+// when Incoming, to) the hit From.
+type Via struct {
+	From     string `json:"from"`
+	Rel      string `json:"rel"`
+	Incoming bool   `json:"incoming,omitempty"`
+}
+
+// ProcessSymbol is a hit that is a step of an execution flow. A symbol
+// that is a step of several flows appears once per flow.
+type ProcessSymbol struct {
+	Hit
+	ProcessID string `json:"process_id"`
+	StepIndex int    `json:"step_index"` // 1-based step within the process
+}
+
+// Process is an execution flow with at least one hit among its steps.
+type Process struct {
+	ID          string  `json:"id"`
+	Summary     string  `json:"summary"` // the process label, e.g. "HandleLogin → SaveSession"
+	Priority    float64 `json:"priority"`
+	SymbolCount int     `json:"symbol_count"` // hits among its steps
+	ProcessType string  `json:"process_type"`
+	StepCount   int     `json:"step_count"`
+	// Score is its best hit's score; processes are sorted by it.
+	Score float64 `json:"score"`
+	// Steps are all its steps in order (hits or not), for drawing A → B → C.
+	Steps []Step `json:"steps"`
+}
+
+// Step is one step of a process.
+type Step struct {
+	Index    int    `json:"step_index"`
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	FilePath string `json:"filePath"`
+}
+
+// Result is the answer to a search, grouped by process.
+type Result struct {
+	Query  string   `json:"query"`
+	Mode   Mode     `json:"mode"`
+	Tokens []string `json:"tokens"` // the words searched for, after splitting, stop words and aliases
+	// Processes are the flows the hits take part in, best first; [] when
+	// there are none (the index has no processes, or no hit is a step).
+	Processes []Process `json:"processes"`
+	// ProcessSymbols are the hits that are steps of Processes.
+	ProcessSymbols []ProcessSymbol `json:"process_symbols"`
+	// Definitions are the hits that are steps of no process, best first.
+	Definitions []Hit `json:"definitions"`
+	// Notices are one-line remarks for the user (a fallback taken, a filter
+	// that removed everything).
+	Notices []string `json:"notices,omitempty"`
+}

@@ -1,0 +1,165 @@
+package query
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/graph/text"
+)
+
+// ErrNoVectors is returned by a vector-mode search when no vector
+// retriever is available (the index has no embeddings).
+var ErrNoVectors = errors.New("the index has no embeddings: run `gitnexus analyze` without --skip-embeddings, or search with --mode keyword")
+
+// VectorFunc is the vector retriever: the k symbols nearest to the query,
+// best first, already filtered by keep. Hybrid and vector searches use it;
+// nil means the index has none.
+type VectorFunc func(ctx context.Context, query string, k int, keep func(*Hit) bool) ([]Hit, error)
+
+// Search answers q over the index db. See doc.go for the ranking.
+func Search(ctx context.Context, db *graph.DB, q string, opts Options) (*Result, error) {
+	return SearchWith(ctx, db, q, opts)
+}
+
+// SearchWith is Search over any Querier (a *graph.Build before commit, a
+// test database).
+func SearchWith(ctx context.Context, db Querier, q string, opts Options) (*Result, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{
+		Query:          q,
+		Mode:           opts.Mode,
+		Tokens:         text.Tokens(q),
+		Processes:      []Process{},
+		ProcessSymbols: []ProcessSymbol{},
+		Definitions:    []Hit{},
+	}
+	if res.Tokens == nil {
+		res.Tokens = []string{}
+	}
+	if strings.TrimSpace(q) == "" {
+		return nil, errors.New("empty query: say what you are looking for, e.g. \"parse config file\"")
+	}
+
+	// 1. Retrieve.
+	var lists []Ranked
+	found := map[string]Hit{}
+	useKeyword := opts.Mode != ModeVector
+	useVector := opts.Mode != ModeKeyword
+	if useVector && opts.Vectors == nil {
+		if opts.Mode == ModeVector {
+			return nil, ErrNoVectors
+		}
+		res.Notices = append(res.Notices, "no embeddings in this index: keyword search only")
+		useVector = false
+	}
+	if useKeyword {
+		ftsq := text.FTSQuery(res.Tokens, opts.Ranking.PrefixMin)
+		if ftsq == "" && !useVector {
+			res.Notices = append(res.Notices, "the query has no searchable words (only stop words or symbols)")
+			return res, nil
+		}
+		hits, err := keywordSearch(ctx, db, ftsq, opts)
+		if err != nil {
+			return nil, err
+		}
+		lists = append(lists, rankedOf("keyword", hits, found))
+	}
+	if useVector {
+		hits, err := opts.Vectors(ctx, q, opts.TopK, opts.keep)
+		if err != nil {
+			return nil, fmt.Errorf("vector search: %w", err)
+		}
+		lists = append(lists, rankedOf("vector", hits, found))
+	}
+
+	// 2. Fuse; scores are normalized so that first in every list is 1.
+	fused := Fuse(lists...)
+	norm := MaxFusedScore(len(lists))
+	hits := make([]Hit, 0, len(fused))
+	for _, f := range fused {
+		h := found[f.ID]
+		h.Score = f.Score / norm
+		h.Matched = matchedOf(f.Sources)
+		hits = append(hits, h)
+	}
+
+	// 3. Expand over the graph, then prefer definitions to files.
+	if opts.Ranking.ExpandSeeds > 0 && opts.Ranking.ExpandHops > 0 {
+		nf := func(ctx context.Context, ids []string, rels []schema.RelType, fanout int) ([]Neighbor, error) {
+			return neighbors(ctx, db, ids, rels, fanout, opts.Files)
+		}
+		hits, err = Expand(ctx, hits, *opts.Ranking, nf, opts.keep)
+		if err != nil {
+			return nil, fmt.Errorf("graph expansion: %w", err)
+		}
+	}
+	for i := range hits {
+		if hits[i].Label == string(schema.LabelFile) {
+			hits[i].Score *= opts.Ranking.FileFactor
+		}
+	}
+	hits = derefSorted(ptrs(hits))
+
+	// 4. Cut.
+	kept := hits[:0]
+	for _, h := range hits {
+		if h.Score >= opts.MinScore && len(kept) < opts.Limit {
+			kept = append(kept, h)
+		}
+	}
+	hits = kept
+	if len(hits) == 0 && opts.filtered() {
+		res.Notices = append(res.Notices, "no hit passed the filters (--lang, --kind, --name, --path)")
+	}
+	if opts.Content {
+		if err := fillContent(ctx, db, hits); err != nil {
+			return nil, err
+		}
+	}
+
+	// 5. Group by process.
+	members, procs, err := processesOf(ctx, db, hits)
+	if err != nil {
+		return nil, err
+	}
+	res.Processes, res.ProcessSymbols, res.Definitions = Group(hits, members, procs)
+	return res, nil
+}
+
+// rankedOf records hits in found (first retriever wins the metadata) and
+// returns their ids as a ranked list.
+func rankedOf(name string, hits []Hit, found map[string]Hit) Ranked {
+	r := Ranked{Name: name, IDs: make([]string, len(hits))}
+	for i, h := range hits {
+		r.IDs[i] = h.ID
+		if _, ok := found[h.ID]; !ok {
+			found[h.ID] = h
+		}
+	}
+	return r
+}
+
+func matchedOf(sources []string) string {
+	if len(sources) > 1 {
+		return "both"
+	}
+	if len(sources) == 1 {
+		return sources[0]
+	}
+	return ""
+}
+
+func ptrs(hs []Hit) []*Hit {
+	out := make([]*Hit, len(hs))
+	for i := range hs {
+		out[i] = &hs[i]
+	}
+	return out
+}

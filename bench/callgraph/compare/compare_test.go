@@ -25,9 +25,9 @@ func testOracle() *Oracle {
 			{File: "b.go", Line: 3, Name: "D"},
 		},
 		Static: []oracle.StaticEdge{
-			{Caller: 0, Callee: 1, Kind: oracle.KindFunc, Site: "a.go:2"},
-			{Caller: 0, Callee: 2, Kind: oracle.KindMethodOnField, Site: "a.go:3"},
-			{Caller: 1, Callee: 3, Kind: oracle.KindPkgFunc, Site: "a.go:6"},
+			{Caller: 0, Callee: 1, Kind: oracle.KindFunc, Site: "a.go:2", XTools: true},
+			{Caller: 0, Callee: 2, Kind: oracle.KindMethodOnField, Site: "a.go:3", InClosure: true},
+			{Caller: 1, Callee: 3, Kind: oracle.KindPkgFunc, Site: "a.go:6", XTools: true},
 		},
 		CHA: [][2]int{{0, 1}, {0, 2}, {1, 3}, {2, 3}, {3, 0}},
 	})
@@ -127,6 +127,9 @@ func TestCompute(t *testing.T) {
 	if s.Scored != 4 || s.StaticFound != 2 || s.CHACorrect != 3 {
 		t.Errorf("scored %d static found %d cha correct %d, want 4 2 3", s.Scored, s.StaticFound, s.CHACorrect)
 	}
+	if s.XToolsTotal != 2 || s.XToolsFound != 1 || !near(s.RecallXTools, 0.5) {
+		t.Errorf("x/tools recall %d/%d = %.3f, want 1/2", s.XToolsFound, s.XToolsTotal, s.RecallXTools)
+	}
 	if !near(s.Recall, 2.0/3) || !near(s.Precision, 0.75) {
 		t.Errorf("recall %.3f precision %.3f, want 0.667 0.750", s.Recall, s.Precision)
 	}
@@ -207,6 +210,7 @@ func TestWriteReport(t *testing.T) {
 		"0.750 (3/4)", // ours precision
 		"0.333 (1/3)", // peer recall
 		"1.000 (1/1)", // peer precision
+		"0.500 (1/2)", // ours and peer recall over static.CallGraph's edges
 		"B -> D",      // a miss
 		"B -> A",      // a wrong edge
 	} {

@@ -42,6 +42,9 @@ func WriteReport(w io.Writer, o *Oracle, scores []Score, examples int) error {
 	row("recall (static)", func(s Score) string {
 		return fmt.Sprintf("%.3f (%d/%d)", s.Recall, s.StaticFound, s.StaticTotal)
 	})
+	row("  over static.CallGraph's edges", func(s Score) string {
+		return fmt.Sprintf("%.3f (%d/%d)", s.RecallXTools, s.XToolsFound, s.XToolsTotal)
+	})
 	row("precision (CHA)", func(s Score) string {
 		return fmt.Sprintf("%.3f (%d/%d)", s.Precision, s.CHACorrect, s.Scored)
 	})

@@ -99,22 +99,28 @@ type Wrong struct {
 
 // Score is a tool's accuracy against the oracle.
 type Score struct {
-	Tool          string        `json:"tool"`
-	MinConfidence float64       `json:"minConfidence"`
-	Rows          int           `json:"rows"`      // rows at or above MinConfidence
-	Edges         int           `json:"edges"`     // distinct (caller, callee) pairs among them
-	SelfEdges     int           `json:"selfEdges"` // dropped
-	Outside       Outside       `json:"outside"`
-	Scored        int           `json:"scored"` // distinct edges with both ends oracle functions, not self
-	StaticTotal   int           `json:"staticTotal"`
-	StaticFound   int           `json:"staticFound"`
-	CHACorrect    int           `json:"chaCorrect"`
-	Recall        float64       `json:"recall"`
-	Precision     float64       `json:"precision"`
-	ByKind        []KindScore   `json:"byKind"`
-	ByReason      []ReasonScore `json:"byReason"`
-	Misses        []Miss        `json:"-"`
-	Wrong         []Wrong       `json:"-"`
+	Tool          string  `json:"tool"`
+	MinConfidence float64 `json:"minConfidence"`
+	Rows          int     `json:"rows"`      // rows at or above MinConfidence
+	Edges         int     `json:"edges"`     // distinct (caller, callee) pairs among them
+	SelfEdges     int     `json:"selfEdges"` // dropped
+	Outside       Outside `json:"outside"`
+	Scored        int     `json:"scored"` // distinct edges with both ends oracle functions, not self
+	StaticTotal   int     `json:"staticTotal"`
+	StaticFound   int     `json:"staticFound"`
+	CHACorrect    int     `json:"chaCorrect"`
+	Recall        float64 `json:"recall"`
+	// The same over the static edges that go/callgraph/static itself finds
+	// (oracle.StaticEdge.XTools), for comparison with figures measured
+	// that way.
+	XToolsTotal  int           `json:"xtoolsTotal"`
+	XToolsFound  int           `json:"xtoolsFound"`
+	RecallXTools float64       `json:"recallXTools"`
+	Precision    float64       `json:"precision"`
+	ByKind       []KindScore   `json:"byKind"`
+	ByReason     []ReasonScore `json:"byReason"`
+	Misses       []Miss        `json:"-"`
+	Wrong        []Wrong       `json:"-"`
 }
 
 const maxOutsideExamples = 10
@@ -197,11 +203,21 @@ func Compute(o *Oracle, tool string, edges []ToolEdge, minConf float64) Score {
 			kinds[e.Kind] = k
 		}
 		k.Total++
-		if found[[2]int{e.Caller, e.Callee}] {
+		hit := found[[2]int{e.Caller, e.Callee}]
+		if e.XTools {
+			s.XToolsTotal++
+			if hit {
+				s.XToolsFound++
+			}
+		}
+		if hit {
 			k.Found++
 		} else {
 			s.Misses = append(s.Misses, Miss{Caller: o.name(e.Caller), Callee: o.name(e.Callee), Kind: e.Kind, Site: e.Site, InClosure: e.InClosure})
 		}
+	}
+	if s.XToolsTotal > 0 {
+		s.RecallXTools = float64(s.XToolsFound) / float64(s.XToolsTotal)
 	}
 	for _, k := range kinds {
 		s.ByKind = append(s.ByKind, *k)

@@ -12,11 +12,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sort"
-	"strconv"
 	"strings"
 
-	"golang.org/x/tools/go/callgraph"
-	"golang.org/x/tools/go/callgraph/cha"
 	"golang.org/x/tools/go/callgraph/static"
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/ssa"
@@ -38,12 +35,19 @@ type Options struct {
 // graphs, projected onto the functions declared in the module's non-test
 // files (see the package documentation for the rules).
 func Build(ctx context.Context, dir string, opts Options) (*Graph, error) {
+	g, _, err := build(ctx, dir, opts)
+	return g, err
+}
+
+// build is Build, also returning the builder (and through it the SSA
+// program) for tests.
+func build(ctx context.Context, dir string, opts Options) (*Graph, *builder, error) {
 	root, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fmt.Errorf("oracle: %w", err)
+		return nil, nil, fmt.Errorf("oracle: %w", err)
 	}
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
-		return nil, fmt.Errorf("oracle: %s is not a module root (no go.mod): %w", root, err)
+		return nil, nil, fmt.Errorf("oracle: %s is not a module root (no go.mod): %w", root, err)
 	}
 	log := opts.Logger
 	if log == nil {
@@ -70,10 +74,10 @@ func Build(ctx context.Context, dir string, opts Options) (*Graph, error) {
 	log.Info("oracle: loading packages", "dir", root, "patterns", patterns)
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
-		return nil, fmt.Errorf("oracle: load %s: %w", root, err)
+		return nil, nil, fmt.Errorf("oracle: load %s: %w", root, err)
 	}
 	if len(pkgs) == 0 {
-		return nil, fmt.Errorf("oracle: no packages match %v in %s", patterns, root)
+		return nil, nil, fmt.Errorf("oracle: no packages match %v in %s", patterns, root)
 	}
 	g := &Graph{Version: FormatVersion, Tools: toolsVersion(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
@@ -91,38 +95,43 @@ func Build(ctx context.Context, dir string, opts Options) (*Graph, error) {
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	log.Info("oracle: building SSA", "packages", len(pkgs))
 	prog, ssaPkgs := ssautil.Packages(pkgs, ssa.BuilderMode(0))
 	prog.Build()
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
-	b := newBuilder(root, prog.Fset)
+	b := newBuilder(root, prog)
 	for i, p := range pkgs {
 		if ssaPkgs[i] == nil {
 			continue
 		}
 		g.Packages++
-		b.addPackage(p)
+		b.addPackage(p, ssaPkgs[i])
 	}
+	b.finish()
 
-	log.Info("oracle: static call graph")
-	g.Static = b.staticEdges(static.CallGraph(prog))
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	log.Info("oracle: call graphs", "functions", len(b.funcs))
+	if err := b.resolve(ctx); err != nil {
+		return nil, nil, err
 	}
-	log.Info("oracle: CHA call graph")
-	g.CHA = b.chaEdges(cha.CallGraph(prog))
+	// Mark the static edges that go/callgraph/static itself finds (it
+	// misses those made inside closures passed as values; see resolve).
+	xs := project(b, static.CallGraph(prog))
+	for i, e := range b.static {
+		b.static[i].XTools = xs[[2]int{e.Caller, e.Callee}]
+	}
+	g.Static, g.CHA = b.static, b.cha
 	g.Funcs = b.funcs
 	sort.Strings(b.files)
 	g.Files = b.files
 	g.Collisions = b.collisions
 	log.Info("oracle: done", "module", g.Module, "functions", len(g.Funcs), "static", len(g.Static), "cha", len(g.CHA))
-	return g, nil
+	return g, b, nil
 }
 
 func toolsVersion() string {
@@ -145,7 +154,14 @@ type key struct {
 
 type builder struct {
 	root string
+	prog *ssa.Program
 	fset *token.FileSet
+
+	// src are the module's source functions: every declared function and
+	// method of a loaded non-test file, and their closures.
+	src []*ssa.Function
+	// types are the module's non-generic, non-interface named types.
+	types []types.Type
 
 	files      []string
 	funcs      []Func
@@ -155,13 +171,17 @@ type builder struct {
 	collisions int
 
 	sorted bool
-	memo   map[*ssa.Function][]int // synthetic function -> declared functions it reaches
+
+	// Results of resolve.
+	static []StaticEdge
+	cha    [][2]int
 }
 
-func newBuilder(root string, fset *token.FileSet) *builder {
+func newBuilder(root string, prog *ssa.Program) *builder {
 	return &builder{
 		root:      root,
-		fset:      fset,
+		prog:      prog,
+		fset:      prog.Fset,
 		index:     make(map[key]int),
 		callExprs: make(map[token.Pos]*ast.CallExpr),
 		infos:     make(map[*types.Package]*types.Info),
@@ -190,9 +210,16 @@ func (b *builder) relFile(pos token.Pos) (string, int) {
 
 // addPackage records the declared functions and call expressions of one
 // loaded package.
-func (b *builder) addPackage(p *packages.Package) {
+func (b *builder) addPackage(p *packages.Package, sp *ssa.Package) {
 	if p.TypesInfo != nil {
 		b.infos[p.Types] = p.TypesInfo
+	}
+	for _, m := range sp.Members {
+		if t, ok := m.(*ssa.Type); ok {
+			if named, ok := t.Type().(*types.Named); ok && named.TypeParams() == nil && !types.IsInterface(named) {
+				b.types = append(b.types, named, types.NewPointer(named))
+			}
+		}
 	}
 	for _, f := range p.Syntax {
 		if file, _ := b.relFile(f.FileStart); file != "" {
@@ -214,6 +241,11 @@ func (b *builder) addPackage(p *packages.Package) {
 			}
 			b.index[k] = len(b.funcs)
 			b.funcs = append(b.funcs, Func{File: file, Line: line, Name: declName(p.Name, fd)})
+			if obj, ok := p.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+				if fn := b.prog.FuncValue(obj); fn != nil {
+					b.addSource(fn)
+				}
+			}
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			if c, ok := n.(*ast.CallExpr); ok {
@@ -282,185 +314,39 @@ func (b *builder) caller(fn *ssa.Function) int {
 	return b.declared(fn)
 }
 
-// callees returns the declared functions a call to g reaches: g itself if
-// declared, the declared functions a synthetic wrapper calls (transitively),
-// or nothing (closures, external functions).
-func (b *builder) callees(cg *callgraph.Graph, g *ssa.Function, visiting map[*ssa.Function]bool) []int {
-	if g.Parent() != nil {
-		return nil // a closure: calling it is not calling its enclosing function
+// addSource records fn and its closures, recursively, as source functions.
+func (b *builder) addSource(fn *ssa.Function) {
+	b.src = append(b.src, fn)
+	for _, anon := range fn.AnonFuncs {
+		b.addSource(anon)
 	}
-	if i := b.declared(g); i >= 0 {
-		return []int{i}
-	}
-	if g.Synthetic == "" || g.Origin() != nil {
-		return nil
-	}
-	if r, ok := b.memo[g]; ok {
-		return r
-	}
-	if visiting[g] {
-		return nil
-	}
-	visiting[g] = true
-	defer delete(visiting, g)
-	var out []int
-	seen := map[int]bool{}
-	if n := cg.Nodes[g]; n != nil {
-		for _, e := range n.Out {
-			for _, c := range b.callees(cg, e.Callee.Func, visiting) {
-				if !seen[c] {
-					seen[c] = true
-					out = append(out, c)
-				}
-			}
-		}
-	}
-	b.memo[g] = out
-	return out
 }
 
-// finish sorts funcs by (file, line) once and returns the old->new index
-// permutation.
-func (b *builder) finish() []int {
-	perm := make([]int, len(b.funcs))
+// finish sorts funcs by (file, line) and renumbers the index.
+func (b *builder) finish() {
 	if b.sorted {
-		for i := range perm {
-			perm[i] = i
-		}
-		return perm
+		return
 	}
 	order := make([]int, len(b.funcs))
 	for i := range order {
 		order[i] = i
 	}
 	sort.Slice(order, func(i, j int) bool {
-		a, c := b.funcs[order[i]], b.funcs[order[j]]
-		if a.File != c.File {
-			return a.File < c.File
+		x, y := b.funcs[order[i]], b.funcs[order[j]]
+		if x.File != y.File {
+			return x.File < y.File
 		}
-		return a.Line < c.Line
+		return x.Line < y.Line
 	})
-	sortedFuncs := make([]Func, len(b.funcs))
+	perm := make([]int, len(b.funcs))
+	sorted := make([]Func, len(b.funcs))
 	for newI, oldI := range order {
 		perm[oldI] = newI
-		sortedFuncs[newI] = b.funcs[oldI]
+		sorted[newI] = b.funcs[oldI]
 	}
-	b.funcs = sortedFuncs
+	b.funcs = sorted
 	for k, i := range b.index {
 		b.index[k] = perm[i]
 	}
 	b.sorted = true
-	return perm
-}
-
-// staticEdges projects the static call graph. It is called first, and sorts
-// the function table.
-func (b *builder) staticEdges(cg *callgraph.Graph) []StaticEdge {
-	b.finish()
-	b.memo = make(map[*ssa.Function][]int)
-	type pair struct{ from, to int }
-	first := make(map[pair]StaticEdge)
-	firstPos := make(map[pair]token.Position)
-	for fn, n := range cg.Nodes {
-		if fn == nil {
-			continue
-		}
-		from := b.caller(fn)
-		if from < 0 {
-			continue
-		}
-		for _, e := range n.Out {
-			for _, to := range b.callees(cg, e.Callee.Func, map[*ssa.Function]bool{}) {
-				if to == from {
-					continue
-				}
-				p := pair{from, to}
-				pos := b.fset.PositionFor(e.Site.Common().Pos(), false)
-				if old, ok := firstPos[p]; ok && !before(pos, old) {
-					continue
-				}
-				firstPos[p] = pos
-				first[p] = b.staticEdge(from, to, fn, e)
-			}
-		}
-	}
-	out := make([]StaticEdge, 0, len(first))
-	for _, e := range first {
-		out = append(out, e)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Caller != out[j].Caller {
-			return out[i].Caller < out[j].Caller
-		}
-		return out[i].Callee < out[j].Callee
-	})
-	return out
-}
-
-func before(a, b token.Position) bool {
-	if a.Filename != b.Filename {
-		return a.Filename < b.Filename
-	}
-	if a.Line != b.Line {
-		return a.Line < b.Line
-	}
-	return a.Column < b.Column
-}
-
-func (b *builder) staticEdge(from, to int, fn *ssa.Function, e *callgraph.Edge) StaticEdge {
-	pos := e.Site.Common().Pos()
-	site := ""
-	if file, line := b.relFile(pos); file != "" {
-		site = file + ":" + strconv.Itoa(line)
-	}
-	root := fn
-	for root.Parent() != nil {
-		root = root.Parent()
-	}
-	if o := root.Origin(); o != nil {
-		root = o
-	}
-	var info *types.Info
-	if root.Pkg != nil {
-		info = b.infos[root.Pkg.Pkg]
-	}
-	kind := KindOther
-	if info != nil {
-		kind = classify(b.callExprs[pos], info, e.Callee.Func)
-	}
-	return StaticEdge{Caller: from, Callee: to, Kind: kind, Site: site, InClosure: fn.Parent() != nil}
-}
-
-// chaEdges projects the CHA call graph.
-func (b *builder) chaEdges(cg *callgraph.Graph) [][2]int {
-	b.finish()
-	b.memo = make(map[*ssa.Function][]int)
-	seen := make(map[[2]int]bool)
-	for fn, n := range cg.Nodes {
-		if fn == nil {
-			continue
-		}
-		from := b.caller(fn)
-		if from < 0 {
-			continue
-		}
-		for _, e := range n.Out {
-			for _, to := range b.callees(cg, e.Callee.Func, map[*ssa.Function]bool{}) {
-				if to != from {
-					seen[[2]int{from, to}] = true
-				}
-			}
-		}
-	}
-	out := make([][2]int, 0, len(seen))
-	for e := range seen {
-		out = append(out, e)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i][0] != out[j][0] {
-			return out[i][0] < out[j][0]
-		}
-		return out[i][1] < out[j][1]
-	})
-	return out
 }

@@ -19,7 +19,7 @@ func buildFixture(t *testing.T) *Graph {
 	t.Helper()
 	fixtureOnce.Do(func() {
 		env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
-		fixtureGraph, fixtureErr = Build(context.Background(), filepath.Join("testdata", "fixture"),
+		fixtureGraph, fixtureBuilder, fixtureErr = build(context.Background(), filepath.Join("testdata", "fixture"),
 			Options{Env: env, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	})
 	if fixtureErr != nil {
@@ -50,7 +50,7 @@ func TestFixtureFunctions(t *testing.T) {
 	if g.Module != "example.com/fixture" {
 		t.Errorf("Module = %q, want example.com/fixture", g.Module)
 	}
-	if want := []string{"generic.go", "shapes.go", "sub/sub.go"}; !reflect.DeepEqual(g.Files, want) {
+	if want := []string{"generic.go", "more.go", "shapes.go", "sub/sub.go"}; !reflect.DeepEqual(g.Files, want) {
 		t.Errorf("Files = %v, want %v (no test files, no build-ignored files)", g.Files, want)
 	}
 	byName := map[string]Func{}
@@ -63,6 +63,7 @@ func TestFixtureFunctions(t *testing.T) {
 		{"fixture.helper", "shapes.go", "func helper"},
 		{"fixture.Map", "generic.go", "func Map"},
 		{"sub.Twice", "sub/sub.go", "func Twice"},
+		{"fixture.(*stack).push", "more.go", "func (s *stack[T]) push"},
 	} {
 		f, ok := byName[c.name]
 		if !ok {
@@ -78,8 +79,8 @@ func TestFixtureFunctions(t *testing.T) {
 			t.Errorf("function %s is in the oracle; test files and build-ignored files must not be", absent)
 		}
 	}
-	if len(g.Funcs) != 19 {
-		t.Errorf("%d functions, want 19: %v", len(g.Funcs), g.Funcs)
+	if len(g.Funcs) != 25 {
+		t.Errorf("%d functions, want 25: %v", len(g.Funcs), g.Funcs)
 	}
 }
 
@@ -107,13 +108,21 @@ func TestFixtureStatic(t *testing.T) {
 		"fixture.Chain -> fixture.NewSquare":            KindFunc,
 		"fixture.Chain -> fixture.Square.Area":          KindMethodOnCall,
 		"fixture.UseGeneric -> fixture.Map":             KindGeneric,
+		// calls inside generic methods, from a closure passed as a
+		// callback, and from a method nothing calls
+		"fixture.UseStack -> fixture.(*stack).push":       KindGeneric,
+		"fixture.(*stack).push -> fixture.(*stack).touch": KindMethodOnVar,
+		"fixture.(*stack).touch -> fixture.helper":        KindFunc,
+		"fixture.Callback -> fixture.apply":               KindFunc,
+		"fixture.Callback -> fixture.Direct":              KindFunc,
+		"fixture.unused.dead -> fixture.helper":           KindFunc,
 		// SSA follows f to the bound method s.Area.
 		"fixture.MethodValue -> fixture.Square.Area": KindFuncValue,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("static edges:\n got %v\nwant %v", sorted(got), sorted(want))
 	}
-	if !closure["fixture.WithClosure -> fixture.helper"] || closure["fixture.Direct -> fixture.helper"] {
+	if !closure["fixture.WithClosure -> fixture.helper"] || !closure["fixture.Callback -> fixture.Direct"] || closure["fixture.Direct -> fixture.helper"] {
 		t.Errorf("InClosure wrong: %v", closure)
 	}
 }
@@ -139,6 +148,9 @@ func TestFixtureCHA(t *testing.T) {
 		"fixture.Total -> fixture.(*Holder).Area",
 		// a method value's bound wrapper is seen through
 		"fixture.MethodValue -> fixture.Square.Area",
+		// a function-value call reaches every function of its signature
+		"fixture.apply -> fixture.helper",
+		"fixture.apply -> fixture.Direct",
 	} {
 		if !cha[n] {
 			t.Errorf("CHA lacks %s", n)

@@ -3,16 +3,23 @@
 //
 // It loads a Go module from source with golang.org/x/tools/go/packages
 // (non-test files only, for the host GOOS/GOARCH), builds SSA with go/ssa,
-// and takes two call graphs from x/tools:
+// and computes two call graphs over every source function of the module
+// (declared functions and methods, and the closures inside them):
 //
-//   - Static (go/callgraph/static): calls whose callee is known at compile
-//     time. Every one of these is a real call, so it is the yardstick for
-//     recall.
-//   - CHA (go/callgraph/cha): static calls plus, for every interface method
-//     call, every concrete method of every type that implements the
-//     interface, and for every call of a function value, every function of
-//     the same signature. It over-approximates, so it is the yardstick for
-//     precision: an edge a tool reports is counted correct if CHA has it.
+//   - Static: calls whose callee is known at compile time
+//     (ssa.CallCommon.StaticCallee, the rule of go/callgraph/static). Every
+//     one of these is a real call, so it is the yardstick for recall.
+//   - CHA: static calls plus, for every interface method call, every
+//     concrete method of every type that implements the interface, and for
+//     every call of a function value, every function of the same signature
+//     (the algorithm of go/callgraph/cha). It over-approximates, so it is
+//     the yardstick for precision: an edge a tool reports is counted correct
+//     if CHA has it.
+//
+// static.CallGraph and cha.CallGraph themselves start from root sets that
+// miss source code (closures passed as values; unreferenced methods of
+// unexported types): see resolve. Each static edge records whether
+// static.CallGraph also finds it (StaticEdge.XTools).
 //
 // Both graphs are projected onto the functions DECLARED in the module's own
 // non-test files. A function is named by the file of its declaration

@@ -16,7 +16,7 @@ type Kind string
 // Call-site kinds, most specific first (classify returns the first that
 // applies).
 const (
-	KindGeneric       Kind = "generic-instance"      // callee is an instance of a generic function or method
+	KindGeneric       Kind = "generic-instance"      // a non-generic caller calls an instance of a generic function or method
 	KindPromoted      Kind = "promoted-method"       // x.M() where M is promoted from an embedded field
 	KindMethodExpr    Kind = "method-expression"     // T.M(x) or (*T).M(x)
 	KindFunc          Kind = "func"                  // f() — a function of the same package
@@ -31,9 +31,10 @@ const (
 
 // classify returns the kind of the static call site whose call expression
 // is call (nil if none was found), calling callee, in a package whose type
-// information is info.
-func classify(call *ast.CallExpr, info *types.Info, callee *ssa.Function) Kind {
-	if callee.TypeArgs() != nil {
+// information is info. inGeneric reports that the caller is itself generic:
+// there, a call of a sibling generic method is classified by its syntax.
+func classify(call *ast.CallExpr, info *types.Info, callee *ssa.Function, inGeneric bool) Kind {
+	if callee.TypeArgs() != nil && !inGeneric {
 		return KindGeneric
 	}
 	if call == nil {

@@ -3,7 +3,8 @@ package oracle
 import "sync"
 
 var (
-	fixtureOnce  sync.Once
-	fixtureGraph *Graph
-	fixtureErr   error
+	fixtureOnce    sync.Once
+	fixtureGraph   *Graph
+	fixtureBuilder *builder
+	fixtureErr     error
 )

@@ -119,10 +119,20 @@ func Discover(ctx context.Context, root string, opts Options) (*Result, error) {
 	p := newPool(ctx, abs, maxSize)
 
 	var listErr error
+	var entries []gitEntry
 	if g, ok := probeGit(ctx, abs); ok {
-		res.Git, res.Commit, res.Branch = true, g.commit, g.branch
-		listErr = listGit(ctx, abs, flt, t, p.jobs)
-	} else {
+		entries, err = gitList(ctx, abs)
+		switch {
+		case err == nil:
+			res.Git, res.Commit, res.Branch = true, g.commit, g.branch
+		case ctx.Err() == nil:
+			// A broken index, say: the walk still gives a useful answer.
+			slog.Warn("discover: git cannot list the files; walking the directory tree instead", "root", abs, "err", err)
+		}
+	}
+	if res.Git {
+		listErr = feedGit(ctx, abs, entries, flt, t, p.jobs)
+	} else if ctx.Err() == nil {
 		listErr = walk(ctx, abs, flt, t, p.jobs)
 	}
 	close(p.jobs)

@@ -202,7 +202,7 @@ func TestDiscoverWalk(t *testing.T) {
 	buildTree(t, root)
 	write(t, root, "nested/n.go", "package nested\n")
 	write(t, root, "nested/.git/HEAD", "ref: refs/heads/main\n") // never listed
-	fifo := syscall.Mkfifo(filepath.Join(root, "pipe"), 0o644) == nil
+	fifo := makeFIFO(filepath.Join(root, "pipe"))
 	unreadable := makeUnreadable(t, root)
 
 	res, err := Discover(t.Context(), root, Options{MaxFileSize: testMaxSize, Excludes: []string{"*.md"}})
@@ -281,6 +281,56 @@ func TestDiscoverWithoutGitBinary(t *testing.T) {
 	}
 	if err := EnsureGitExclude(root, ".gitnexus/"); err != nil {
 		t.Errorf("EnsureGitExclude without git: %v", err)
+	}
+}
+
+// TestDiscoverGitFailsFallsBack: when git cannot list the files (a corrupt
+// index) or refuses the repository (owned by someone else: git's
+// safe.directory check), discovery walks the tree instead of failing.
+func TestDiscoverGitFailsFallsBack(t *testing.T) {
+	needGit(t)
+	root := t.TempDir()
+	write(t, root, "a.go", "package a\n")
+	write(t, root, "ignored.go", "package a\n")
+	write(t, root, ".gitignore", "ignored.go\n")
+	run(t, root, "init", "-q")
+	run(t, root, "add", "-A")
+	write(t, root, ".git/index", "this is not an index")
+	res, err := Discover(t.Context(), root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Git {
+		t.Error("Git = true with a corrupt index")
+	}
+	if got, want := paths(res.Files), []string{".gitignore", "a.go"}; !equalStrings(got, want) {
+		t.Errorf("corrupt index: files differ:\n%s", diff(got, want))
+	}
+
+	if os.Geteuid() != 0 {
+		t.Log("not root: cannot give the repository to another owner; the safe.directory case is not checked")
+		return
+	}
+	other := t.TempDir()
+	write(t, other, "b.go", "package b\n")
+	run(t, other, "init", "-q")
+	if err := filepath.WalkDir(other, func(p string, _ fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, 65534, 65534)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	res, err = Discover(t.Context(), other, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Git {
+		t.Error("Git = true in a repository git refuses (dubious ownership)")
+	}
+	if got, want := paths(res.Files), []string{"b.go"}; !equalStrings(got, want) {
+		t.Errorf("dubious ownership: files differ:\n%s", diff(got, want))
 	}
 }
 

@@ -16,8 +16,8 @@
 // work tree count as "vanished", submodules (gitlinks) and untracked
 // nested repositories as "submodule", symlinks as "symlink".
 //
-// Outside git, or when the git binary is missing or refuses the repository
-// (logged as a warning), discovery walks the tree itself and honours every
+// Outside git, or when the git binary is missing or fails on the
+// repository (unsafe ownership, a corrupt index: logged as a warning), discovery walks the tree itself and honours every
 // .gitignore file with a matcher that follows git's own (wildmatch.c and
 // dir.c, ported): negation "!", directory-only "dir/", anchoring by a
 // leading or inner "/", "*", "?", "[a-z]", "[!x]", "[[:alpha:]]", "**/",
@@ -77,7 +77,6 @@
 //
 // Unreadable files, files that vanish mid-run, symlink loops and special
 // files never stop discovery: they are counted. Discover fails only when
-// root itself cannot be resolved or listed, when git fails after it said
-// root is in a work tree, on a bad pattern in Options, and when ctx is
-// cancelled (the error wraps ctx.Err()).
+// root itself cannot be resolved or listed, on a bad pattern in Options,
+// and when ctx is cancelled (the error wraps ctx.Err()).
 package discover

@@ -150,12 +150,13 @@ type gitEntry struct {
 	kind int
 }
 
-// listGit feeds the pool with git's view of root: tracked files (git
-// ls-files --stage) and untracked files that no ignore rule covers
-// (--others --exclude-standard, which reads .gitignore files,
-// .git/info/exclude and core.excludesFile). Paths come relative to root,
-// limited to files under it, even when root is a subdirectory.
-func listGit(ctx context.Context, root string, flt *filter, t *tally, jobs chan<- job) error {
+// gitList returns git's view of root: tracked files (git ls-files
+// --stage) and untracked files that no ignore rule covers (--others
+// --exclude-standard, which reads .gitignore files, .git/info/exclude and
+// core.excludesFile), sorted by path without duplicates. Paths come
+// relative to root, limited to files under it, even when root is a
+// subdirectory of the work tree.
+func gitList(ctx context.Context, root string) ([]gitEntry, error) {
 	var (
 		tracked, others []byte
 		errT, errO      error
@@ -168,10 +169,10 @@ func listGit(ctx context.Context, root string, flt *filter, t *tally, jobs chan<
 	tracked, errT = git(ctx, root, "ls-files", "-z", "--stage")
 	<-done
 	if errT != nil {
-		return errT
+		return nil, errT
 	}
 	if errO != nil {
-		return errO
+		return nil, errO
 	}
 	entries := parseStage(tracked)
 	for _, p := range bytes.Split(others, []byte{0}) {
@@ -195,8 +196,12 @@ func listGit(ctx context.Context, root string, flt *filter, t *tally, jobs chan<
 		}
 		uniq = append(uniq, e)
 	}
-	entries = uniq
+	return uniq, nil
+}
 
+// feedGit applies the filter to git's entries and hands the files to the
+// pool.
+func feedGit(ctx context.Context, root string, entries []gitEntry, flt *filter, t *tally, jobs chan<- job) error {
 	loadIgnoreFiles(root, flt, entries)
 	dirs := map[string]state{"": {}}
 	var dirState func(d string) state

@@ -58,6 +58,8 @@ type Result struct {
 	Edges []schema.Edge
 	// Resolution counts call sites by outcome; nil when skipped.
 	Resolution *resolve.Stats
+	// Samples are a few unresolved call sites ("file:line name").
+	Samples []string
 }
 
 // Stats are the counts of a run, for the summary and meta.json.
@@ -156,6 +158,7 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 		}
 		unresolved = out.Unresolved
 		res.Resolution = &out.Stats
+		res.Samples = out.Samples
 		st.Phases["resolve"] = time.Since(t0).Seconds()
 	}
 	if err := e.flushFiles(unresolved); err != nil {

@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
@@ -37,6 +38,12 @@ func (r *resolver) calls(f *lang.Facts) {
 		}
 		r.out.Stats.CallSites++
 		targets, reason, conf, out := r.resolveCall(ctx{sc: sc, caller: caller}, cs)
+		if cs.Kind == "reference" && out != resolved {
+			// a name used as a value that is not a function or method of the
+			// repository (a constant, a variable, a field): not a call site.
+			r.out.Stats.CallSites--
+			continue
+		}
 		switch out {
 		case external:
 			r.out.Stats.External++
@@ -47,6 +54,9 @@ func (r *resolver) calls(f *lang.Facts) {
 		case unresolved:
 			r.out.Stats.Unresolved++
 			r.out.Unresolved[f.Path]++
+			if len(r.out.Samples) < MaxSamples {
+				r.out.Samples = append(r.out.Samples, fmt.Sprintf("%s:%d %s", f.Path, cs.Line, qualify(cs.Receiver, cs.Name)))
+			}
 			continue
 		case noEdge:
 			r.out.Stats.Resolved++
@@ -153,6 +163,11 @@ func (r *resolver) resolveCall(c ctx, cs lang.CallSite) ([]*sym, string, float64
 		if len(cands) > 0 {
 			return r.callTargets(cands, schema.ReasonImportScoped)
 		}
+		for _, f := range files {
+			if _, ok := r.facts["file:"+f][name]; ok {
+				return nil, "", 0, dynamic // a package-level function variable
+			}
+		}
 		return nil, "", 0, unresolved
 	}
 	root := splitChain(recv)
@@ -164,7 +179,12 @@ func (r *resolver) resolveCall(c ctx, cs lang.CallSite) ([]*sym, string, float64
 	}
 
 	// a typed receiver (variables, fields, chains, calls, type names)
-	if t := r.typeOfExpr(c, recv); t != nil {
+	r.extHit = false
+	t := r.typeOfExpr(c, recv)
+	if t == nil && r.extHit {
+		return nil, "", 0, external // the chain reached a type from outside the repository
+	}
+	if t != nil {
 		if ms := r.methodLookup(t, name); len(ms) > 0 {
 			return ms, schema.ReasonReceiverTyped, 0.9, resolved
 		}
@@ -298,6 +318,9 @@ func (r *resolver) bareName(c ctx, name string) ([]*sym, string) {
 	if c.sc.external[name] {
 		return nil, "external"
 	}
+	if _, _, ok := r.packageGlobal(c.sc, name); ok {
+		return nil, "dynamic" // a package-level function variable
+	}
 	var pkg []*sym
 	for _, p := range r.packageFiles(f) {
 		if p != f.Path {
@@ -392,6 +415,9 @@ func (r *resolver) isExternalName(c ctx, recv, name string) bool {
 	if recv == "" {
 		return false
 	}
+	if builtinTypes[id] {
+		return true
+	}
 	if r.isLocal(c, id) {
 		return false
 	}
@@ -432,6 +458,40 @@ func (r *resolver) externalTyped(c ctx, id string) bool {
 	}
 	fam := family(c.sc.f.Language)
 	return len(r.typesByName[key(fam, segs[0])]) == 0
+}
+
+// builtinTypes are predeclared type names whose methods live outside the
+// repository.
+var builtinTypes = map[string]bool{
+	"string": true, "error": true, "int": true, "int64": true, "int32": true, "uint": true, "uint64": true,
+	"float64": true, "float32": true, "bool": true, "byte": true, "rune": true, "any": true, "interface{}": true,
+	"str": true, "list": true, "dict": true, "set": true, "bytes": true, "object": true, "tuple": true,
+	"String": true, "Object": true, "Array": true, "Map": true, "Set": true, "Promise": true, "number": true,
+	"boolean": true, "Integer": true, "Long": true, "Boolean": true, "Double": true, "void": true, "unknown": true,
+}
+
+// isExternalType reports whether a type string as written names a type
+// from outside the repository: a builtin, a type qualified by an external
+// import, a function-type or map literal, or the result of a call into an
+// external package.
+func (r *resolver) isExternalType(c ctx, typ string) bool {
+	typ = strings.TrimSpace(typ)
+	if typ == "" {
+		return false
+	}
+	if expr, ok := strings.CutPrefix(typ, "call:"); ok {
+		segs := splitChain(expr)
+		return len(segs) > 1 && c.sc != nil && c.sc.external[segs[0]] && !r.isLocal(c, segs[0])
+	}
+	if builtinTypes[typ] || strings.HasPrefix(typ, "func") || strings.HasPrefix(typ, "map[") || strings.HasPrefix(typ, "chan") {
+		return true
+	}
+	segs := splitChain(typ)
+	if len(segs) > 1 {
+		_, inRepo := c.sc.modules[segs[0]]
+		return c.sc.external[segs[0]] || !inRepo && len(r.typesByName[key(family(c.sc.f.Language), segs[len(segs)-1])]) == 0
+	}
+	return len(r.typesByName[key(family(c.sc.f.Language), typ)]) == 0
 }
 
 func qualify(recv, name string) string {

@@ -28,8 +28,14 @@ type Output struct {
 	// Unresolved counts, per file, the call sites that could not be linked
 	// to a repository symbol and are not known to be external.
 	Unresolved map[string]int
-	Stats      Stats
+	// Samples are up to MaxSamples unresolved call sites, "file:line
+	// receiver.name", for the summary and for debugging the resolver.
+	Samples []string
+	Stats   Stats
 }
+
+// MaxSamples bounds Output.Samples.
+var MaxSamples = 50
 
 // Stats count call sites and imports by outcome.
 type Stats struct {
@@ -78,6 +84,10 @@ type resolver struct {
 	rustMod map[string]string // module path (a::b) → file
 	tsPaths *tsConfig
 	byBase  map[string][]string // file base name → paths, built on first use
+
+	// extHit is set when type inference stopped at a type from outside the
+	// repository (read right after a typeOfExpr call).
+	extHit bool
 
 	parentCache map[string][]*sym   // type id → resolved parents
 	pkgCache    map[string][]string // file → its package's files

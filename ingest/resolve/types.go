@@ -173,6 +173,10 @@ func (r *resolver) firstSegment(c ctx, seg string) (*sym, []string) {
 	if files, ok := c.sc.modules[seg]; ok {
 		return nil, files
 	}
+	if c.sc.external[seg] {
+		r.extHit = true
+		return nil, nil
+	}
 	if t := r.typeNamed(c, seg); t != nil {
 		return t, nil
 	}
@@ -299,9 +303,17 @@ func (r *resolver) typeFromFact(c ctx, file, scopeID, typ string) *sym {
 		return nil
 	}
 	if expr, ok := strings.CutPrefix(typ, "call:"); ok {
-		return r.typeOfExpr(nc, expr+"()")
+		t := r.typeOfExpr(nc, expr+"()")
+		if t == nil && r.isExternalType(nc, typ) {
+			r.extHit = true
+		}
+		return t
 	}
-	return r.typeNamed(nc, typ)
+	t := r.typeNamed(nc, typ)
+	if t == nil && r.isExternalType(nc, typ) {
+		r.extHit = true
+	}
+	return t
 }
 
 // factFile is the file a fact with this scope was declared in.

@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -88,27 +89,28 @@ type Result struct {
 // Discover lists the files of the repository or directory at root that
 // gitnexus should index. See the package documentation for the rules.
 func Discover(ctx context.Context, root string, opts Options) (*Result, error) {
+	// Errors say what failed; the caller adds which root.
 	abs, err := filepath.Abs(root)
 	if err != nil {
-		return nil, fmt.Errorf("resolve %s: %w", root, err)
+		return nil, fmt.Errorf("resolve the root: %w", err)
 	}
 	abs, err = filepath.EvalSymlinks(abs)
 	if err != nil {
-		return nil, fmt.Errorf("resolve %s: %w", root, err)
+		return nil, fmt.Errorf("resolve the root: %w", err)
 	}
 	st, err := os.Stat(abs)
 	if err != nil {
-		return nil, fmt.Errorf("discover: %w", err)
+		return nil, fmt.Errorf("resolve the root: %w", err)
 	}
 	if !st.IsDir() {
-		return nil, fmt.Errorf("discover: %s is not a directory", abs)
+		return nil, fmt.Errorf("%s is not a directory", abs)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("discover %s: %w", abs, err)
+		return nil, fmt.Errorf("list files: %w", err)
 	}
 	flt, err := newFilter(opts)
 	if err != nil {
-		return nil, fmt.Errorf("discover: %w", err)
+		return nil, err
 	}
 	maxSize := opts.MaxFileSize
 	if maxSize == 0 {
@@ -141,7 +143,7 @@ func Discover(ctx context.Context, root string, opts Options) (*Result, error) {
 		listErr = ctx.Err()
 	}
 	if listErr != nil {
-		return nil, fmt.Errorf("discover %s: %w", abs, listErr)
+		return nil, fmt.Errorf("list files: %w", listErr)
 	}
 	t.merge(wt)
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
@@ -154,12 +156,7 @@ func Discover(ctx context.Context, root string, opts Options) (*Result, error) {
 // whether head holds a NUL byte, git's own test. Pass the first SniffSize
 // bytes. UTF-16 text counts as binary.
 func IsBinary(head []byte) bool {
-	for _, b := range head {
-		if b == 0 {
-			return true
-		}
-	}
-	return false
+	return bytes.IndexByte(head, 0) >= 0
 }
 
 // tally counts skipped files and keeps a few examples per reason.

@@ -8,7 +8,9 @@
 //	git ls-files -z --stage                        # tracked files
 //	git ls-files -z --others --exclude-standard    # untracked, not ignored
 //
-// so the set is exactly git's: nested .gitignore files, .git/info/exclude
+// (with GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE and their kin removed from
+// the environment, so that running inside a git hook cannot point git at
+// another repository), so the set is exactly git's: nested .gitignore files, .git/info/exclude
 // and core.excludesFile all apply, tracked files are in even when an ignore
 // rule matches them, and untracked files that no rule ignores are in too.
 // When root is a subdirectory of a work tree only the files below it are

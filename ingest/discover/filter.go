@@ -37,7 +37,7 @@ func newFilter(opts Options) (*filter, error) {
 		for _, p := range DefaultExcludes {
 			r, ok := parseRule(p, "", ReasonDefaultExclude)
 			if !ok {
-				return nil, fmt.Errorf("bad default exclude %q", p)
+				return nil, fmt.Errorf("bad default exclude pattern %q", p)
 			}
 			r.source = "default exclude " + p
 			f.defaults = append(f.defaults, r)
@@ -46,7 +46,7 @@ func newFilter(opts Options) (*filter, error) {
 	for _, p := range opts.Includes {
 		r, ok := parseRule(p, "", "")
 		if !ok {
-			return nil, fmt.Errorf("include pattern %q is empty or a comment", p)
+			return nil, fmt.Errorf("include pattern %q is empty or a comment: give a gitignore-style pattern such as vendor/", p)
 		}
 		r.negate = false // "!x" and "x" both mean: bring x back
 		r.source = "--include " + p
@@ -55,7 +55,7 @@ func newFilter(opts Options) (*filter, error) {
 	for _, p := range opts.Excludes {
 		r, ok := parseRule(p, "", ReasonUserExclude)
 		if !ok {
-			return nil, fmt.Errorf("exclude pattern %q is empty or a comment", p)
+			return nil, fmt.Errorf("exclude pattern %q is empty or a comment: give a gitignore-style pattern such as '*.pb.go' or docs/", p)
 		}
 		r.source = "--exclude " + p
 		f.user = append(f.user, r)

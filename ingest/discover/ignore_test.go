@@ -53,7 +53,11 @@ func TestMatcherFuzzAgainstGit(t *testing.T) {
 	pieces := []string{"a", "b", "ab", "*", "**", "?", "/", "[ab]", "[!a]", "[a-b]", "\\*", "*b", "a*"}
 	names := []string{"a", "b", "ab", "ba", "aa", "bb", "abab", "*", "a*b"}
 	var pats []string
-	for range 120 {
+	n := 120
+	if testing.Short() {
+		n = 30
+	}
+	for range n {
 		var b strings.Builder
 		if rng.Intn(5) == 0 {
 			b.WriteByte('!')

@@ -51,7 +51,10 @@ func (w *walker) dir(ctx context.Context, rel string, st state, gi [][]rule) err
 			gi = append(gi[:len(gi):len(gi)], rules)
 		}
 	}
-	if _, _, excluded := st.excluded(); !excluded {
+	// As in git mode: a nested .gitnexusignore counts only where git would
+	// list it, and never inside an excluded directory.
+	ignp := path.Join(rel, IgnoreFileName)
+	if _, _, excluded := st.excluded(); !excluded && (rel == "" || !gitIgnored(gi, ignp, IgnoreFileName, false)) {
 		if content, ok := w.read(rel, IgnoreFileName, entries); ok {
 			w.flt.addIgnoreFile(rel, content)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -525,5 +526,43 @@ func TestDiscoverOpenFailures(t *testing.T) {
 	}
 	if want := map[string]int{"unreadable": 1, "vanished": 1}; !reflect.DeepEqual(res.Skipped, want) {
 		t.Errorf("Skipped = %v, want %v", res.Skipped, want)
+	}
+}
+
+// TestDiscoverGitConflictAndOddNames: a path in a merge conflict (listed
+// once per stage by git) comes out once, and names with tabs, newlines,
+// quotes and non-ASCII letters survive (ls-files -z, never quoted).
+func TestDiscoverGitConflictAndOddNames(t *testing.T) {
+	needGit(t)
+	root := t.TempDir()
+	run(t, root, "init", "-q")
+	write(t, root, "c.go", "package c // base\n")
+	odd := []string{"tab\tname.go", "new\nline.go", "quote\"d.go", "ünïcödé.go", "sp ace.go", "back\\slash.go"}
+	for _, p := range odd {
+		write(t, root, p, "package odd\n")
+	}
+	run(t, root, "add", "-A")
+	run(t, root, "commit", "-q", "-m", "base")
+	run(t, root, "checkout", "-q", "-b", "other")
+	write(t, root, "c.go", "package c // other\n")
+	run(t, root, "commit", "-q", "-am", "other")
+	run(t, root, "checkout", "-q", "main")
+	write(t, root, "c.go", "package c // main\n")
+	run(t, root, "commit", "-q", "-am", "main")
+	cmd := exec.Command("git", "-C", root, "merge", "-q", "other")
+	if err := cmd.Run(); err == nil {
+		t.Fatal("merge did not conflict")
+	}
+	if stages := run(t, root, "ls-files", "--stage", "c.go"); strings.Count(stages, "c.go") < 2 {
+		t.Fatalf("no conflict stages: %q", stages)
+	}
+	res, err := Discover(t.Context(), root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := append([]string{"c.go"}, odd...)
+	sort.Strings(want)
+	if got := paths(res.Files); !equalStrings(got, want) {
+		t.Errorf("files differ:\n%s", diff(got, want))
 	}
 }

@@ -37,6 +37,7 @@ func TestCorporaSmoke(t *testing.T) {
 				files, partial, symbols, calls int
 				bytes                          int64
 				dur                            time.Duration
+				partialFiles                   []string
 			}
 			stats := map[string]*stat{}
 			err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -76,6 +77,9 @@ func TestCorporaSmoke(t *testing.T) {
 				s.calls += len(facts.Calls)
 				if status == schema.ParsePartial {
 					s.partial++
+					if len(s.partialFiles) < 3 {
+						s.partialFiles = append(s.partialFiles, strings.TrimPrefix(path, root+"/"))
+					}
 				}
 				return nil
 			})
@@ -85,6 +89,9 @@ func TestCorporaSmoke(t *testing.T) {
 			for lang, s := range stats {
 				mbps := float64(s.bytes) / 1e6 / s.dur.Seconds()
 				t.Logf("%s: %d files, %d partial, %d symbols, %d call sites, %.1f MB in %s (%.1f MB/s)", lang, s.files, s.partial, s.symbols, s.calls, float64(s.bytes)/1e6, s.dur.Round(time.Millisecond), mbps)
+				if s.partial > 0 {
+					t.Logf("%s partial: %v", lang, s.partialFiles)
+				}
 				if s.partial*50 > s.files {
 					t.Errorf("%s: %d of %d files partial", lang, s.partial, s.files)
 				}

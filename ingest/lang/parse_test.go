@@ -115,7 +115,9 @@ func TestParseNoGrammar(t *testing.T) {
 
 func TestDetectOwnLanguages(t *testing.T) {
 	cases := map[string]string{
-		"a/b.go": "go",
+		"a/b.go": "go", "x.py": "python", "x.pyi": "python", "x.js": "javascript", "x.mjs": "javascript",
+		"x.cjs": "javascript", "x.jsx": "javascript", "x.ts": "typescript", "x.mts": "typescript",
+		"x.cts": "typescript", "types/x.d.ts": "typescript", "x.tsx": "tsx",
 	}
 	for path, want := range cases {
 		l := Detect(path)

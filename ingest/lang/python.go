@@ -209,7 +209,10 @@ func (x *pyExtractor) function(def, outer *sitter.Node, decos []*sitter.Node, c 
 	}, def)
 
 	saved := x.locals
-	x.locals = map[string]string{}
+	x.locals = make(map[string]string, len(saved)) // closures see the outer locals
+	for k, v := range saved {
+		x.locals[k] = v
+	}
 	inner := pyCtx{qual: pyJoin(c.qual, name), scope: id, method: c.classID != "" && !static, className: c.className}
 	self := x.params(field(def, "parameters"), inner, c.className)
 	if rt := field(def, "return_type"); rt != nil {

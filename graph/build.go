@@ -9,8 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -55,7 +53,8 @@ type Build struct {
 
 	mu    sync.Mutex
 	state buildState
-	files map[string]*rowFile // by fileKey
+	files map[string]*rowFile // by nodeKey / relKey
+	ids   idSet               // hashes of the node ids added, by label
 
 	db      *kuzu.Database
 	conn    *kuzu.Connection
@@ -97,7 +96,7 @@ func NewBuild(ctx context.Context, repoRoot string, opts BuildOptions) (*Build, 
 	if err != nil {
 		return nil, err
 	}
-	b := &Build{root: root, dir: dir, opts: opts, log: log, lock: lock, files: map[string]*rowFile{}}
+	b := &Build{root: root, dir: dir, opts: opts, log: log, lock: lock, files: map[string]*rowFile{}, ids: newIDSet()}
 	b.cleanStale()
 	b.staging, err = os.MkdirTemp(dir, "staging-")
 	if err != nil {
@@ -148,12 +147,16 @@ func relKey(t schema.RelType, from, to schema.Label) string {
 	return fmt.Sprintf("%s:%s->%s", t, from, to)
 }
 
-// add appends one encoded row to the file of key.
-func (b *Build) add(key, fileName string, line []byte) error {
+// add appends one encoded row to the file of key; for a node row (label not
+// empty) it records the id's hash in the label's id set.
+func (b *Build) add(key, fileName string, line []byte, label schema.Label, id string) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.state != stateAdding {
 		return errors.New("graph build: rows added after Load, Commit or Abort")
+	}
+	if label != "" {
+		b.ids.add(label, id)
 	}
 	rf := b.files[key]
 	if rf == nil {
@@ -183,7 +186,7 @@ func (b *Build) addNode(l schema.Label, id string, v any, extra []string) error 
 	if err != nil {
 		return err
 	}
-	return b.add(nodeKey(l), "node-"+string(l)+".json", line)
+	return b.add(nodeKey(l), "node-"+string(l)+".json", line, l, id)
 }
 
 // AddFolder adds a Folder node.
@@ -237,7 +240,7 @@ func (b *Build) AddEdge(e schema.Edge) error {
 		return err
 	}
 	return b.add(relKey(e.Type, e.FromLabel, e.ToLabel),
-		fmt.Sprintf("rel-%s-%s-%s.json", e.Type, e.FromLabel, e.ToLabel), line)
+		fmt.Sprintf("rel-%s-%s-%s.json", e.Type, e.FromLabel, e.ToLabel), line, "", "")
 }
 
 // Load creates the schema in a fresh database in the staging directory,
@@ -319,8 +322,10 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 	}
 
 	// Relationships. A row whose endpoint is not a node fails the whole COPY
-	// ("Unable to find primary key value X") unless ignore_errors is set;
-	// with it, Kuzu skips the row and records a warning. We drop and count.
+	// ("Unable to find primary key value X"). COPY's ignore_errors option
+	// skips such rows but makes the COPY about 3x slower, so dangling edges
+	// are filtered out here against the ids added (dropped and counted), and
+	// ignore_errors is only the fallback should a COPY still fail on one.
 	total, done = 0, 0
 	for _, rf := range b.files {
 		total += rf.rows
@@ -335,19 +340,24 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 				continue
 			}
 			t0 := time.Now()
-			stmt := fmt.Sprintf("COPY %s FROM %s (from='%s', to='%s', ignore_errors=true)", r.Type, cypherString(rf.path), p.From, p.To)
-			if err := exec(ctx, b.conn, stmt); err != nil {
-				return fmt.Errorf("load %d %s rows from %s: %w", rf.rows, key, filepath.Base(rf.path), err)
-			}
-			n, err := queryInt(ctx, b.conn, fmt.Sprintf("MATCH (:%s)-[r:%s]->(:%s) RETURN count(r)", p.From, r.Type, p.To))
+			path, kept, sample, err := b.filterDangling(rf, p)
 			if err != nil {
-				return fmt.Errorf("count %s rows: %w", key, err)
+				return err
+			}
+			if d := rf.rows - kept; d > 0 {
+				b.dropped[key] = d
+				b.log.Warn("dropped edges whose endpoint is not a node", "rel", key, "dropped", d, "of", rf.rows, "sample", sample)
+			}
+			n := 0
+			if kept > 0 {
+				if n, err = b.copyRel(ctx, r.Type, p, path, kept); err != nil {
+					return err
+				}
+			}
+			if d := kept - n; d > 0 {
+				b.dropped[key] += d
 			}
 			b.counts[string(r.Type)] += n
-			if d := rf.rows - n; d > 0 {
-				b.dropped[key] = d
-				b.log.Warn("dropped edges whose endpoint is not a node", "rel", key, "dropped", d, "of", rf.rows, "sample", b.warningSample(ctx))
-			}
 			done += rf.rows
 			b.log.Debug("copied edges", "rel", key, "rows", n, "took", time.Since(t0))
 			progress("edges", done, total)
@@ -375,23 +385,27 @@ func sumNodes(files map[string]*rowFile, tables []schema.NodeTable) int {
 	return n
 }
 
-// warningSample returns up to three of Kuzu's copy warnings, for the log.
-func (b *Build) warningSample(ctx context.Context) string {
-	res, err := run(ctx, b.conn, "CALL show_warnings() RETURN message ORDER BY query_id DESC LIMIT 3", nil)
+// copyRel COPYs one rel file (rows lines) and returns how many rows the
+// table then holds for that pair. Should the strict COPY fail (an endpoint
+// the id set wrongly let through), it retries with ignore_errors.
+func (b *Build) copyRel(ctx context.Context, rt schema.RelType, p schema.Pair, path string, rows int) (int, error) {
+	key := relKey(rt, p.From, p.To)
+	stmt := fmt.Sprintf("COPY %s FROM %s (from='%s', to='%s')", rt, cypherString(path), p.From, p.To)
+	if err := exec(ctx, b.conn, stmt); err != nil {
+		if ctx.Err() != nil {
+			return 0, fmt.Errorf("load %d %s rows: %w", rows, key, err)
+		}
+		b.log.Warn("edge COPY failed; retrying with ignore_errors", "rel", key, "err", err)
+		stmt = fmt.Sprintf("COPY %s FROM %s (from='%s', to='%s', ignore_errors=true)", rt, cypherString(path), p.From, p.To)
+		if err := exec(ctx, b.conn, stmt); err != nil {
+			return 0, fmt.Errorf("load %d %s rows from %s: %w", rows, key, filepath.Base(path), err)
+		}
+	}
+	n, err := queryInt(ctx, b.conn, fmt.Sprintf("MATCH (:%s)-[r:%s]->(:%s) RETURN count(r)", p.From, rt, p.To))
 	if err != nil {
-		return ""
+		return 0, fmt.Errorf("count %s rows: %w", key, err)
 	}
-	defer res.Close()
-	r, err := collect(res, 3)
-	if err != nil {
-		return ""
-	}
-	var msgs []string
-	for _, row := range r.Rows {
-		msgs = append(msgs, fmt.Sprint(row[0]))
-	}
-	exec(ctx, b.conn, "CALL clear_warnings()")
-	return strings.Join(msgs, "; ")
+	return n, nil
 }
 
 // Counts are the rows loaded: nodes by label, edges by rel type. Valid after
@@ -605,14 +619,4 @@ func canonical(path string) (string, error) {
 		abs = real
 	}
 	return abs, nil
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -122,6 +122,9 @@ func (d *DB) Query(ctx context.Context, cypher string, params map[string]any) (*
 	defer func() { d.pool <- conn }()
 	res, err := run(ctx, conn, cypher, params)
 	if err != nil {
+		if errors.Is(err, ErrReadOnly) || ctx.Err() != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("cypher: %w", err)
 	}
 	defer res.Close()

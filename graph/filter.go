@@ -1,0 +1,117 @@
+package graph
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+// idSet holds 64-bit hashes of the node ids added per label: about 40 bytes
+// per node instead of the id itself. A hash collision can only let a dangling
+// edge through to COPY, which then falls back to ignore_errors.
+type idSet struct {
+	seed maphash.Seed
+	m    map[schema.Label]map[uint64]struct{}
+}
+
+func newIDSet() idSet {
+	return idSet{seed: maphash.MakeSeed(), m: map[schema.Label]map[uint64]struct{}{}}
+}
+
+func (s idSet) add(l schema.Label, id string) {
+	set := s.m[l]
+	if set == nil {
+		set = map[uint64]struct{}{}
+		s.m[l] = set
+	}
+	set[maphash.String(s.seed, id)] = struct{}{}
+}
+
+func (s idSet) has(l schema.Label, id string) bool {
+	_, ok := s.m[l][maphash.String(s.seed, id)]
+	return ok
+}
+
+// filterDangling streams rf and checks every edge's endpoints against the id
+// sets of pair p. It returns the file to COPY (rf's own when every edge is
+// sound, else a filtered copy), the edges kept, and a few dropped ones for
+// the log.
+func (b *Build) filterDangling(rf *rowFile, p schema.Pair) (path string, kept int, sample string, err error) {
+	sound := func(line []byte) (bool, error) {
+		var e struct {
+			From string `json:"from"`
+			To   string `json:"to"`
+		}
+		if err := json.Unmarshal(line, &e); err != nil {
+			return false, fmt.Errorf("read back %s: %w", rf.path, err)
+		}
+		return b.ids.has(p.From, e.From) && b.ids.has(p.To, e.To), nil
+	}
+	var samples []string
+	dangling := 0
+	err = eachLine(rf.path, func(line []byte) error {
+		ok, err := sound(line)
+		if !ok && err == nil {
+			dangling++
+			if len(samples) < 3 {
+				samples = append(samples, strings.TrimSpace(string(line)))
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return "", 0, "", err
+	}
+	if dangling == 0 {
+		return rf.path, rf.rows, "", nil
+	}
+	out, err := createRowFile(strings.TrimSuffix(rf.path, ".json") + "-sound.json")
+	if err != nil {
+		return "", 0, "", err
+	}
+	defer out.close()
+	err = eachLine(rf.path, func(line []byte) error {
+		ok, err := sound(line)
+		if ok && err == nil {
+			err = out.write(line)
+		}
+		return err
+	})
+	if err == nil {
+		err = out.close()
+	}
+	if err != nil {
+		return "", 0, "", err
+	}
+	return out.path, out.rows, strings.Join(samples, " | "), nil
+}
+
+// eachLine calls fn with every line of the file, newline included.
+func eachLine(path string, fn func([]byte) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("read back row file: %w", err)
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 256<<10)
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(line) > 0 {
+			if ferr := fn(line); ferr != nil {
+				return ferr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read back %s: %w", path, err)
+		}
+	}
+}

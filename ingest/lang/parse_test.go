@@ -117,7 +117,7 @@ func TestDetectOwnLanguages(t *testing.T) {
 	cases := map[string]string{
 		"a/b.go": "go", "x.py": "python", "x.pyi": "python", "x.js": "javascript", "x.mjs": "javascript",
 		"x.cjs": "javascript", "x.jsx": "javascript", "x.ts": "typescript", "x.mts": "typescript",
-		"x.cts": "typescript", "types/x.d.ts": "typescript", "x.tsx": "tsx",
+		"x.cts": "typescript", "types/x.d.ts": "typescript", "x.tsx": "tsx", "A.java": "java",
 	}
 	for path, want := range cases {
 		l := Detect(path)

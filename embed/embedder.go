@@ -17,7 +17,7 @@ const QueryPrefix = "Represent this sentence for searching relevant passages: "
 
 // Defaults for batching.
 const (
-	DefaultBatchSize      = 32
+	DefaultBatchSize      = 16
 	DefaultMaxBatchTokens = 8192 // rows × padded length per ORT run
 )
 

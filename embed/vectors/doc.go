@@ -1,0 +1,31 @@
+// Package vectors computes and stores the embedding vectors of an index:
+// it is the embedding stage of analyze, between ingest (which streams
+// symbols) and the graph build (which loads rows into Kuzu).
+//
+// Wiring (cmd/analyze):
+//
+//	w, _ := vectors.NewWriter(ctx, emb, b.StagingDir(), vectors.Options{Previous: prev})
+//	// tee every symbol ingest emits into w.AddSymbol (Sink wrapper), and
+//	// after ingest call w.AddFileSummary per file if wanted
+//	st, err := w.Close()         // waits for the last batch
+//	...b.Load(ctx, ...)...
+//	err = w.Load(ctx, b)         // CREATE NODE TABLE + COPY, after b.Load
+//	meta.Embeddings = graph.EmbeddingInfo{Model: vectors.ModelName, Count: st.Chunks, Dim: emb.Dim()}
+//
+// A Writer works in the background: AddSymbol queues the symbol; a worker
+// chunks queued symbols (embed.Tokenizer.SymbolChunks), reuses the vector of
+// every chunk whose (id, hash) is in the previous index, embeds the rest in
+// length-sorted batches (embed.Embedder.EmbedTokenIDs), and appends rows to
+// an NDJSON file in the staging directory. Memory stays bounded: at most
+// one slice (BatchChunks chunks) is held at a time.
+//
+// Table (one row per chunk), spelled here until graph/schema takes it over:
+//
+//	CodeEmbedding(id STRING PRIMARY KEY,   -- ownerId + "@" + chunk
+//	              ownerId STRING, ownerLabel STRING, chunk INT64,
+//	              hash STRING, vector FLOAT[dim])
+//
+// No vector index is created (HNSW builds are slow on small machines and a
+// brute-force array_cosine_similarity scan is fast enough); the query side
+// scans CodeEmbedding and maps hits to symbols by ownerId/ownerLabel.
+package vectors

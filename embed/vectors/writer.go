@@ -1,0 +1,288 @@
+package vectors
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/gitnexus/gitnexus/embed"
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+// Table is the node table of chunk vectors.
+const Table = "CodeEmbedding"
+
+// ModelName is what meta.json records for vectors made by this package.
+const ModelName = "Snowflake/snowflake-arctic-embed-xs"
+
+// BatchChunks is how many chunks the worker gathers before embedding them
+// (one length-sorted slice: larger means less padding, more memory).
+const BatchChunks = 1024
+
+// DDL is the CREATE statement of the table for vectors of dimension dim.
+func DDL(dim int) string {
+	return fmt.Sprintf("CREATE NODE TABLE %s(id STRING PRIMARY KEY, ownerId STRING, ownerLabel STRING, chunk INT64, hash STRING, vector FLOAT[%d])", Table, dim)
+}
+
+// RowID is the id of a chunk row.
+func RowID(ownerID string, chunk int) string { return ownerID + "@" + strconv.Itoa(chunk) }
+
+// Stored is a vector of the previous index.
+type Stored struct {
+	Hash   string
+	Vector []float32
+}
+
+// Previous looks up rows of the previous index by RowID, returning those it
+// has (a missing id is simply absent from the map).
+type Previous interface {
+	Lookup(ctx context.Context, ids []string) (map[string]Stored, error)
+}
+
+// Options tune a Writer.
+type Options struct {
+	// Previous, when set, supplies vectors to reuse for unchanged chunks.
+	Previous Previous
+	// Progress, when set, is called with the chunks written so far.
+	Progress func(done int)
+}
+
+// Stats count what a Writer did.
+type Stats struct {
+	Owners   int `json:"owners"`   // symbols and files
+	Chunks   int `json:"chunks"`   // rows written
+	Embedded int `json:"embedded"` // chunks run through the model
+	Reused   int `json:"reused"`   // chunks whose previous vector was kept
+}
+
+type item struct {
+	chunks []embed.Chunk
+	label  schema.Label
+	sym    *schema.Symbol // tokenized by the worker when chunks is nil
+}
+
+// Writer embeds chunks in the background and writes them as rows. Its Add
+// methods may be called from one goroutine at a time.
+type Writer struct {
+	ctx  context.Context
+	emb  *embed.Embedder
+	opts Options
+	path string
+	f    *os.File
+	bw   *bufio.Writer
+	dim  int
+
+	queue chan item
+	done  chan struct{}
+	once  sync.Once
+	err   error // the worker's first error, read after done
+	stats Stats
+}
+
+// NewWriter starts a writer whose rows go to stagingDir/vectors-CodeEmbedding.json.
+func NewWriter(ctx context.Context, emb *embed.Embedder, stagingDir string, opts Options) (*Writer, error) {
+	path := filepath.Join(stagingDir, "vectors-"+Table+".json") // Kuzu reads NDJSON only from *.json
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("vectors: %w", err)
+	}
+	w := &Writer{ctx: ctx, emb: emb, opts: opts, path: path, f: f, bw: bufio.NewWriterSize(f, 1<<20), dim: emb.Dim(),
+		queue: make(chan item, 256), done: make(chan struct{})}
+	go w.work()
+	return w, nil
+}
+
+// AddSymbol queues a symbol's chunks (see embed.DocumentText). It returns
+// the worker's error once it has failed.
+func (w *Writer) AddSymbol(s schema.Symbol) error {
+	return w.enqueue(item{sym: &s, label: s.Label})
+}
+
+// AddFileSummary queues a file's summary chunk (see embed.FileSummaryText).
+func (w *Writer) AddFileSummary(f schema.File, defined []schema.Symbol) error {
+	return w.enqueue(item{chunks: w.emb.Tokenizer().FileChunks(f, defined), label: schema.LabelFile})
+}
+
+func (w *Writer) enqueue(it item) error {
+	select {
+	case w.queue <- it:
+		return nil
+	case <-w.done:
+		return w.failure()
+	case <-w.ctx.Done():
+		return w.ctx.Err()
+	}
+}
+
+func (w *Writer) failure() error {
+	if w.err != nil {
+		return w.err
+	}
+	return fmt.Errorf("vectors: writer closed")
+}
+
+// Close waits for every queued chunk to be written and closes the file.
+func (w *Writer) Close() (Stats, error) {
+	w.once.Do(func() { close(w.queue) })
+	<-w.done
+	if w.err != nil {
+		return w.stats, w.err
+	}
+	return w.stats, nil
+}
+
+// Path is the NDJSON file of rows.
+func (w *Writer) Path() string { return w.path }
+
+// Execer runs a statement on the database being built (graph.Build).
+type Execer interface {
+	Exec(ctx context.Context, stmt string) error
+}
+
+// Load creates the table and copies the rows in; call it after Close and
+// after the graph build's own Load.
+func (w *Writer) Load(ctx context.Context, db Execer) error {
+	if err := db.Exec(ctx, DDL(w.dim)); err != nil {
+		return fmt.Errorf("vectors: create table: %w", err)
+	}
+	if w.stats.Chunks == 0 {
+		return nil
+	}
+	q := "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(w.path) + "'"
+	if err := db.Exec(ctx, fmt.Sprintf("COPY %s FROM %s", Table, q)); err != nil {
+		return fmt.Errorf("vectors: copy rows: %w", err)
+	}
+	return nil
+}
+
+func (w *Writer) work() {
+	defer close(w.done)
+	var pending []item
+	n := 0
+	flush := func() bool {
+		if err := w.flush(pending); err != nil {
+			w.err = err
+			return false
+		}
+		pending, n = pending[:0], 0
+		return true
+	}
+	for it := range w.queue {
+		if w.err != nil {
+			continue // drain
+		}
+		if it.sym != nil {
+			it.chunks = w.emb.Tokenizer().SymbolChunks(*it.sym)
+			it.sym = nil
+		}
+		pending = append(pending, it)
+		n += len(it.chunks)
+		if n >= BatchChunks && !flush() {
+			continue
+		}
+	}
+	if w.err == nil && len(pending) > 0 {
+		flush()
+	}
+	if err := w.bw.Flush(); err != nil && w.err == nil {
+		w.err = fmt.Errorf("vectors: write %s: %w", w.path, err)
+	}
+	if err := w.f.Close(); err != nil && w.err == nil {
+		w.err = fmt.Errorf("vectors: close %s: %w", w.path, err)
+	}
+}
+
+// flush embeds (or reuses) the chunks of items and writes their rows.
+func (w *Writer) flush(items []item) error {
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
+	var all []embed.Chunk
+	var labels []schema.Label
+	for _, it := range items {
+		all = append(all, it.chunks...)
+		for range it.chunks {
+			labels = append(labels, it.label)
+		}
+		w.stats.Owners++
+	}
+	vecs := make([][]float32, len(all))
+	if w.opts.Previous != nil {
+		ids := make([]string, len(all))
+		for i, c := range all {
+			ids[i] = RowID(c.OwnerID, c.Index)
+		}
+		prev, err := w.opts.Previous.Lookup(w.ctx, ids)
+		if err != nil {
+			return fmt.Errorf("vectors: previous index: %w", err)
+		}
+		for i, c := range all {
+			if p, ok := prev[ids[i]]; ok && p.Hash == c.Hash && len(p.Vector) == w.dim {
+				vecs[i] = p.Vector
+				w.stats.Reused++
+			}
+		}
+	}
+	var todo []int
+	var seqs [][]int32
+	for i := range all {
+		if vecs[i] == nil {
+			todo = append(todo, i)
+			seqs = append(seqs, all[i].IDs)
+		}
+	}
+	if len(seqs) > 0 {
+		out, err := w.emb.EmbedTokenIDs(w.ctx, seqs)
+		if err != nil {
+			return fmt.Errorf("vectors: embed: %w", err)
+		}
+		for k, i := range todo {
+			vecs[i] = out[k]
+		}
+		w.stats.Embedded += len(seqs)
+	}
+	var line []byte
+	for i, c := range all {
+		line = appendRow(line[:0], c, labels[i], vecs[i])
+		if _, err := w.bw.Write(line); err != nil {
+			return fmt.Errorf("vectors: write %s: %w", w.path, err)
+		}
+	}
+	w.stats.Chunks += len(all)
+	if w.opts.Progress != nil {
+		w.opts.Progress(w.stats.Chunks)
+	}
+	return nil
+}
+
+// appendRow writes one NDJSON row (newline included).
+func appendRow(b []byte, c embed.Chunk, label schema.Label, v []float32) []byte {
+	str := func(b []byte, s string) []byte {
+		q, _ := json.Marshal(s)
+		return append(b, q...)
+	}
+	b = append(b, `{"id":`...)
+	b = str(b, RowID(c.OwnerID, c.Index))
+	b = append(b, `,"ownerId":`...)
+	b = str(b, c.OwnerID)
+	b = append(b, `,"ownerLabel":`...)
+	b = str(b, string(label))
+	b = append(b, `,"chunk":`...)
+	b = strconv.AppendInt(b, int64(c.Index), 10)
+	b = append(b, `,"hash":`...)
+	b = str(b, c.Hash)
+	b = append(b, `,"vector":[`...)
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendFloat(b, float64(x), 'g', -1, 32)
+	}
+	return append(b, "]}\n"...)
+}

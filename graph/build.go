@@ -20,7 +20,7 @@ import (
 // BuildOptions tune a build. The zero value is ready to use.
 type BuildOptions struct {
 	// BufferPoolSize is Kuzu's buffer pool in bytes (default
-	// DefaultBuildBufferPool, 512 MiB).
+	// DefaultBuildBufferPool, 512 MiB; at least MinBuildBufferPool).
 	BufferPoolSize uint64
 	// MaxThreads bounds Kuzu's worker threads (default: all CPUs).
 	MaxThreads int
@@ -77,12 +77,16 @@ func NewBuild(ctx context.Context, repoRoot string, opts BuildOptions) (*Build, 
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("repository %s is not a directory", repoRoot)
 	}
-	if opts.BufferPoolSize == 0 {
-		opts.BufferPoolSize = DefaultBuildBufferPool
-	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.Default()
+	}
+	if opts.BufferPoolSize == 0 {
+		opts.BufferPoolSize = DefaultBuildBufferPool
+	}
+	if opts.BufferPoolSize < MinBuildBufferPool {
+		log.Warn("build buffer pool too small for Kuzu's COPY; raised", "asked_MiB", opts.BufferPoolSize>>20, "using_MiB", MinBuildBufferPool>>20)
+		opts.BufferPoolSize = MinBuildBufferPool
 	}
 	dir := IndexDir(root)
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -14,13 +14,13 @@ import (
 )
 
 // TestLoadCost measures (logs, never asserts) the cost of streaming and
-// bulk-loading a graph. By default it loads 20k symbols and 50k edges; set
+// bulk-loading a graph. By default it loads 5k symbols and 12.5k edges; set
 // GITNEXUS_LOAD_BENCH=1 for the full 200k symbols and 500k edges.
 func TestLoadCost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load-cost measurement skipped in -short mode")
 	}
-	nSym, nEdge := 20_000, 50_000
+	nSym, nEdge := 5_000, 12_500
 	if os.Getenv("GITNEXUS_LOAD_BENCH") == "1" {
 		nSym, nEdge = 200_000, 500_000
 	}

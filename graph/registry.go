@@ -191,7 +191,7 @@ func (r *Registry) lookup(nameOrPath, cwd string) (RepoEntry, error) {
 			}
 		}
 	}
-	return RepoEntry{}, fmt.Errorf("no indexed repo named %q%s", nameOrPath, r.knownNames())
+	return RepoEntry{}, fmt.Errorf("%w: no indexed repo named %q%s", ErrUnknownRepo, nameOrPath, r.knownNames())
 }
 
 func (r *Registry) knownNames() string {
@@ -204,6 +204,9 @@ func (r *Registry) knownNames() string {
 	}
 	return " (known: " + strings.Join(names, ", ") + ")"
 }
+
+// ErrUnknownRepo means a name matches no registered repository.
+var ErrUnknownRepo = errors.New("unknown repository")
 
 // Resolve finds the repository a command acts on:
 //   - "" → the indexed repo containing cwd (the nearest ancestor with
@@ -228,7 +231,7 @@ func Resolve(nameOrPath string, cwd string) (RepoEntry, error) {
 			if reg, rerr := LoadRegistry(); rerr == nil {
 				names = reg.knownNames()
 			}
-			return RepoEntry{}, fmt.Errorf("%s is not inside an indexed repo: run `gitnexus analyze` there, or pass -r NAME|PATH%s", cwd, names)
+			return RepoEntry{}, fmt.Errorf("%w: %s is not inside an indexed repo: run `gitnexus analyze` there, or pass -r NAME|PATH%s", ErrNoIndex, cwd, names)
 		}
 		return e, nil
 	}
@@ -260,11 +263,11 @@ func Resolve(nameOrPath string, cwd string) (RepoEntry, error) {
 		p = filepath.Join(cwd, p)
 	}
 	if _, err := os.Stat(p); err != nil {
-		return RepoEntry{}, fmt.Errorf("repo path %s: %w", nameOrPath, err)
+		return RepoEntry{}, fmt.Errorf("%w: repo path %s: %v", ErrUnknownRepo, nameOrPath, err)
 	}
 	e, err := findIndexed(p)
 	if err != nil {
-		return RepoEntry{}, fmt.Errorf("%s is not inside an indexed repo: run `gitnexus analyze %s` first", p, nameOrPath)
+		return RepoEntry{}, fmt.Errorf("%w: %s is not inside an indexed repo: run `gitnexus analyze %s` first", ErrNoIndex, p, nameOrPath)
 	}
 	return e, nil
 }

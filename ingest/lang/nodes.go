@@ -5,6 +5,8 @@ package lang
 
 import (
 	"strings"
+	"sync"
+	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 )
@@ -18,7 +20,33 @@ func field(n *sitter.Node, name string) *sitter.Node {
 	if n == nil {
 		return nil
 	}
-	return n.ChildByFieldName(name)
+	id := fieldID(n, name)
+	if id == 0 {
+		return nil
+	}
+	return n.ChildByFieldId(id)
+}
+
+// fieldKey names a field of one grammar.
+type fieldKey struct {
+	lang unsafe.Pointer
+	name string
+}
+
+// fieldIDs caches field ids per grammar: Node.ChildByFieldName and
+// Language.FieldIdForName copy the name into C memory on every call (the
+// latter never frees it), so names are resolved once per grammar.
+var fieldIDs sync.Map // fieldKey → uint16
+
+func fieldID(n *sitter.Node, name string) uint16 {
+	l := n.Language()
+	k := fieldKey{unsafe.Pointer(l.Inner), name}
+	if id, ok := fieldIDs.Load(k); ok {
+		return id.(uint16)
+	}
+	id := l.FieldIdForName(name)
+	fieldIDs.Store(k, id)
+	return id
 }
 
 // fieldText is the source text of n's child under field name, "" if none.
@@ -93,10 +121,9 @@ func walkNamed(n *sitter.Node, fn func(c *sitter.Node) bool) {
 	depth := 1
 	for {
 		node := cur.Node()
-		descend := true
-		if node.IsNamed() {
-			descend = fn(node)
-		}
+		// Anonymous nodes (punctuation, keywords) are leaves in practice:
+		// not descending into them saves a cgo call per token.
+		descend := node.IsNamed() && fn(node)
 		if descend && cur.GotoFirstChild() {
 			depth++
 			continue
@@ -288,13 +315,17 @@ func eachField(n *sitter.Node, name string, fn func(c *sitter.Node)) {
 	if n == nil || n.ChildCount() == 0 {
 		return
 	}
+	id := fieldID(n, name)
+	if id == 0 {
+		return
+	}
 	cur := n.Walk()
 	defer cur.Close()
 	if !cur.GotoFirstChild() {
 		return
 	}
 	for {
-		if cur.FieldName() == name {
+		if cur.FieldId() == id {
 			fn(cur.Node())
 		}
 		if !cur.GotoNextSibling() {

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -136,5 +139,44 @@ func BenchmarkParseGo(b *testing.B) {
 		if _, _, err := p.Parse(context.Background(), "big.go", ByName("go"), src); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkCorpusGin parses the gin corpus, with and without extraction,
+// so the extractor's share of the time is visible. Skips when absent.
+func BenchmarkCorpusGin(b *testing.B) {
+	home, _ := os.UserHomeDir()
+	root := filepath.Join(home, ".cache", "gitnexus-corpora", "gin")
+	var srcs [][]byte
+	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") {
+			if src, err := os.ReadFile(path); err == nil {
+				srcs = append(srcs, src)
+			}
+		}
+		return nil
+	})
+	if len(srcs) == 0 {
+		b.Skip("gin corpus absent (fetch it with /work/shared/bench/corpora.sh gin)")
+	}
+	var total int64
+	for _, s := range srcs {
+		total += int64(len(s))
+	}
+	goLang := ByName("go")
+	parseOnly := &Language{Name: "go-parse-only", Grammar: goLang.Grammar, Extract: func(*File, *sitter.Node) {}}
+	for _, l := range []*Language{parseOnly, goLang} {
+		b.Run(l.Name, func(b *testing.B) {
+			p := NewParser()
+			defer p.Close()
+			b.SetBytes(total)
+			for b.Loop() {
+				for _, s := range srcs {
+					if _, _, err := p.Parse(context.Background(), "x.go", l, s); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
 	}
 }

@@ -1,0 +1,187 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/query"
+)
+
+var queryFlags struct {
+	mode     string
+	limit    int
+	lang     []string
+	kind     []string
+	name     string
+	path     string
+	minScore float64
+	content  bool
+	files    bool
+}
+
+var queryCmd = &cobra.Command{
+	Use:   `query "<what you are looking for>"`,
+	Short: "Search the index by keyword and meaning; hits grouped into execution flows",
+	Long: `query finds the symbols (functions, methods, classes, interfaces) that match a
+description or an identifier, ranks them (BM25 over identifier-aware full-text
+indexes, fused with vector similarity when the index has embeddings, spread
+over calls, methods and inheritance), and groups them into the execution flows
+they take part in.
+
+Identifiers are split the way code spells them: "getUserById", "get user by
+id" and "user_repository" all match. Examples:
+
+  gitnexus query "auth middleware"
+  gitnexus query validatePassword --kind function,method
+  gitnexus query "parse config" --lang go --path internal/ --json`,
+	Args: cobra.ExactArgs(1),
+	RunE: runQuery,
+}
+
+func init() {
+	f := queryCmd.Flags()
+	f.StringVar(&queryFlags.mode, "mode", "hybrid", "retrievers: hybrid, keyword or vector (hybrid without embeddings falls back to keyword)")
+	f.IntVarP(&queryFlags.limit, "limit", "n", query.DefaultLimit, "most hits to return")
+	f.StringSliceVar(&queryFlags.lang, "lang", nil, "keep these languages (comma-separated: go,python)")
+	f.StringSliceVar(&queryFlags.kind, "kind", nil, "keep these kinds (function, method, class, struct, interface, file, ...)")
+	f.StringVar(&queryFlags.name, "name", "", "keep symbols whose name matches this glob (case-insensitive: '*Handler')")
+	f.StringVar(&queryFlags.path, "path", "", "keep hits under this repo-relative path prefix")
+	f.Float64Var(&queryFlags.minScore, "min-score", 0, "drop hits scoring below this (0..1; the best possible hit scores 1)")
+	f.BoolVar(&queryFlags.content, "content", false, "include each symbol's signature and source")
+	f.BoolVar(&queryFlags.files, "files", false, "also search files by path and name")
+	rootCmd.AddCommand(queryCmd)
+}
+
+func runQuery(c *cobra.Command, args []string) error {
+	q := strings.TrimSpace(args[0])
+	if q == "" {
+		return Usage("empty query: say what you are looking for, e.g. gitnexus query \"parse config file\"")
+	}
+	opts := query.Options{
+		Mode:       query.Mode(strings.ToLower(queryFlags.mode)),
+		Limit:      queryFlags.limit,
+		MinScore:   queryFlags.minScore,
+		Lang:       queryFlags.lang,
+		Kind:       queryFlags.kind,
+		NameGlob:   queryFlags.name,
+		PathPrefix: queryFlags.path,
+		Files:      queryFlags.files,
+		Content:    queryFlags.content,
+	}
+	switch opts.Mode {
+	case query.ModeHybrid, query.ModeKeyword, query.ModeVector:
+	default:
+		return Usage("unknown --mode %q: use hybrid, keyword or vector", queryFlags.mode)
+	}
+	if opts.Limit <= 0 {
+		return Usage("--limit must be at least 1 (got %d)", opts.Limit)
+	}
+	if opts.MinScore < 0 || opts.MinScore > 1 {
+		return Usage("--min-score must be between 0 and 1 (got %v)", opts.MinScore)
+	}
+	e, err := resolveRepo("")
+	if err != nil {
+		return err
+	}
+	db, err := graph.Open(c.Context(), e.Path, graph.OpenOptions{})
+	if err != nil {
+		if errors.Is(err, graph.ErrNoIndex) {
+			return &Error{Code: ExitNotFound, Err: err}
+		}
+		return err
+	}
+	defer db.Close()
+	res, err := query.Search(c.Context(), db, q, opts)
+	if err != nil {
+		if errors.Is(err, query.ErrNoVectors) {
+			return &Error{Code: ExitNotFound, Err: err}
+		}
+		if strings.Contains(err.Error(), "bad name pattern") {
+			return Usage("%v", err)
+		}
+		return err
+	}
+	for _, n := range res.Notices {
+		fmt.Fprintf(os.Stderr, "gitnexus: %s\n", n)
+	}
+	if flagJSON {
+		return printJSON(res)
+	}
+	printResult(os.Stdout, res)
+	return nil
+}
+
+// printResult draws the terminal view: flows first (A → B → C, the hits
+// among their steps marked), then the definitions in no flow.
+func printResult(w io.Writer, r *query.Result) {
+	if len(r.Processes) == 0 && len(r.Definitions) == 0 {
+		fmt.Fprintf(w, "no matches for %q (searched: %s)\n", r.Query, strings.Join(r.Tokens, " "))
+		return
+	}
+	if len(r.Processes) > 0 {
+		fmt.Fprintln(w, "Flows")
+		for i, p := range r.Processes {
+			fmt.Fprintf(w, "  %d. %s  (%s, %d steps, score %.2f)\n", i+1, p.Summary, p.ProcessType, p.StepCount, p.Score)
+			hit := map[string]bool{}
+			for _, ps := range r.ProcessSymbols {
+				if ps.ProcessID == p.ID {
+					hit[ps.ID] = true
+				}
+			}
+			names := make([]string, len(p.Steps))
+			for j, s := range p.Steps {
+				names[j] = s.Name
+				if hit[s.ID] {
+					names[j] = "[" + s.Name + "]"
+				}
+			}
+			fmt.Fprintf(w, "     %s\n", strings.Join(names, " → "))
+			for _, ps := range r.ProcessSymbols {
+				if ps.ProcessID == p.ID {
+					fmt.Fprintf(w, "     %d. %-8s %-32s %s\n", ps.StepIndex, ps.Kind, ps.Name, location(ps.Hit))
+				}
+			}
+		}
+		if len(r.Definitions) > 0 {
+			fmt.Fprintln(w)
+		}
+	}
+	if len(r.Definitions) > 0 {
+		fmt.Fprintln(w, "Definitions")
+		for _, h := range r.Definitions {
+			via := ""
+			if h.Via != nil {
+				via = "  (via " + strings.ToLower(h.Via.Rel) + ")"
+			}
+			fmt.Fprintf(w, "  %.2f  %-10s %-32s %s%s\n", h.Score, h.Kind, h.Name, location(h), via)
+			if h.Signature != "" {
+				fmt.Fprintf(w, "        %s\n", firstLine(h.Signature))
+			}
+			if h.Content != "" {
+				for _, l := range strings.Split(strings.TrimRight(h.Content, "\n"), "\n") {
+					fmt.Fprintf(w, "        │ %s\n", l)
+				}
+			}
+		}
+	}
+}
+
+func location(h query.Hit) string {
+	if h.Kind == "file" || h.StartLine == 0 {
+		return h.FilePath
+	}
+	return fmt.Sprintf("%s:%d", h.FilePath, h.StartLine)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}

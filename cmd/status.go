@@ -1,0 +1,105 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/ingest/discover"
+)
+
+var statusCmd = &cobra.Command{
+	Use:   "status [PATH]",
+	Short: "Show what the index of a repository holds and whether it is up to date",
+	Args:  cobra.MaximumNArgs(1),
+	RunE: func(c *cobra.Command, args []string) error {
+		var p string
+		if len(args) == 1 {
+			p = args[0]
+		}
+		e, err := resolveRepo(p)
+		if err != nil {
+			return err
+		}
+		m, err := graph.ReadMeta(e.Path)
+		if err != nil {
+			if errors.Is(err, graph.ErrNoIndex) {
+				return &Error{Code: ExitNotFound, Err: err}
+			}
+			return err
+		}
+		head := discover.HeadCommit(e.Path)
+		out := struct {
+			*graph.Meta
+			Head  string `json:"head,omitempty"`
+			Stale bool   `json:"stale"`
+		}{m, head, head != "" && head != m.Commit}
+		if flagJSON {
+			return printJSON(out)
+		}
+		w := os.Stdout
+		fmt.Fprintf(w, "%s  %s\n", m.RepoName, m.RepoRoot)
+		fmt.Fprintf(w, "  indexed     %s (%s ago) by gitnexus %s, schema v%d\n", m.IndexedAt.Local().Format(time.DateTime), time.Since(m.IndexedAt).Round(time.Second), m.ToolVersion, m.SchemaVersion)
+		switch {
+		case m.Commit == "":
+			fmt.Fprintf(w, "  commit      (not a git repository)\n")
+		case out.Stale:
+			fmt.Fprintf(w, "  commit      %s — STALE: HEAD is now %s; run `gitnexus analyze`\n", shortSHA(m.Commit), shortSHA(head))
+		default:
+			fmt.Fprintf(w, "  commit      %s (HEAD)\n", shortSHA(m.Commit))
+		}
+		fmt.Fprintf(w, "  files       %d: %s\n", len(m.Files), formatCounts(m.Languages))
+		fmt.Fprintf(w, "  symbols     %s\n", formatCounts(m.Kinds))
+		fmt.Fprintf(w, "  counts      %s\n", formatCounts(m.Counts))
+		fmt.Fprintf(w, "  parse       %s\n", formatCounts(m.ParseStatus))
+		if len(m.Skipped) > 0 {
+			fmt.Fprintf(w, "  skipped     %s\n", formatCounts(m.Skipped))
+		}
+		fmt.Fprintf(w, "  time        %s\n", formatPhases(m.Phases))
+		return nil
+	},
+}
+
+var listCmd = &cobra.Command{
+	Use:   "list",
+	Short: "List the registered repositories",
+	Args:  cobra.NoArgs,
+	RunE: func(c *cobra.Command, args []string) error {
+		reg, err := graph.LoadRegistry()
+		if err != nil {
+			return err
+		}
+		type row struct {
+			graph.RepoEntry
+			Indexed bool `json:"indexed"`
+		}
+		rows := []row{}
+		for _, e := range reg.List() {
+			_, err := graph.ReadMeta(e.Path)
+			rows = append(rows, row{e, err == nil})
+		}
+		if flagJSON {
+			return printJSON(map[string]any{"repos": rows})
+		}
+		if len(rows) == 0 {
+			fmt.Println("No repositories registered. Index one with `gitnexus analyze PATH`.")
+			return nil
+		}
+		for _, r := range rows {
+			state := r.IndexedAt.Local().Format(time.DateTime)
+			if !r.Indexed {
+				state = "index missing: run `gitnexus analyze " + r.Path + "`"
+			}
+			fmt.Printf("%-24s %-60s %s\n", r.Name, r.Path, state)
+		}
+		return nil
+	},
+}
+
+func init() {
+	rootCmd.AddCommand(statusCmd, listCmd)
+}

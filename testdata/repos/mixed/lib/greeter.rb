@@ -1,0 +1,6 @@
+# Greets people.
+class Greeter
+  def greet(name)
+    "hello #{name}"
+  end
+end

@@ -1,0 +1,10 @@
+<?php
+namespace App;
+
+class Page {
+    public function render(): string {
+        return "<p>hi</p>";
+    }
+}
+
+function helper() { return new Page(); }

@@ -55,7 +55,7 @@ func appendProvider(opts *ort.SessionOptions, d Device) error {
 		}
 		defer co.Destroy()
 		if err := opts.AppendExecutionProviderCUDA(co); err != nil {
-			return fmt.Errorf("CUDA execution provider: %w", err)
+			return fmt.Errorf("CUDA execution provider (needs libonnxruntime_providers_cuda.so and libonnxruntime_providers_shared.so beside libonnxruntime, and CUDA 12 + cuDNN 9): %w", err)
 		}
 	case DeviceDML:
 		if runtime.GOOS != "windows" {

@@ -60,7 +60,7 @@ func newSession(cfg sessionConfig) (*session, error) {
 		case want != DeviceAuto:
 			return nil, fmt.Errorf("--device %s: %w: %s (use --device auto or cpu)", want, ErrDeviceUnavailable, firstLine(err))
 		default:
-			reason := fmt.Sprintf("auto: %s not available (%s), using CPU", try, firstLine(err))
+			reason := fmt.Sprintf("auto: %s unavailable, using CPU: %s", try, firstLine(err))
 			s, err = openSession(cfg, DeviceCPU)
 			if s != nil {
 				s.reason = reason

@@ -2,8 +2,8 @@ package cmd
 
 import (
 	"encoding/json"
-	"math"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"

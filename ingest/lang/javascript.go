@@ -646,6 +646,9 @@ func (x *esExtractor) varDecl(n, outer *sitter.Node, exported bool, c esCtx) {
 			if x.requireImport(v, name, nil) {
 				return
 			}
+			if x.wrappedFunction(v, outer, name, decl, exported, c) {
+				return
+			}
 		}
 		if c.scope != "" {
 			x.locals[name] = true
@@ -664,6 +667,37 @@ func (x *esExtractor) varDecl(n, outer *sitter.Node, exported bool, c esCtx) {
 			x.node(v, c, false, nil)
 		}
 	})
+}
+
+// wrappedFunction handles `const X = memo((props) => ...)`,
+// `forwardRef(function (p, ref) {...})` and other wrappers: the first
+// function-valued argument becomes the Function named by the variable, and
+// the wrapper call is recorded in the enclosing scope. It reports whether a
+// function argument was found.
+func (x *esExtractor) wrappedFunction(call, outer *sitter.Node, name string, decl *sitter.Node, exported bool, c esCtx) bool {
+	args := field(call, "arguments")
+	var fn *sitter.Node
+	namedChildren(args, func(a *sitter.Node) {
+		switch a.Kind() {
+		case "arrow_function", "function_expression", "generator_function":
+			if fn == nil {
+				fn = a
+			}
+		}
+	})
+	if fn == nil {
+		return false
+	}
+	x.call(call, c)
+	x.visit(field(call, "function"), c)
+	namedChildren(args, func(a *sitter.Node) {
+		if a.StartByte() == fn.StartByte() && a.EndByte() == fn.EndByte() {
+			x.function(fn, outer, name, decl, exported, c)
+			return
+		}
+		x.node(a, c, false, nil)
+	})
+	return true
 }
 
 // objectFunctions makes the function-valued members of an object literal

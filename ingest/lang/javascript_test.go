@@ -196,6 +196,7 @@ func TestTSX(t *testing.T) {
 		{"Panel", schema.KindFunction, 6, 14, true, "", "function Panel({ label }: Props)", ""},
 		{"Panel.onClick", schema.KindFunction, 7, 7, false, "", "const onClick = () =>", ""},
 		{"Header", schema.KindFunction, 16, 16, true, "", "const Header = (props: Props): JSX.Element =>", ""},
+		{"Fancy", schema.KindFunction, 18, 20, true, "", "const Fancy = React.memo(({ label }: Props) =>", ""},
 	})
 	checkCalls(t, facts, []CallSite{
 		{CallerID: p + "Panel.onClick:function", Name: "track", Kind: "call", Args: 1, Line: 7},
@@ -204,6 +205,8 @@ func TestTSX(t *testing.T) {
 		{CallerID: p + "Panel:function", Name: "hover", Receiver: "handlers", Kind: "reference", Args: -1, Line: 10},
 		{CallerID: p + "Panel:function", Name: "Star", Receiver: "Icons", Kind: "call", Args: -1, Line: 11},
 		{CallerID: p + "Header:function", Name: "format", Kind: "call", Args: 1, Line: 16},
+		{CallerID: "", Name: "memo", Receiver: "React", Kind: "call", Args: 1, Line: 18},
+		{CallerID: p + "Fancy:function", Name: "shout", Kind: "call", Args: 1, Line: 19}, // wrapped component
 	})
 	for _, c := range facts.Calls {
 		if c.Name == "div" || c.Name == "h1" || (c.Name == "label" && c.Receiver == "") {

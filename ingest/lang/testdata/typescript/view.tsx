@@ -14,3 +14,7 @@ export function Panel({ label }: Props) {
 }
 
 export const Header = (props: Props): JSX.Element => <h1>{format(props.label)}</h1>;
+
+export const Fancy = React.memo(({ label }: Props) => {
+  return <span>{shout(label)}</span>;
+});

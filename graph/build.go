@@ -9,12 +9,14 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
 	kuzu "github.com/kuzudb/go-kuzu"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/graph/text"
 )
 
 // BuildOptions tune a build. The zero value is ready to use.
@@ -26,6 +28,9 @@ type BuildOptions struct {
 	MaxThreads int
 	// Logger receives progress and warnings (default slog.Default()).
 	Logger *slog.Logger
+	// StopWords, when not empty, replaces Kuzu's default English stop-word
+	// list in every full-text index (e.g. the words of text.StopWordsCSV).
+	StopWords []string
 }
 
 type buildState int
@@ -173,16 +178,20 @@ func (b *Build) add(key, fileName string, line []byte, label schema.Label, id st
 	return rf.write(line)
 }
 
-var fileExtra = func() []string {
+// fileNeedsSearchText is true while schema.File has no SearchText field:
+// then AddFile fills the File table's searchText column itself.
+var fileNeedsSearchText = func() bool {
 	nt, _ := schema.NodeTableOf(schema.LabelFile)
-	var names []string
 	for _, c := range nt.MissingColumns() {
-		names = append(names, c.Name)
+		if c.Name != "searchText" {
+			panic("graph: File column " + c.Name + " has no value source")
+		}
+		return true
 	}
-	return names
+	return false
 }()
 
-func (b *Build) addNode(l schema.Label, id string, v any, extra []string) error {
+func (b *Build) addNode(l schema.Label, id string, v any, extra []column) error {
 	if id == "" {
 		return fmt.Errorf("graph build: %s row with empty id", l)
 	}
@@ -198,9 +207,14 @@ func (b *Build) AddFolder(f schema.Folder) error {
 	return b.addNode(schema.LabelFolder, f.ID, f, nil)
 }
 
-// AddFile adds a File node.
+// AddFile adds a File node. Its searchText column (schema.File has no such
+// field yet) is text.SearchText(name, "", path).
 func (b *Build) AddFile(f schema.File) error {
-	return b.addNode(schema.LabelFile, f.ID, f, fileExtra)
+	var extra []column
+	if fileNeedsSearchText {
+		extra = []column{{"searchText", text.SearchText(f.Name, "", f.Path)}}
+	}
+	return b.addNode(schema.LabelFile, f.ID, f, extra)
 }
 
 // AddSymbol adds a symbol node to the table of s.Label (or, when Label is
@@ -368,8 +382,13 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 		}
 	}
 
+	stopWords, cleanup, err := b.stopWordsFile()
+	if err != nil {
+		return err
+	}
+	defer cleanup()
 	for i, ix := range schema.FTSIndexes {
-		if err := exec(ctx, b.conn, ix.CreateStatement()); err != nil {
+		if err := exec(ctx, b.conn, ix.CreateStatementWith(stopWords)); err != nil {
 			return fmt.Errorf("create full-text index %s: %w", ix.Name, err)
 		}
 		progress("fts", i+1, len(schema.FTSIndexes))
@@ -377,6 +396,44 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 	b.log.Debug("graph loaded", "took", time.Since(start))
 	b.state = stateLoaded
 	return nil
+}
+
+// stopWordsFile writes BuildOptions.StopWords as the CSV file that
+// CREATE_FTS_INDEX reads and returns the stopWords option naming it
+// ("default" when there are none). Kuzu splices that path unescaped into
+// Cypher, so it goes to the system temp dir when the staging path holds a
+// quote or backslash.
+func (b *Build) stopWordsFile() (string, func(), error) {
+	if len(b.opts.StopWords) == 0 {
+		return schema.FTSStopWords, func() {}, nil
+	}
+	dir := b.staging
+	cleanup := func() {}
+	if strings.ContainsAny(dir, `'"\`) {
+		tmp, err := os.MkdirTemp("", "gitnexus-fts-")
+		if err != nil {
+			return "", nil, fmt.Errorf("stop-word file: %w", err)
+		}
+		if strings.ContainsAny(tmp, `'"\`) {
+			os.RemoveAll(tmp)
+			return "", nil, fmt.Errorf("stop-word file: no quote-free directory (staging %s, temp %s)", dir, tmp)
+		}
+		dir, cleanup = tmp, func() { os.RemoveAll(tmp) }
+	}
+	var sb strings.Builder
+	for _, w := range b.opts.StopWords {
+		w = strings.TrimSpace(strings.ReplaceAll(w, "\x00", ""))
+		if w != "" && !strings.ContainsAny(w, "\n\r\",\"") {
+			sb.WriteString(w)
+			sb.WriteByte('\n')
+		}
+	}
+	path := filepath.Join(dir, "stopwords.csv")
+	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("stop-word file: %w", err)
+	}
+	return path, cleanup, nil
 }
 
 func sumNodes(files map[string]*rowFile, tables []schema.NodeTable) int {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/graph/text"
 )
 
 func TestBuildLoadQuery(t *testing.T) {
@@ -99,13 +100,18 @@ func TestBuildLoadQuery(t *testing.T) {
 			t.Errorf("index %s: %v", ix.Name, err)
 		}
 	}
-	// File rows carry searchText "" even though schema.File has no such field yet.
+	// File rows carry a searchText built from name and path, though
+	// schema.File has no such field yet, and the file index finds them.
 	r, err = d.Query(ctx, "MATCH (f:File) RETURN f.searchText, f.unresolved, f.parseStatus", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprint(r.Rows) != "[[ -1 ok]]" {
-		t.Errorf("file row %#v", r.Rows)
+	if want := text.SearchText("a.go", "", "src/a.go"); len(r.Rows) != 1 || r.Rows[0][0] != want || want == "" || r.Rows[0][1] != int64(-1) || r.Rows[0][2] != "ok" {
+		t.Errorf("file row %#v, want searchText %q", r.Rows, want)
+	}
+	r, err = d.Query(ctx, "CALL QUERY_FTS_INDEX('File', 'file_fts', 'src') RETURN node.id", nil)
+	if err != nil || len(r.Rows) != 1 || r.Rows[0][0] != "src/a.go" {
+		t.Errorf("file fts: %v %v", r, err)
 	}
 }
 
@@ -378,5 +384,33 @@ func TestEdgeCopyFallback(t *testing.T) {
 	}
 	if got := b.Counts()["CALLS"]; got != 3 {
 		t.Errorf("CALLS loaded %d, want 3 (2 chain + 1 method call)", got)
+	}
+}
+
+// TestCustomStopWords: BuildOptions.StopWords replaces Kuzu's default list,
+// even when the repo path holds a quote (Kuzu splices the file path into
+// Cypher unescaped, so the file must live elsewhere).
+func TestCustomStopWords(t *testing.T) {
+	root := newRepo(t) // path contains a quote
+	ctx := context.Background()
+	b, err := NewBuild(ctx, root, BuildOptions{Logger: quietLog, StopWords: []string{"banana", "bad,word", ""}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Abort()
+	if err := b.AddSymbol(schema.Symbol{ID: "1", Kind: schema.KindFunction, Name: "x", SearchText: "the banana split"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Load(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string]int{"banana": 0, "the": 1, "split": 1} {
+		r, err := b.Query(ctx, "CALL QUERY_FTS_INDEX('Function', 'function_fts', '"+q+"') RETURN node.id", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Rows) != want {
+			t.Errorf("%q: %d hits, want %d", q, len(r.Rows), want)
+		}
 	}
 }

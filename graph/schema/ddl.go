@@ -196,8 +196,11 @@ func HasPair(rt RelType, p Pair) bool {
 //     arabic basque catalan danish dutch english finnish french german greek
 //     hindi hungarian indonesian irish italian lithuanian nepali norwegian
 //     porter portuguese romanian russian serbian spanish swedish tamil turkish,
-//     or 'none'. stopWords may also name a file or a table of words. There is
-//     no strip_accents or lower option (text is always lowercased).
+//     or 'none'. stopWords may instead name a one-column CSV file of words,
+//     which replaces the default list (graph.BuildOptions.StopWords does
+//     this); Kuzu splices that path unescaped into generated Cypher, so it
+//     must hold no quote. There is no strip_accents or lower option (text is
+//     always lowercased).
 //   - Tokens are split on the space character only: "long\nline" and
 //     "tab\there" are single tokens. Text meant for search (SearchText) must
 //     be space-separated words; camelCase is not split.
@@ -238,8 +241,18 @@ func FTSIndexOf(l Label) (FTSIndex, bool) {
 	return FTSIndex{}, false
 }
 
-// CreateStatement is the CALL that builds the index.
+// CreateStatement is the CALL that builds the index with Kuzu's default
+// stop words.
 func (ix FTSIndex) CreateStatement() string {
+	return ix.CreateStatementWith(FTSStopWords)
+}
+
+// CreateStatementWith is the CALL that builds the index with the given
+// stopWords option: "default", or the path of a one-column CSV file of
+// words (which then replaces the default list; Kuzu copies it into the
+// index). Kuzu 0.11.3 splices the path unescaped into Cypher it generates,
+// so the path must not contain a quote or backslash.
+func (ix FTSIndex) CreateStatementWith(stopWords string) string {
 	return fmt.Sprintf("CALL CREATE_FTS_INDEX('%s', '%s', ['%s'], stemmer := '%s', stopWords := '%s')",
-		ix.Table, ix.Name, strings.Join(ix.Fields, "', '"), FTSStemmer, FTSStopWords)
+		ix.Table, ix.Name, strings.Join(ix.Fields, "', '"), FTSStemmer, stopWords)
 }

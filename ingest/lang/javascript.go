@@ -761,6 +761,24 @@ func (x *esExtractor) assignFunction(a, stmt *sitter.Node, c esCtx) bool {
 	l, r := field(a, "left"), field(a, "right")
 	switch kindOf(r) {
 	case "arrow_function", "function_expression", "generator_function":
+	case "object": // window.SelectFilter = { init: function () {...} }
+		if c.scope != "" {
+			return false
+		}
+		name := ""
+		switch kindOf(l) {
+		case "identifier":
+			name = x.f.Text(l)
+		case "member_expression":
+			name = fieldText(x.f, l, "property")
+		}
+		if name == "" || name == "exports" {
+			if obj := fieldText(x.f, l, "object"); obj != "module" {
+				return false
+			}
+			name = "" // module.exports = { f() {} }: the members are the names
+		}
+		return x.objectFunctions(r, esJoin(c.qual, name), true, c)
 	default:
 		return false
 	}

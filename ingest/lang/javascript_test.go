@@ -78,6 +78,8 @@ func TestJavaScript(t *testing.T) {
 		{"legacy", schema.KindFunction, 55, 55, true, "", "exports.legacy = function ()", ""},
 		{"Widget.extra", schema.KindMethod, 56, 56, true, "", "Widget.prototype.extra = function ()", ""},
 		{"lazy", schema.KindFunction, 58, 61, false, "", "async function lazy()", ""},
+		{"SelectFilter.init", schema.KindFunction, 67, 67, true, "", "init: function (id)", ""},
+		{"start", schema.KindFunction, 69, 69, true, "", "start()", ""},
 	})
 	checkImports(t, facts, []Import{
 		{Spec: "react", Names: []string{"default as React", "useState as useS", "useEffect"}, Line: 1},
@@ -106,6 +108,8 @@ func TestJavaScript(t *testing.T) {
 		{CallerID: p + "legacy:function", Name: "oldThing", Kind: "call", Args: 0, Line: 55},
 		{CallerID: p + "Widget.extra:method", Name: "render", Receiver: "this", Kind: "call", Args: 0, Line: 56},
 		{CallerID: "", Name: "greet", Kind: "call", Args: 1, Line: 63},
+		{CallerID: p + "SelectFilter.init:function", Name: "quickElement", Kind: "call", Args: 1, Line: 67},
+		{CallerID: p + "start:function", Name: "boot", Kind: "call", Args: 0, Line: 69},
 	})
 	for _, c := range facts.Calls {
 		if c.Name == "require" || c.Name == "import" || c.Name == "req" || c.Name == "url" {

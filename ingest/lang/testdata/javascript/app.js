@@ -62,3 +62,8 @@ async function lazy() {
 
 greet("top");
 export { handler, outer };
+
+window.SelectFilter = {
+  init: function (id) { quickElement(id); },
+};
+module.exports = { start() { boot(); } };

@@ -94,6 +94,11 @@ func openSession(cfg sessionConfig, d Device) (*session, error) {
 	if err := opts.SetGraphOptimizationLevel(ort.GraphOptimizationLevelEnableAll); err != nil {
 		return nil, fmt.Errorf("set graph optimization: %w", err)
 	}
+	// Idle ORT workers would otherwise spin between runs, taking CPU from
+	// the parsing that analyze does at the same time.
+	if err := opts.AddSessionConfigEntry("session.intra_op.allow_spinning", "0"); err != nil {
+		return nil, fmt.Errorf("session config: %w", err)
+	}
 	if err := appendProvider(opts, d); err != nil {
 		return nil, err
 	}

@@ -209,6 +209,7 @@ func sessionOptions(threads int) *ort.SessionOptions {
 	o.SetIntraOpNumThreads(threads)
 	o.SetInterOpNumThreads(1)
 	o.SetGraphOptimizationLevel(ort.GraphOptimizationLevelEnableAll)
+	o.AddSessionConfigEntry("session.intra_op.allow_spinning", "0") // as embed does
 	return o
 }
 

@@ -35,7 +35,8 @@ func init() {
 // the file defines that name at module level.
 //
 // Types: the first parameter of a method (self/cls) has the class as type;
-// annotated parameters, returns, locals and class-level fields; `self.x =
+// annotated parameters, returns, locals and class-level fields (annotated,
+// or assigned an instance: `objects = Manager()`); `self.x =
 // Foo()` and `self.x = param` in any method give field facts on the class.
 // Foo(...) where Foo is CapWords gives type "Foo" (an instance), other
 // calls "call:f" (the result of f).
@@ -374,6 +375,8 @@ func (x *pyExtractor) class(def, outer *sitter.Node, c pyCtx) {
 		if a.Kind() == "assignment" && kindOf(field(a, "left")) == "identifier" {
 			if t := field(a, "type"); t != nil {
 				x.typeFact(id, fieldText(x.f, a, "left"), pyType(x.f.Text(t)), "field", a)
+			} else if r := field(a, "right"); r != nil {
+				x.typeFact(id, fieldText(x.f, a, "left"), x.exprType(r), "field", a) // objects = Manager()
 			}
 		}
 	})

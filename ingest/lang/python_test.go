@@ -39,15 +39,15 @@ func TestPythonSymbols(t *testing.T) {
 		doc      string
 	}{
 		{"helper", schema.KindFunction, 11, 18, true, "", `def helper(x: int, name="n") -> Optional["Result"]`, "Compute a helper value.\n\nMore detail here."},
-		{"Service", schema.KindClass, 21, 54, true, "", "class Service(Base, mixins.Loggable, metaclass=Meta)", "A service."},
-		{"Service.__init__", schema.KindConstructor, 26, 30, true, p + "Service:class", "def __init__(self, db: DB, cache=None)", ""},
-		{"Service.do_work", schema.KindMethod, 32, 42, true, p + "Service:class", `def do_work(self, items: List[str]) -> "Report"`, ""},
-		{"Service.do_work.inner", schema.KindFunction, 39, 40, true, "", "def inner(y)", ""},
-		{"Service._key", schema.KindMethod, 45, 46, false, p + "Service:class", "def _key(v)", ""},
-		{"Service.routed", schema.KindMethod, 49, 50, true, p + "Service:class", "def routed(self)", ""},
-		{"Service.Inner", schema.KindClass, 52, 54, true, "", "class Inner", ""},
-		{"Service.Inner.method", schema.KindMethod, 53, 54, true, p + "Service.Inner:class", "def method(self)", ""},
-		{"Proto", schema.KindProtocol, 57, 58, true, "", "class Proto(typing.Protocol)", ""},
+		{"Service", schema.KindClass, 21, 55, true, "", "class Service(Base, mixins.Loggable, metaclass=Meta)", "A service."},
+		{"Service.__init__", schema.KindConstructor, 27, 31, true, p + "Service:class", "def __init__(self, db: DB, cache=None)", ""},
+		{"Service.do_work", schema.KindMethod, 33, 43, true, p + "Service:class", `def do_work(self, items: List[str]) -> "Report"`, ""},
+		{"Service.do_work.inner", schema.KindFunction, 40, 41, true, "", "def inner(y)", ""},
+		{"Service._key", schema.KindMethod, 46, 47, false, p + "Service:class", "def _key(v)", ""},
+		{"Service.routed", schema.KindMethod, 50, 51, true, p + "Service:class", "def routed(self)", ""},
+		{"Service.Inner", schema.KindClass, 53, 55, true, "", "class Inner", ""},
+		{"Service.Inner.method", schema.KindMethod, 54, 55, true, p + "Service.Inner:class", "def method(self)", ""},
+		{"Proto", schema.KindProtocol, 58, 59, true, "", "class Proto(typing.Protocol)", ""},
 	}
 	for _, c := range cases {
 		s := symbol(t, facts, c.qn, c.kind)
@@ -76,17 +76,17 @@ func TestPythonCallsHeritageTypes(t *testing.T) {
 	facts := parseFixture(t, "python/pkg/sub/service.py")
 	calls := []CallSite{
 		{CallerID: p + "helper:function", Name: "Result", Kind: "call", Args: 1, Line: 16},
-		{CallerID: p + "Service.__init__:constructor", Name: "Repository", Kind: "call", Args: 1, Line: 28},
-		{CallerID: p + "Service.do_work:method", Name: "query", Receiver: "self.db", Kind: "call", Args: 1, Line: 33},
-		{CallerID: p + "Service.do_work:method", Name: "do_work", Receiver: "Service(self.db)", Kind: "call", Args: 1, Line: 34},
-		{CallerID: p + "Service.do_work:method", Name: "Service", Kind: "call", Args: 1, Line: 34},
-		{CallerID: p + "Service.do_work:method", Name: "_key", Receiver: "self", Kind: "reference", Args: -1, Line: 36},
-		{CallerID: p + "Service.do_work:method", Name: "helper", Kind: "reference", Args: -1, Line: 37},
-		{CallerID: p + "Service.do_work.inner:function", Name: "transform", Kind: "call", Args: 1, Line: 40},
-		{CallerID: p + "Service.do_work:method", Name: "inner", Kind: "call", Args: 1, Line: 42},
-		{CallerID: "", Name: "route", Receiver: "app", Kind: "call", Args: 1, Line: 48},
-		{CallerID: p + "Service.Inner.method:method", Name: "go", Receiver: "self", Kind: "call", Args: 0, Line: 54},
-		{CallerID: "", Name: "do_work", Receiver: "svc", Kind: "call", Args: 1, Line: 62},
+		{CallerID: p + "Service.__init__:constructor", Name: "Repository", Kind: "call", Args: 1, Line: 29},
+		{CallerID: p + "Service.do_work:method", Name: "query", Receiver: "self.db", Kind: "call", Args: 1, Line: 34},
+		{CallerID: p + "Service.do_work:method", Name: "do_work", Receiver: "Service(self.db)", Kind: "call", Args: 1, Line: 35},
+		{CallerID: p + "Service.do_work:method", Name: "Service", Kind: "call", Args: 1, Line: 35},
+		{CallerID: p + "Service.do_work:method", Name: "_key", Receiver: "self", Kind: "reference", Args: -1, Line: 37},
+		{CallerID: p + "Service.do_work:method", Name: "helper", Kind: "reference", Args: -1, Line: 38},
+		{CallerID: p + "Service.do_work.inner:function", Name: "transform", Kind: "call", Args: 1, Line: 41},
+		{CallerID: p + "Service.do_work:method", Name: "inner", Kind: "call", Args: 1, Line: 43},
+		{CallerID: "", Name: "route", Receiver: "app", Kind: "call", Args: 1, Line: 49},
+		{CallerID: p + "Service.Inner.method:method", Name: "go", Receiver: "self", Kind: "call", Args: 0, Line: 55},
+		{CallerID: "", Name: "do_work", Receiver: "svc", Kind: "call", Args: 1, Line: 63},
 	}
 	for _, w := range calls {
 		if !hasCall(facts, w) {
@@ -101,7 +101,7 @@ func TestPythonCallsHeritageTypes(t *testing.T) {
 	wantH := []Heritage{
 		{ChildID: p + "Service:class", Parent: "Base", Kind: "extends", Line: 21},
 		{ChildID: p + "Service:class", Parent: "mixins.Loggable", Kind: "extends", Line: 21},
-		{ChildID: p + "Proto:protocol", Parent: "typing.Protocol", Kind: "extends", Line: 57},
+		{ChildID: p + "Proto:protocol", Parent: "typing.Protocol", Kind: "extends", Line: 58},
 	}
 	if len(facts.Heritage) != len(wantH) {
 		t.Fatalf("heritage = %+v", facts.Heritage)
@@ -116,6 +116,7 @@ func TestPythonCallsHeritageTypes(t *testing.T) {
 		{Scope: p + "helper:function", Name: "return", Type: "Result", Kind: "return"},
 		{Scope: p + "helper:function", Name: "r", Type: "Result", Kind: "local"},
 		{Scope: p + "Service:class", Name: "timeout", Type: "float", Kind: "field"},
+		{Scope: p + "Service:class", Name: "objects", Type: "Manager", Kind: "field"},
 		{Scope: p + "Service:class", Name: "db", Type: "DB", Kind: "field"},
 		{Scope: p + "Service:class", Name: "repo", Type: "Repository", Kind: "field"},
 		{Scope: p + "Service:class", Name: "cache", Type: "Cache", Kind: "field"},

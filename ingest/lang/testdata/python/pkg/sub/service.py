@@ -22,6 +22,7 @@ class Service(Base, mixins.Loggable, metaclass=Meta):
     """A service."""
 
     timeout: float = 3.0
+    objects = Manager()
 
     def __init__(self, db: DB, cache=None):
         self.db = db

@@ -49,6 +49,20 @@ func AlsoGood() int { return other() }
 	}
 }
 
+// A tree whose only problem is a MISSING node (here the closing brace) is
+// partial too.
+func TestParsePartialMissingNode(t *testing.T) {
+	p := NewParser()
+	defer p.Close()
+	facts, status, err := p.Parse(context.Background(), "m.go", ByName("go"), []byte("package m\nfunc A() {\n\tB()\n"))
+	if err != nil || status != schema.ParsePartial {
+		t.Fatalf("status %s err %v, want partial", status, err)
+	}
+	if len(facts.Symbols) != 1 || facts.Symbols[0].Name != "A" {
+		t.Errorf("symbols = %+v", facts.Symbols)
+	}
+}
+
 func TestParsePanicRecovered(t *testing.T) {
 	boom := &Language{
 		Name:    "boom",

@@ -194,3 +194,34 @@ func BenchmarkCorpusGin(b *testing.B) {
 		})
 	}
 }
+
+// TestTruncatedSourcesNeverPanic parses every prefix-cut of each fixture
+// (the shapes a half-written file has) and requires the extractor to finish
+// without a recovered panic: partial trees must be walked defensively.
+func TestTruncatedSourcesNeverPanic(t *testing.T) {
+	fixtures := []string{
+		"go/engine.go", "python/pkg/sub/service.py", "javascript/app.js",
+		"typescript/service.ts", "typescript/view.tsx", "java/com/acme/OrderService.java",
+	}
+	p := NewParser()
+	defer p.Close()
+	for _, rel := range fixtures {
+		src, err := os.ReadFile(filepath.Join("testdata", rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := Detect(rel)
+		for cut := 0; cut <= len(src); cut += 11 {
+			if _, status, err := p.Parse(context.Background(), rel, l, src[:cut]); err != nil {
+				t.Fatalf("%s cut at %d (%s): %v", rel, cut, status, err)
+			}
+		}
+		// and with a chunk cut out of the middle
+		for cut := 0; cut+40 <= len(src); cut += 19 {
+			mangled := append(append([]byte{}, src[:cut]...), src[cut+40:]...)
+			if _, status, err := p.Parse(context.Background(), rel, l, mangled); err != nil {
+				t.Fatalf("%s with bytes %d-%d removed (%s): %v", rel, cut, cut+40, status, err)
+			}
+		}
+	}
+}

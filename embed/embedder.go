@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"time"
@@ -121,6 +123,16 @@ func (e *Embedder) Tokenizer() *Tokenizer { return e.tok }
 
 // Dim is the embedding dimension (384 for arctic-embed-xs).
 func (e *Embedder) Dim() int { return e.dim }
+
+// ModelID names the weights in use (file name and size), for meta.json:
+// vectors from an index whose model id differs must not be reused.
+func (e *Embedder) ModelID() string {
+	size := int64(-1)
+	if st, err := os.Stat(e.paths.ONNX); err == nil {
+		size = st.Size()
+	}
+	return fmt.Sprintf("%s:%s:%d", models.ArcticEmbedXS.Repo, filepath.Base(e.paths.ONNX), size)
+}
 
 // Paths are the files in use.
 func (e *Embedder) Paths() models.Paths { return e.paths }

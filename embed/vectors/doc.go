@@ -4,13 +4,19 @@
 //
 // Wiring (cmd/analyze):
 //
+//	emb, err := embed.New(embed.Options{ModelDir: flagModelDir, Device: dev})
+//	// errors.Is(err, models.ErrModelMissing): say once "no model: keyword-only", skip this stage
+//	var prev vectors.Previous // only when the live index's meta.Embeddings.Model == emb.ModelID()
+//	if old, err := graph.Open(ctx, root, graph.OpenOptions{}); err == nil && old.Meta().Embeddings.Model == emb.ModelID() {
+//		defer old.Close(); prev = vectors.FromDB(old)
+//	}
 //	w, _ := vectors.NewWriter(ctx, emb, b.StagingDir(), vectors.Options{Previous: prev})
 //	// tee every symbol ingest emits into w.AddSymbol (Sink wrapper), and
 //	// after ingest call w.AddFileSummary per file if wanted
 //	st, err := w.Close()         // waits for the last batch
 //	...b.Load(ctx, ...)...
 //	err = w.Load(ctx, b)         // CREATE NODE TABLE + COPY, after b.Load
-//	meta.Embeddings = graph.EmbeddingInfo{Model: vectors.ModelName, Count: st.Chunks, Dim: emb.Dim()}
+//	meta.Embeddings = graph.EmbeddingInfo{Model: emb.ModelID(), Count: st.Chunks, Dim: emb.Dim()}
 //
 // A Writer works in the background: AddSymbol queues the symbol; a worker
 // chunks queued symbols (embed.Tokenizer.SymbolChunks), reuses the vector of

@@ -81,7 +81,7 @@ func build(t *testing.T, root string, e *embed.Embedder, syms []schema.Symbol, r
 	must(err)
 	must(b.Load(ctx, nil))
 	must(w.Load(ctx, b))
-	must(b.Commit(&graph.Meta{ToolVersion: "test", Embeddings: graph.EmbeddingInfo{Model: ModelName, Count: st.Chunks, Dim: e.Dim()}}))
+	must(b.Commit(&graph.Meta{ToolVersion: "test", Embeddings: graph.EmbeddingInfo{Model: e.ModelID(), Count: st.Chunks, Dim: e.Dim()}}))
 	return st
 }
 
@@ -159,5 +159,35 @@ func TestRowFormat(t *testing.T) {
 	sc := bufio.NewScanner(strings.NewReader(string(line)))
 	if !sc.Scan() || sc.Scan() {
 		t.Error("row is not exactly one line")
+	}
+}
+
+// TestPreviousWithoutVectors: an index built without vectors (keyword-only)
+// is a valid Previous that has nothing to reuse.
+func TestPreviousWithoutVectors(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	b, err := graph.NewBuild(ctx, root, graph.BuildOptions{BufferPoolSize: 256 << 20, MaxThreads: 2, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Abort()
+	if err := b.AddSymbol(symbols("x")[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Load(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(nil); err != nil {
+		t.Fatal(err)
+	}
+	db, err := graph.Open(ctx, root, graph.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	got, err := FromDB(db).Lookup(ctx, []string{"a@0", "b@1"})
+	if err != nil || len(got) != 0 {
+		t.Errorf("Lookup on an index without %s: %v, %v", Table, got, err)
 	}
 }

@@ -18,9 +18,6 @@ import (
 // Table is the node table of chunk vectors.
 const Table = "CodeEmbedding"
 
-// ModelName is what meta.json records for vectors made by this package.
-const ModelName = "Snowflake/snowflake-arctic-embed-xs"
-
 // BatchChunks is how many chunks the worker gathers before embedding them
 // (one length-sorted slice: larger means less padding, more memory).
 const BatchChunks = 1024

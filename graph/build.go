@@ -182,13 +182,13 @@ func (b *Build) add(key, fileName string, line []byte, label schema.Label, id st
 // then AddFile fills the File table's searchText column itself.
 var fileNeedsSearchText = func() bool {
 	nt, _ := schema.NodeTableOf(schema.LabelFile)
-	for _, c := range nt.MissingColumns() {
+	missing := nt.MissingColumns()
+	for _, c := range missing {
 		if c.Name != "searchText" {
 			panic("graph: File column " + c.Name + " has no value source")
 		}
-		return true
 	}
-	return false
+	return len(missing) > 0
 }()
 
 func (b *Build) addNode(l schema.Label, id string, v any, extra []column) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -281,5 +282,37 @@ func TestOpenDamagedIndex(t *testing.T) {
 	os.WriteFile(filepath.Join(IndexDir(root), metaFileName), []byte("{"), 0o644)
 	if _, err := ReadMeta(root); err == nil || !strings.Contains(err.Error(), "damaged") {
 		t.Errorf("damaged meta: %v", err)
+	}
+}
+
+func TestConcurrentQueries(t *testing.T) {
+	root := newRepo(t)
+	buildIndex(t, root, 10)
+	d, err := Open(context.Background(), root, OpenOptions{Connections: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	errs := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		go func(g int) {
+			for i := 0; i < 20; i++ {
+				r, err := d.Query(context.Background(), "MATCH (f:Function) WHERE f.startLine > $n RETURN count(f)", map[string]any{"n": g})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if r.Rows[0][0] != int64(10-g) {
+					errs <- fmt.Errorf("goroutine %d: count %v, want %d", g, r.Rows[0][0], 10-g)
+					return
+				}
+			}
+			errs <- nil
+		}(g)
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }

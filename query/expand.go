@@ -27,8 +27,17 @@ type Ranking struct {
 	// matches is a better answer than the file around it.
 	FileFactor float64
 	// PrefixMin is the shortest query token that is also searched as a
-	// prefix ("getuser" → "getuser*"); 0 turns prefix search off.
+	// prefix ("getuser" → "getuser*").
 	PrefixMin int
+	// PrefixWeight weighs the prefix query against the exact one: each
+	// index is queried twice, once with the exact words and once with the
+	// prefix terms only, and the prefix BM25 counts PrefixWeight times.
+	// 0 turns prefix search off.
+	PrefixWeight float64
+	// Phrases is the longest run of query words also searched joined, as
+	// an identifier ("user repository" → userrepository; text.Phrases);
+	// below 2, none.
+	Phrases int
 	// Combine merges the scores of the indexes of one table: "sum" adds
 	// weight × BM25, "rrf" fuses their ranks.
 	Combine string
@@ -49,6 +58,8 @@ var DefaultRanking = Ranking{
 	ExpandHops:   1,
 	FileFactor:   0.8,
 	PrefixMin:    4,
+	PrefixWeight: 0.3,
+	Phrases:      3,
 	Combine:      "sum",
 }
 

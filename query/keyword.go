@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"regexp"
@@ -26,23 +27,41 @@ type Index struct {
 	Weight float64
 }
 
-// IndexWeights weight indexes by name; an index not listed weighs 1. See
-// doc.go for how the weights were measured.
-var IndexWeights = map[string]float64{}
+// Weights of the SearchTable indexes (see doc.go for how they were
+// measured): identifier words dominate, signature and doc comment count
+// half as much, the body a little.
+var (
+	WeightIdent = 1.0
+	WeightDoc   = 0.5
+	WeightBody  = 0.2
+)
 
-// DefaultPlan is every index of schema.FTSIndexes with its IndexWeights
-// weight.
+// DefaultPlan is what Search queries: the three SearchTable indexes and,
+// used only with Options.Files, the File index of schema.FTSIndexes.
 func DefaultPlan() []Index {
-	var out []Index
-	for _, ix := range schema.FTSIndexes {
-		w, ok := IndexWeights[ix.Name]
-		if !ok {
-			w = 1
-		}
-		out = append(out, Index{Table: ix.Table, Name: ix.Name, Weight: w})
+	out := []Index{
+		{Table: SearchTable, Name: IndexIdent, Weight: WeightIdent},
+		{Table: SearchTable, Name: IndexDoc, Weight: WeightDoc},
+		{Table: SearchTable, Name: IndexBody, Weight: WeightBody},
+	}
+	if ix, ok := schema.FTSIndexOf(schema.LabelFile); ok {
+		out = append(out, Index{Table: ix.Table, Name: ix.Name, Weight: 1})
 	}
 	return out
 }
+
+// FallbackPlan is every index of schema.FTSIndexes with weight 1: what an
+// index without SearchTable (built before BuildIndexes ran) offers.
+func FallbackPlan() []Index {
+	var out []Index
+	for _, ix := range schema.FTSIndexes {
+		out = append(out, Index{Table: ix.Table, Name: ix.Name, Weight: 1})
+	}
+	return out
+}
+
+// errNoIndexes says that no index of the plan exists.
+var errNoIndexes = errors.New("none of the full-text indexes of the search plan exists")
 
 // parallelIndexes bounds the full-text queries in flight (graph.DB opens 4
 // connections by default).
@@ -57,24 +76,31 @@ type indexHit struct {
 }
 
 // keywordSearch queries every index of the plan in parallel with the
-// full-text query string ftsq (text.FTSQuery output: [a-z* ] only) and
-// returns the hits ranked by their combined score, filtered, at most
+// full-text query string ftsq and, when prefix is not "", again with the
+// prefix terms (text.FTSQuery and FTSPrefixQuery output: [a-z* ] only;
+// prefix hits weigh Ranking.PrefixWeight), and returns the hits ranked by their combined score, filtered, at most
 // opts.TopK. A plan index that does not exist in the database is skipped
 // (an index built by an older gitnexus); any other error fails the search.
-func keywordSearch(ctx context.Context, q Querier, ftsq string, opts Options) ([]Hit, error) {
+func keywordSearch(ctx context.Context, q Querier, ftsq, prefix string, opts Options) ([]Hit, error) {
 	if ftsq == "" {
 		return nil, nil
 	}
-	if strings.Trim(ftsq, "abcdefghijklmnopqrstuvwxyz* ") != "" {
-		// text.FTSQuery guarantees this; checked again because the string
-		// is inlined into a Cypher literal.
-		return nil, fmt.Errorf("internal error: unsafe full-text query %q", ftsq)
+	for _, s := range []string{ftsq, prefix} {
+		if strings.Trim(s, "abcdefghijklmnopqrstuvwxyz* ") != "" {
+			// graph/text guarantees this; checked again because the
+			// string is inlined into a Cypher literal.
+			return nil, fmt.Errorf("internal error: unsafe full-text query %q", s)
+		}
 	}
 	top := opts.TopK
 	if opts.filtered() {
 		top = min(opts.TopK*8, MaxTopK)
 	}
+	// One job per index and query string; the weight of a prefix job is
+	// scaled by PrefixWeight.
 	var plan []Index
+	var strs []string
+	var isPrefix []bool
 	for _, ix := range opts.Plan {
 		if ix.Table == schema.LabelFile && !opts.Files {
 			continue
@@ -82,8 +108,18 @@ func keywordSearch(ctx context.Context, q Querier, ftsq string, opts Options) ([
 		if !identRE.MatchString(string(ix.Table)) || !identRE.MatchString(ix.Name) {
 			return nil, fmt.Errorf("bad index %s.%s in search plan", ix.Table, ix.Name)
 		}
-		if ix.Weight > 0 {
-			plan = append(plan, ix)
+		if ix.Weight <= 0 {
+			continue
+		}
+		plan = append(plan, ix)
+		strs = append(strs, ftsq)
+		isPrefix = append(isPrefix, false)
+		if prefix != "" {
+			px := ix
+			px.Weight *= opts.Ranking.PrefixWeight
+			plan = append(plan, px)
+			strs = append(strs, prefix)
+			isPrefix = append(isPrefix, true)
 		}
 	}
 	lists := make([][]indexHit, len(plan))
@@ -96,19 +132,35 @@ func keywordSearch(ctx context.Context, q Querier, ftsq string, opts Options) ([
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			lists[i], errs[i] = queryIndex(ctx, q, ix, ftsq, top)
+			lists[i], errs[i] = queryIndex(ctx, q, ix, strs[i], top)
+			if errs[i] != nil && ctx.Err() == nil && !missingIndex(errs[i]) {
+				// Kuzu 0.11.3 now and then fails a full-text query with
+				// an internal error ("unordered_map::at") that the same
+				// query does not repeat: try once more.
+				lists[i], errs[i] = queryIndex(ctx, q, ix, strs[i], top)
+			}
 		}()
 	}
 	wg.Wait()
+	found := 0
 	for i, err := range errs {
-		if err == nil {
-			continue
-		}
-		if strings.Contains(err.Error(), "doesn't have an index") {
+		switch {
+		case err == nil:
+			found++
+		case missingIndex(err):
 			slog.Debug("full-text index missing, skipped", "table", plan[i].Table, "index", plan[i].Name)
-			continue
+		case isPrefix[i] && ctx.Err() == nil:
+			// Prefix terms only refine the ranking; lose them, not the
+			// search.
+			slog.Warn("prefix full-text query failed, ranking without it", "index", plan[i].Name, "err", err)
+			lists[i] = nil
+			found++
+		default:
+			return nil, fmt.Errorf("full-text search %s: %w", plan[i].Name, err)
 		}
-		return nil, fmt.Errorf("full-text search %s: %w", plan[i].Name, err)
+	}
+	if found == 0 && len(plan) > 0 {
+		return nil, errNoIndexes
 	}
 	hits := combine(plan, lists, opts.Ranking.Combine)
 	kept := hits[:0]
@@ -124,13 +176,25 @@ func keywordSearch(ctx context.Context, q Querier, ftsq string, opts Options) ([
 	return kept, nil
 }
 
-// queryIndex runs one full-text index.
+// missingIndex reports whether err says the index does not exist.
+func missingIndex(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "doesn't have an index") ||
+		(strings.Contains(msg, "Table ") && strings.Contains(msg, "does not exist"))
+}
+
+// queryIndex runs one full-text index. Its table is File, a symbol table,
+// or a search table: any node table whose rows carry the symbol columns
+// id, name, kind, filePath, startLine, endLine, language and label (the
+// symbol table the row stands for), so that one index can hold every
+// symbol with one set of BM25 statistics.
 func queryIndex(ctx context.Context, q Querier, ix Index, ftsq string, top int) ([]indexHit, error) {
-	var ret string
-	if ix.Table == schema.LabelFile {
+	ret := "node.id, node.name, node.kind, node.filePath, node.startLine, node.endLine, node.language, score"
+	switch {
+	case ix.Table == schema.LabelFile:
 		ret = "node.id, node.name, 'file', node.path, 1, node.lines, node.language, score"
-	} else {
-		ret = "node.id, node.name, node.kind, node.filePath, node.startLine, node.endLine, node.language, score"
+	case !ix.Table.IsSymbol():
+		ret += ", node.label"
 	}
 	stmt := fmt.Sprintf("CALL QUERY_FTS_INDEX('%s', '%s', '%s', top := %d) RETURN %s",
 		ix.Table, ix.Name, ftsq, top, ret)
@@ -152,6 +216,9 @@ func queryIndex(ctx context.Context, q Querier, ix Index, ftsq string, top int) 
 			StartLine: num(row[4]),
 			EndLine:   num(row[5]),
 			Language:  str(row[6]),
+		}
+		if len(row) > 8 {
+			h.Label = str(row[8])
 		}
 		out = append(out, indexHit{hit: h, bm25: flt(row[7])})
 	}

@@ -121,9 +121,22 @@ func (d *testDB) edge(rt schema.RelType, fromLabel, from, toLabel, to string, st
 		map[string]any{"from": from, "to": to, "step": int64(step)})
 }
 
-func (d *testDB) indexes() {
+// Exec makes testDB an Execer for BuildIndexes.
+func (d *testDB) Exec(ctx context.Context, stmt string) error {
+	_, err := d.Query(ctx, stmt, nil)
+	return err
+}
+
+// indexes creates what analyze creates: the schema's per-table indexes
+// and, unless legacy, the search table.
+func (d *testDB) indexes(legacy bool) {
 	for _, ix := range schema.FTSIndexes {
 		d.exec(ix.CreateStatement(), nil)
+	}
+	if !legacy {
+		if err := BuildIndexes(context.Background(), d, d.t.TempDir()); err != nil {
+			d.t.Fatal(err)
+		}
 	}
 }
 
@@ -136,6 +149,10 @@ type fixture struct {
 }
 
 func newFixture(t *testing.T, withProcess bool) *fixture {
+	return newFixtureIndexes(t, withProcess, false)
+}
+
+func newFixtureIndexes(t *testing.T, withProcess, legacy bool) *fixture {
 	d := newTestDB(t)
 	for _, f := range []string{"auth/login.go", "auth/session.go", "db/user_repository.go", "config/parse.go", "util/strings.go"} {
 		d.file(f, "go")
@@ -163,6 +180,6 @@ func newFixture(t *testing.T, withProcess bool) *fixture {
 			d.edge(schema.RelStepInProcess, "Function", s, "Process", "proc:login", i+1)
 		}
 	}
-	d.indexes()
+	d.indexes(legacy)
 	return fx
 }

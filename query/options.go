@@ -61,6 +61,8 @@ type Options struct {
 	// Ranking overrides the ranking constants (evaluation and tuning); nil
 	// uses DefaultRanking.
 	Ranking *Ranking
+
+	defaultPlan bool // Plan was nil: fall back when its indexes are missing
 }
 
 // withDefaults fills zero fields and validates the rest.
@@ -106,6 +108,7 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Plan == nil {
 		o.Plan = DefaultPlan()
+		o.defaultPlan = true
 	}
 	return o, nil
 }

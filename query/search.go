@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/gitnexus/gitnexus/graph"
@@ -60,12 +61,27 @@ func SearchWith(ctx context.Context, db Querier, q string, opts Options) (*Resul
 		useVector = false
 	}
 	if useKeyword {
-		ftsq := text.FTSQuery(res.Tokens, opts.Ranking.PrefixMin)
+		words := res.Tokens
+		if opts.Ranking.Phrases >= 2 && len(words) > 0 {
+			words = append(append([]string(nil), words...), text.Phrases(q, opts.Ranking.Phrases)...)
+		}
+		ftsq := text.FTSQuery(words, 0)
+		var prefix string
+		if opts.Ranking.PrefixWeight > 0 {
+			prefix = text.FTSPrefixQuery(res.Tokens, opts.Ranking.PrefixMin)
+		}
 		if ftsq == "" && !useVector {
 			res.Notices = append(res.Notices, "the query has no searchable words (only stop words or symbols)")
 			return res, nil
 		}
-		hits, err := keywordSearch(ctx, db, ftsq, opts)
+		hits, err := keywordSearch(ctx, db, ftsq, prefix, opts)
+		if errors.Is(err, errNoIndexes) && opts.defaultPlan {
+			// An index built before SearchTable existed.
+			slog.Debug("no search table, using the per-table full-text indexes")
+			fb := opts
+			fb.Plan = FallbackPlan()
+			hits, err = keywordSearch(ctx, db, ftsq, prefix, fb)
+		}
 		if err != nil {
 			return nil, err
 		}

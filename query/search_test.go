@@ -42,7 +42,13 @@ func first(t *testing.T, r *Result) Hit {
 }
 
 func TestSearchKeyword(t *testing.T) {
-	fx := newFixture(t, false)
+	t.Run("search table", func(t *testing.T) { testSearchKeyword(t, newFixture(t, false)) })
+	// An index without the search table falls back to the per-table
+	// indexes and still answers.
+	t.Run("legacy per-table indexes", func(t *testing.T) { testSearchKeyword(t, newFixtureIndexes(t, false, true)) })
+}
+
+func testSearchKeyword(t *testing.T, fx *fixture) {
 	ctx := context.Background()
 	kw := Options{Mode: ModeKeyword}
 	for q, want := range map[string]string{

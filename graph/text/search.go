@@ -125,6 +125,47 @@ func Tokens(query string) []string {
 	return out
 }
 
+// Phrases are the identifiers a multi-word query may be spelling: each run
+// of 2 to maxN consecutive query words joined ("user repository" →
+// userrepository; "get object or 404" → getobject objector or404
+// getobjector objector404). They match the whole-identifier words that
+// SearchText indexes, so a query that spells a name in words finds that
+// name first. Words are taken as split by Tokens but before stop-word
+// removal (identifiers contain stop words); a run must span at least two
+// of the query's segments (fragments of one identifier are not phrases);
+// tokens already in Tokens are left out. At most MaxTokens.
+func Phrases(query string, maxN int) []string {
+	var words []string
+	var segOf []int
+	for si, seg := range Segments(query) {
+		for _, w := range SplitIdentifier(seg) {
+			words = append(words, w)
+			segOf = append(segOf, si)
+		}
+		if len(words) > 4*MaxTokens {
+			break
+		}
+	}
+	have := map[string]bool{}
+	for _, t := range Tokens(query) {
+		have[t] = true
+	}
+	var out []string
+	for n := 2; n <= maxN; n++ {
+		for i := 0; i+n <= len(words); i++ {
+			if segOf[i] == segOf[i+n-1] {
+				continue // inside one identifier: a fragment of it
+			}
+			p := strings.Join(words[i:i+n], "")
+			if !have[p] && len(out) < MaxTokens {
+				have[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
 // FTSQuery renders tokens as the query string of QUERY_FTS_INDEX. Each
 // token appears as itself and, when it has digits, digit-spelled. With
 // prefixMin > 0, every token of at least prefixMin letters (letters only)
@@ -156,6 +197,24 @@ func FTSQuery(tokens []string, prefixMin int) string {
 		}
 	}
 	return strings.Join(terms, " ")
+}
+
+// FTSPrefixQuery is the prefix half of a query: "token*" for every token
+// of at least prefixMin letters (letters only), and nothing else, so the
+// caller can weigh prefix matches below exact ones. Same guarantees as
+// FTSQuery: only [a-z*] and spaces, never a lone "*"; "" when no token
+// qualifies or prefixMin < 1.
+func FTSPrefixQuery(tokens []string, prefixMin int) string {
+	if prefixMin < 1 {
+		return ""
+	}
+	var b builder
+	for _, t := range tokens {
+		if t = clean(t); len(t) >= prefixMin && lettersOnly(t) {
+			b.add(t + "*")
+		}
+	}
+	return strings.Join(b.out, " ")
 }
 
 // clean keeps the [a-z0-9] bytes of t, lowercasing ASCII capitals.

@@ -128,6 +128,47 @@ func TestFTSQuery(t *testing.T) {
 	}
 }
 
+func TestPhrases(t *testing.T) {
+	cases := []struct {
+		q    string
+		n    int
+		want []string
+	}{
+		{"user repository", 3, []string{"userrepository"}},
+		{"get object or 404", 3, []string{"getobject", "objector", "or404", "getobjector", "objector404"}},
+		{"getUserById", 3, nil}, // one segment: its whole form is already a token
+		{"parse config file", 2, []string{"parseconfig", "configfile"}},
+		{"single", 3, nil},
+		{"", 3, nil},
+	}
+	for _, c := range cases {
+		if got := Phrases(c.q, c.n); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Phrases(%q, %d) = %q, want %q", c.q, c.n, got, c.want)
+		}
+	}
+	if got := Phrases(strings.Repeat("w ", 5000), 3); len(got) > MaxTokens {
+		t.Errorf("%d phrases", len(got))
+	}
+}
+
+func TestFTSPrefixQuery(t *testing.T) {
+	cases := []struct {
+		toks   []string
+		prefix int
+		want   string
+	}{
+		{[]string{"get", "user", "getuser", "http2"}, 4, "user* getuser*"},
+		{[]string{"get", "user"}, 0, ""},
+		{[]string{"*", "'", "a"}, 1, "a*"},
+		{nil, 3, ""},
+	}
+	for _, c := range cases {
+		if got := FTSPrefixQuery(c.toks, c.prefix); got != c.want {
+			t.Errorf("FTSPrefixQuery(%q, %d) = %q, want %q", c.toks, c.prefix, got, c.want)
+		}
+	}
+}
+
 func TestStopWordsCSV(t *testing.T) {
 	csv := StopWordsCSV()
 	for _, keep := range []string{"for", "if", "not", "is", "has", "can", "get", "new", "value", "name"} {
@@ -164,6 +205,11 @@ func checkOutputs(t *testing.T, s string) {
 			t.Fatalf("SplitIdentifier(%q) gave %q", s, w)
 		}
 	}
+	for _, w := range Phrases(s, 3) {
+		if !tokenRE.MatchString(w) {
+			t.Fatalf("Phrases(%q) gave %q", s, w)
+		}
+	}
 	toks := Tokens(s)
 	if len(toks) > MaxTokens {
 		t.Fatalf("Tokens(%q): %d tokens", s, len(toks))
@@ -179,6 +225,9 @@ func checkOutputs(t *testing.T, s string) {
 		}
 		if q := FTSQuery([]string{s}, p); q != "" && !ftsRE.MatchString(q) {
 			t.Fatalf("FTSQuery([%q]) = %q", s, q)
+		}
+		if q := FTSPrefixQuery(append(toks, s), p); q != "" && !ftsRE.MatchString(q) {
+			t.Fatalf("FTSPrefixQuery(%q) = %q", s, q)
 		}
 	}
 	if st := SearchText(s, s, s); st != "" {

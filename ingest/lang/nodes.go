@@ -78,29 +78,34 @@ func endLineOf(n *sitter.Node) int {
 	return int(n.EndPosition().Row) + 1
 }
 
-// namedChildren calls fn for each named child of n in order. Stopping is not
-// supported: children lists are short.
+// namedChildren calls fn for each named child of n in order. It walks
+// with a cursor: indexed access (NamedChild(i)) scans from the first child
+// and makes a loop over a file's top-level declarations quadratic.
 func namedChildren(n *sitter.Node, fn func(c *sitter.Node)) {
-	if n == nil {
-		return
-	}
-	cnt := n.NamedChildCount()
-	for i := uint(0); i < cnt; i++ {
-		if c := n.NamedChild(i); c != nil {
-			fn(c)
-		}
-	}
+	eachChild(n, true, fn)
 }
 
 // children calls fn for every child of n (named or not) in order.
 func children(n *sitter.Node, fn func(c *sitter.Node)) {
-	if n == nil {
+	eachChild(n, false, fn)
+}
+
+func eachChild(n *sitter.Node, namedOnly bool, fn func(c *sitter.Node)) {
+	if n == nil || n.ChildCount() == 0 {
 		return
 	}
-	cnt := n.ChildCount()
-	for i := uint(0); i < cnt; i++ {
-		if c := n.Child(i); c != nil {
+	cur := n.Walk()
+	defer cur.Close()
+	if !cur.GotoFirstChild() {
+		return
+	}
+	for {
+		c := cur.Node()
+		if !namedOnly || c.IsNamed() {
 			fn(c)
+		}
+		if !cur.GotoNextSibling() {
+			return
 		}
 	}
 }

@@ -81,7 +81,7 @@ func lxArgCount(args *sitter.Node) int {
 		return -1
 	}
 	n := 0
-	namedChildren(args, func(c *sitter.Node) {
+	lxChildren(args, func(c *sitter.Node) {
 		if !isCommentKind(c.Kind()) {
 			n++
 		}
@@ -102,4 +102,62 @@ func lxIsConstName(s string) bool {
 		}
 	}
 	return hasLetter
+}
+
+// lxIdentLike reports whether s can be a symbol or call name: an
+// identifier (letters, digits, _, $, with C++ "::"-free destructor "~" and
+// Ruby "?", "!", "=" suffixes), or a C++ operator name without spaces.
+// Error recovery can hand extractors whole expressions as names; this keeps
+// them out.
+func lxIdentLike(s string) bool {
+	if s == "" {
+		return false
+	}
+	if strings.HasPrefix(s, "operator") {
+		return !strings.ContainsAny(s, " \t\n")
+	}
+	for i, r := range s {
+		switch {
+		case r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 0x7f:
+		case r >= '0' && r <= '9' && i > 0:
+		case r == '~' && i == 0:
+		case (r == '?' || r == '!' || r == '=') && i == len(s)-1 && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// lxChildren calls fn for each named child of n in order, like
+// namedChildren, but stays linear on wide nodes: tree-sitter's
+// NamedChild(i) scans from the first child, so indexing through a
+// translation unit or a 10,000-element initializer is quadratic. Narrow
+// nodes use indexing (no cursor allocation), wide ones a tree cursor.
+func lxChildren(n *sitter.Node, fn func(c *sitter.Node)) {
+	if n == nil {
+		return
+	}
+	cnt := n.ChildCount()
+	if cnt <= 16 {
+		for i := uint(0); i < cnt; i++ {
+			if c := n.Child(i); c != nil && c.IsNamed() {
+				fn(c)
+			}
+		}
+		return
+	}
+	cur := n.Walk()
+	defer cur.Close()
+	if !cur.GotoFirstChild() {
+		return
+	}
+	for {
+		if c := cur.Node(); c.IsNamed() {
+			fn(c)
+		}
+		if !cur.GotoNextSibling() {
+			return
+		}
+	}
 }

@@ -2,12 +2,15 @@ package lang
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
@@ -264,6 +267,136 @@ func TestDetectCFamily(t *testing.T) {
 				got = l.Name
 			}
 			t.Errorf("Detect(%q) = %s, want %s", path, got, want)
+		}
+	}
+}
+
+// TestLXSmoke parses real source trees with the c, cpp, csharp, rust, ruby
+// and php extractors and checks every file's Facts for internal
+// consistency. It needs corpora on disk: set LX_SMOKE to a comma-separated
+// list of lang=dir (for example
+// LX_SMOKE=rust=/tmp/corp/rust,ruby=/usr/lib/ruby). Every regular file under
+// dir whose language Detect reports as lang is parsed; with lang=cpp! every
+// regular file is parsed as C++ (for extension-less standard headers).
+func TestLXSmoke(t *testing.T) {
+	spec := os.Getenv("LX_SMOKE")
+	if spec == "" {
+		t.Skip("set LX_SMOKE=lang=dir[,lang=dir...] to smoke-test the extractors on real code")
+	}
+	for _, item := range strings.Split(spec, ",") {
+		name, dir, ok := strings.Cut(item, "=")
+		if !ok {
+			t.Fatalf("bad LX_SMOKE item %q", item)
+		}
+		force := strings.HasSuffix(name, "!")
+		name = strings.TrimSuffix(name, "!")
+		l := ByName(name)
+		if l == nil {
+			t.Fatalf("unknown language %q", name)
+		}
+		t.Run(name+":"+filepath.Base(dir), func(t *testing.T) {
+			p := NewParser()
+			defer p.Close()
+			var files, partial, syms, calls, imports int
+			var bytes int64
+			start := time.Now()
+			err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+				if err != nil || d.IsDir() || !d.Type().IsRegular() {
+					return nil
+				}
+				if !force {
+					if dl := Detect(path); dl == nil || dl.Name != name {
+						return nil
+					}
+				}
+				src, err := os.ReadFile(path)
+				if err != nil {
+					return err
+				}
+				rel, _ := filepath.Rel(dir, path)
+				fx, status, perr := p.Parse(context.Background(), filepath.ToSlash(rel), l, src)
+				if errors.Is(perr, ErrParseAborted) {
+					t.Logf("%s: %v", rel, perr) // a giant generated file; the timeout is the contract
+					return nil
+				}
+				if perr != nil {
+					t.Errorf("%s: %v", rel, perr)
+					return nil
+				}
+				files++
+				bytes += int64(len(src))
+				if status == schema.ParsePartial {
+					partial++
+				}
+				syms += len(fx.Symbols)
+				calls += len(fx.Calls)
+				imports += len(fx.Imports)
+				lxCheckConsistent(t, rel, src, fx)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			el := time.Since(start)
+			t.Logf("%s: %d files, %.1f MB, %d partial, %d symbols, %d calls, %d imports in %s (%.1f MB/s)",
+				name, files, float64(bytes)/1e6, partial, syms, calls, imports, el.Round(time.Millisecond), float64(bytes)/1e6/el.Seconds())
+			if files == 0 {
+				t.Errorf("no %s files under %s", name, dir)
+			}
+		})
+	}
+}
+
+// lxCheckConsistent checks the invariants every extractor's Facts must
+// hold: unique ids, sane lines, names without spaces, parents and callers
+// that are symbols of the same file.
+func lxCheckConsistent(t *testing.T, rel string, src []byte, fx Facts) {
+	t.Helper()
+	lines := strings.Count(string(src), "\n") + 1
+	ids := map[string]bool{}
+	for _, s := range fx.Symbols {
+		if ids[s.ID] {
+			t.Errorf("%s: duplicate symbol id %s", rel, s.ID)
+		}
+		ids[s.ID] = true
+	}
+	for _, s := range fx.Symbols {
+		switch {
+		case s.Name == "" || strings.ContainsAny(s.Name, " \t\n"):
+			t.Errorf("%s:%d: bad symbol name %q (%s)", rel, s.StartLine, s.Name, s.Kind)
+		case s.StartLine < 1 || s.EndLine < s.StartLine || s.EndLine > lines:
+			t.Errorf("%s: %s lines %d-%d of %d", rel, s.QualifiedName, s.StartLine, s.EndLine, lines)
+		case s.ParentID != "" && !ids[s.ParentID]:
+			t.Errorf("%s: %s parent %s not in file", rel, s.QualifiedName, s.ParentID)
+		case strings.ContainsAny(s.QualifiedName, " \t\n"):
+			t.Errorf("%s:%d: bad qualified name %q", rel, s.StartLine, s.QualifiedName)
+		}
+	}
+	for _, c := range fx.Calls {
+		switch {
+		case c.CallerID != "" && !ids[c.CallerID]:
+			t.Errorf("%s:%d: caller %s not in file", rel, c.Line, c.CallerID)
+		case c.Name == "" || strings.ContainsAny(c.Name, " \t\n") || (strings.ContainsAny(c.Name, "()") && !strings.HasPrefix(c.Name, "operator")):
+			t.Errorf("%s:%d: bad call name %q (receiver %q)", rel, c.Line, c.Name, c.Receiver)
+		case c.Kind != "call" && c.Kind != "new" && c.Kind != "reference":
+			t.Errorf("%s:%d: bad call kind %q", rel, c.Line, c.Kind)
+		case c.Line < 1 || c.Line > lines:
+			t.Errorf("%s: call %s at line %d of %d", rel, c.Name, c.Line, lines)
+		}
+	}
+	for _, h := range fx.Heritage {
+		if (h.ChildID != "" && !ids[h.ChildID]) || h.Parent == "" {
+			t.Errorf("%s:%d: bad heritage %+v", rel, h.Line, h)
+		}
+	}
+	for _, i := range fx.Imports {
+		if i.Spec == "" && len(i.Names) == 0 {
+			t.Errorf("%s:%d: empty import %+v", rel, i.Line, i)
+		}
+	}
+	for _, tf := range fx.Types {
+		if (tf.Scope != "" && !ids[tf.Scope]) || tf.Type == "" || tf.Name == "" {
+			t.Errorf("%s:%d: bad type fact %+v", rel, tf.Line, tf)
 		}
 	}
 }

@@ -92,7 +92,7 @@ func (w *cppWalker) prefix() string {
 }
 
 func (w *cppWalker) walkChildren(n *sitter.Node, caller string) {
-	namedChildren(n, func(c *sitter.Node) { w.walk(c, caller) })
+	lxChildren(n, func(c *sitter.Node) { w.walk(c, caller) })
 }
 
 func (w *cppWalker) walk(n *sitter.Node, caller string) {
@@ -227,6 +227,33 @@ func (w *cppWalker) typeName(t *sitter.Node) string {
 	return baseType(w.f.Text(t))
 }
 
+// cppName is the plain name of a name node: template arguments dropped
+// (`f<int>` → f), `template` and `typename` disambiguators skipped,
+// operator names with their spaces removed ("operator new" →
+// "operatornew", "operator()" stays).
+func cppName(f *File, n *sitter.Node) string {
+	for n != nil {
+		switch n.Kind() {
+		case "template_function", "template_method", "template_type":
+			n = field(n, "name")
+			continue
+		case "dependent_name", "dependent_type", "dependent_field":
+			var inner *sitter.Node
+			lxChildren(n, func(c *sitter.Node) {
+				if inner == nil {
+					inner = c
+				}
+			})
+			n = inner
+			continue
+		case "operator_name", "destructor_name":
+			return strings.Join(strings.Fields(f.Text(n)), "")
+		}
+		return f.Text(n)
+	}
+	return ""
+}
+
 // cppFlatten splits a (possibly nested) qualified_identifier into its scope
 // segments (template arguments dropped) and its final name node.
 func cppFlatten(f *File, q *sitter.Node) (scope []string, name *sitter.Node) {
@@ -290,11 +317,11 @@ func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor
 		DocComment: docComment(w.f, anchor),
 		IsExported: w.memberExported(),
 	}, anchor)
-	namedChildren(n, func(c *sitter.Node) {
+	lxChildren(n, func(c *sitter.Node) {
 		if c.Kind() != "base_class_clause" {
 			return
 		}
-		namedChildren(c, func(b *sitter.Node) {
+		lxChildren(c, func(b *sitter.Node) {
 			parent := ""
 			switch b.Kind() {
 			case "access_specifier", "comment":
@@ -315,7 +342,7 @@ func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor
 	// Data members are collected before the body is walked: inline methods
 	// may use members declared below them.
 	members := map[string]bool{}
-	namedChildren(body, func(c *sitter.Node) {
+	lxChildren(body, func(c *sitter.Node) {
 		if c.Kind() != "field_declaration" {
 			return
 		}
@@ -381,7 +408,7 @@ func cppDeclName(f *File, d *sitter.Node) string {
 			// reference_declarator and parenthesized_declarator keep the
 			// inner declarator as an unnamed-field child.
 			var inner *sitter.Node
-			namedChildren(d, func(c *sitter.Node) {
+			lxChildren(d, func(c *sitter.Node) {
 				if inner == nil && !isCommentKind(c.Kind()) && c.Kind() != "type_qualifier" {
 					inner = c
 				}
@@ -407,7 +434,7 @@ func cppFuncDeclarator(d *sitter.Node) *sitter.Node {
 		case "pointer_declarator", "reference_declarator", "attributed_declarator":
 			next := field(d, "declarator")
 			if next == nil {
-				namedChildren(d, func(c *sitter.Node) {
+				lxChildren(d, func(c *sitter.Node) {
 					if next == nil && c.Kind() != "type_qualifier" {
 						next = c
 					}
@@ -423,7 +450,7 @@ func cppFuncDeclarator(d *sitter.Node) *sitter.Node {
 
 func cppIsStatic(f *File, n *sitter.Node) bool {
 	static := false
-	namedChildren(n, func(c *sitter.Node) {
+	lxChildren(n, func(c *sitter.Node) {
 		if c.Kind() == "storage_class_specifier" && f.Text(c) == "static" {
 			static = true
 		}
@@ -439,11 +466,8 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 		return
 	}
 	scope, nameNode := cppFlatten(w.f, field(fd, "declarator"))
-	name := w.f.Text(nameNode)
-	if kindOf(nameNode) == "template_function" {
-		name = fieldText(w.f, nameNode, "name")
-	}
-	if name == "" {
+	name := cppName(w.f, nameNode)
+	if !lxIdentLike(name) { // error recovery can make anything a "declarator"
 		w.walkChildren(n, caller)
 		return
 	}
@@ -478,7 +502,7 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 	body := field(n, "body")
 	sigEnd := body
 	var inits *sitter.Node
-	namedChildren(n, func(c *sitter.Node) {
+	lxChildren(n, func(c *sitter.Node) {
 		if c.Kind() == "field_initializer_list" {
 			inits, sigEnd = c, c
 		}
@@ -506,7 +530,7 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 }
 
 func (w *cppWalker) params(list *sitter.Node, scope string) {
-	namedChildren(list, func(p *sitter.Node) {
+	lxChildren(list, func(p *sitter.Node) {
 		switch p.Kind() {
 		case "parameter_declaration", "optional_parameter_declaration":
 		default:
@@ -539,7 +563,10 @@ func (w *cppWalker) declaration(n *sitter.Node, caller string) {
 			// abstract method has: emit those.
 			if isField && strings.TrimSpace(fieldText(w.f, n, "default_value")) == "0" {
 				_, nameNode := cppFlatten(w.f, field(fd, "declarator"))
-				name := w.f.Text(nameNode)
+				name := cppName(w.f, nameNode)
+				if !lxIdentLike(name) {
+					return
+				}
 				top := w.cls[len(w.cls)-1]
 				id := w.f.AddSymbol(schema.Symbol{
 					Name: name, QualifiedName: lxJoin(top.qname, name), Kind: schema.KindMethod,
@@ -589,26 +616,19 @@ func (w *cppWalker) call(n *sitter.Node, caller string) {
 	case "identifier":
 		name = w.f.Text(fn)
 	case "field_expression":
-		fld := field(fn, "field")
-		name = w.f.Text(fld)
-		if kindOf(fld) == "template_method" {
-			name = fieldText(w.f, fld, "name")
-		}
+		name = cppName(w.f, field(fn, "field"))
 		recv = exprText(w.f, field(fn, "argument"))
 	case "qualified_identifier":
 		scope, last := cppFlatten(w.f, fn)
 		recv = strings.Join(scope, "::")
-		name = w.f.Text(last)
-		if kindOf(last) == "template_function" {
-			name = fieldText(w.f, last, "name")
-		}
+		name = cppName(w.f, last)
 	case "template_function":
-		name = fieldText(w.f, fn, "name")
+		name = cppName(w.f, fn)
 	}
-	if name != "" {
+	if lxIdentLike(name) {
 		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "call", Args: lxArgCount(args), Line: lineOf(n)})
 	}
-	namedChildren(args, func(a *sitter.Node) {
+	lxChildren(args, func(a *sitter.Node) {
 		ref := a
 		addr := false
 		if a.Kind() == "pointer_expression" && strings.HasPrefix(w.f.Text(a), "&") {
@@ -617,7 +637,7 @@ func (w *cppWalker) call(n *sitter.Node, caller string) {
 		switch kindOf(ref) {
 		case "identifier":
 			nm := w.f.Text(ref)
-			if w.locals[nm] || w.globals[nm] || w.members[nm] || lxIsConstName(nm) {
+			if nm == "" || w.locals[nm] || w.globals[nm] || w.members[nm] || lxIsConstName(nm) {
 				return
 			}
 			w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: nm, Kind: "reference", Args: -1, Line: lineOf(ref)})
@@ -626,7 +646,11 @@ func (w *cppWalker) call(n *sitter.Node, caller string) {
 				return
 			}
 			scope, last := cppFlatten(w.f, ref)
-			w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: w.f.Text(last), Receiver: strings.Join(scope, "::"), Kind: "reference", Args: -1, Line: lineOf(ref)})
+			nm := cppName(w.f, last)
+			if !lxIdentLike(nm) {
+				return
+			}
+			w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: nm, Receiver: strings.Join(scope, "::"), Kind: "reference", Args: -1, Line: lineOf(ref)})
 		}
 	})
 }
@@ -639,13 +663,10 @@ func (w *cppWalker) newExpr(n *sitter.Node, caller string) {
 		scope, last := cppFlatten(w.f, t)
 		recv = strings.Join(scope, "::")
 		name = w.typeName(last)
-		if name == "" {
-			name = w.f.Text(last)
-		}
 	default:
 		name = w.typeName(t)
 	}
-	if name == "" {
+	if !lxIdentLike(name) {
 		return
 	}
 	w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "new", Args: lxArgCount(field(n, "arguments")), Line: lineOf(n)})

@@ -84,7 +84,7 @@ func (w *csWalker) run(root *sitter.Node) {
 }
 
 func (w *csWalker) walkChildren(n *sitter.Node, caller string) {
-	namedChildren(n, func(c *sitter.Node) { w.walk(c, caller) })
+	lxChildren(n, func(c *sitter.Node) { w.walk(c, caller) })
 }
 
 func (w *csWalker) walk(n *sitter.Node, caller string) {
@@ -138,7 +138,7 @@ func (w *csWalker) prefix() string {
 // is an interface member of an exported interface.
 func (w *csWalker) exported(n *sitter.Node) bool {
 	public, hasAccess := false, false
-	namedChildren(n, func(c *sitter.Node) {
+	lxChildren(n, func(c *sitter.Node) {
 		if c.Kind() != "modifier" {
 			return
 		}
@@ -203,11 +203,11 @@ func (w *csWalker) typeDecl(n *sitter.Node) {
 		Signature: signatureOf(w.f, n, sigEnd), DocComment: csDoc(w.f, n), IsExported: exported,
 	}, n)
 	t := csType{id: id, qname: qname, kind: kind, exported: exported, members: map[string]bool{}}
-	namedChildren(n, func(c *sitter.Node) {
+	lxChildren(n, func(c *sitter.Node) {
 		switch c.Kind() {
 		case "base_list":
 			i := 0
-			namedChildren(c, func(b *sitter.Node) {
+			lxChildren(c, func(b *sitter.Node) {
 				if isCommentKind(b.Kind()) {
 					return
 				}
@@ -220,7 +220,7 @@ func (w *csWalker) typeDecl(n *sitter.Node) {
 				i++
 			})
 		case "parameter_list": // record primary constructor: its parameters are properties
-			namedChildren(c, func(p *sitter.Node) {
+			lxChildren(c, func(p *sitter.Node) {
 				if pn := fieldText(w.f, p, "name"); pn != "" {
 					t.members[pn] = true
 					if typ := csTypeName(w.f, field(p, "type")); typ != "" {
@@ -235,10 +235,10 @@ func (w *csWalker) typeDecl(n *sitter.Node) {
 	}
 	// Fields and properties are collected first so that method bodies
 	// above their declaration still know them.
-	namedChildren(body, func(c *sitter.Node) {
+	lxChildren(body, func(c *sitter.Node) {
 		switch c.Kind() {
 		case "field_declaration", "event_field_declaration":
-			namedChildren(csVarDecl(c), func(d *sitter.Node) {
+			lxChildren(csVarDecl(c), func(d *sitter.Node) {
 				if d.Kind() == "variable_declarator" {
 					t.members[fieldText(w.f, d, "name")] = true
 				}
@@ -256,7 +256,7 @@ func (w *csWalker) typeDecl(n *sitter.Node) {
 // declaration.
 func csVarDecl(n *sitter.Node) *sitter.Node {
 	var v *sitter.Node
-	namedChildren(n, func(c *sitter.Node) {
+	lxChildren(n, func(c *sitter.Node) {
 		if c.Kind() == "variable_declaration" {
 			v = c
 		}
@@ -272,7 +272,7 @@ func csTypeName(f *File, t *sitter.Node) string {
 		return ""
 	case "nullable_type", "array_type", "pointer_type", "ref_type":
 		var inner *sitter.Node
-		namedChildren(t, func(c *sitter.Node) {
+		lxChildren(t, func(c *sitter.Node) {
 			if inner == nil {
 				inner = c
 			}
@@ -340,7 +340,7 @@ func (w *csWalker) method(n *sitter.Node) {
 	}
 	body := field(n, "body")
 	sigEnd := body
-	namedChildren(n, func(c *sitter.Node) {
+	lxChildren(n, func(c *sitter.Node) {
 		if c.Kind() == "constructor_initializer" {
 			sigEnd = c
 		}
@@ -355,7 +355,7 @@ func (w *csWalker) method(n *sitter.Node) {
 	}
 	saved := w.locals
 	w.locals = map[string]bool{}
-	namedChildren(field(n, "parameters"), func(p *sitter.Node) {
+	lxChildren(field(n, "parameters"), func(p *sitter.Node) {
 		pn := fieldText(w.f, p, "name")
 		if pn == "" {
 			return
@@ -365,7 +365,7 @@ func (w *csWalker) method(n *sitter.Node) {
 			w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: id, Name: pn, Type: t, Kind: "param", Line: lineOf(p)})
 		}
 	})
-	namedChildren(n, func(c *sitter.Node) {
+	lxChildren(n, func(c *sitter.Node) {
 		if c.Kind() == "constructor_initializer" {
 			w.walk(c, id)
 		}
@@ -391,7 +391,7 @@ func (w *csWalker) member(n *sitter.Node, caller string) {
 	}
 	v := csVarDecl(n)
 	typ := csTypeName(w.f, field(v, "type"))
-	namedChildren(v, func(d *sitter.Node) {
+	lxChildren(v, func(d *sitter.Node) {
 		if d.Kind() != "variable_declarator" {
 			return
 		}
@@ -405,7 +405,7 @@ func (w *csWalker) member(n *sitter.Node, caller string) {
 func (w *csWalker) local(n *sitter.Node, caller string) {
 	v := csVarDecl(n)
 	typ := csTypeName(w.f, field(v, "type"))
-	namedChildren(v, func(d *sitter.Node) {
+	lxChildren(v, func(d *sitter.Node) {
 		if d.Kind() != "variable_declarator" {
 			return
 		}
@@ -415,7 +415,7 @@ func (w *csWalker) local(n *sitter.Node, caller string) {
 		}
 		t := typ
 		if t == "" { // var x = new T(...)
-			namedChildren(d, func(c *sitter.Node) {
+			lxChildren(d, func(c *sitter.Node) {
 				if c.Kind() == "object_creation_expression" {
 					t = csTypeName(w.f, field(c, "type"))
 				}
@@ -444,7 +444,7 @@ func (w *csWalker) invocation(n *sitter.Node, caller string) {
 			recv = csTrimRecv(collapseSpace(w.f.Src[fn.StartByte():nameNode.StartByte()], signatureCap))
 		}
 	case "conditional_access_expression":
-		namedChildren(fn, func(c *sitter.Node) {
+		lxChildren(fn, func(c *sitter.Node) {
 			if c.Kind() == "member_binding_expression" {
 				nameNode = field(c, "name")
 			}
@@ -454,7 +454,7 @@ func (w *csWalker) invocation(n *sitter.Node, caller string) {
 	name := w.f.Text(nameNode)
 	if kindOf(nameNode) == "generic_name" {
 		name = ""
-		namedChildren(nameNode, func(c *sitter.Node) {
+		lxChildren(nameNode, func(c *sitter.Node) {
 			if name == "" && c.Kind() == "identifier" {
 				name = w.f.Text(c)
 			}
@@ -477,9 +477,9 @@ func csTrimRecv(s string) string {
 
 // references records method groups passed as arguments.
 func (w *csWalker) references(args *sitter.Node, caller string) {
-	namedChildren(args, func(a *sitter.Node) {
+	lxChildren(args, func(a *sitter.Node) {
 		var id *sitter.Node
-		namedChildren(a, func(c *sitter.Node) {
+		lxChildren(a, func(c *sitter.Node) {
 			if id == nil {
 				id = c
 			}
@@ -517,7 +517,7 @@ func (w *csWalker) creation(n *sitter.Node, caller string) {
 		recv, name = name[:i], name[i+1:]
 	}
 	var args *sitter.Node
-	namedChildren(n, func(c *sitter.Node) {
+	lxChildren(n, func(c *sitter.Node) {
 		if c.Kind() == "argument_list" {
 			args = c
 		}

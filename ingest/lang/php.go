@@ -61,7 +61,7 @@ type phpWalker struct {
 }
 
 func (w *phpWalker) walkChildren(n *sitter.Node, caller string) {
-	namedChildren(n, func(c *sitter.Node) { w.walk(c, caller) })
+	lxChildren(n, func(c *sitter.Node) { w.walk(c, caller) })
 }
 
 func (w *phpWalker) walk(n *sitter.Node, caller string) {
@@ -92,7 +92,7 @@ func (w *phpWalker) walk(n *sitter.Node, caller string) {
 	case "use_declaration": // trait use inside a class body
 		if len(w.cls) > 0 {
 			top := w.cls[len(w.cls)-1]
-			namedChildren(n, func(c *sitter.Node) {
+			lxChildren(n, func(c *sitter.Node) {
 				if k := c.Kind(); k == "name" || k == "qualified_name" {
 					w.f.Facts.Heritage = append(w.f.Facts.Heritage, Heritage{ChildID: top.id, Parent: strings.TrimPrefix(w.f.Text(c), `\`), Kind: "include", Line: lineOf(c)})
 				}
@@ -114,7 +114,7 @@ func (w *phpWalker) use(n *sitter.Node) {
 	// for groups and on the clause otherwise.
 	kind := fieldText(w.f, n, "type")
 	prefix := ""
-	namedChildren(n, func(c *sitter.Node) {
+	lxChildren(n, func(c *sitter.Node) {
 		if c.Kind() == "namespace_name" {
 			prefix = w.f.Text(c)
 		}
@@ -125,7 +125,7 @@ func (w *phpWalker) use(n *sitter.Node) {
 			kind = k
 		}
 		var fqn string
-		namedChildren(clause, func(c *sitter.Node) {
+		lxChildren(clause, func(c *sitter.Node) {
 			if k := c.Kind(); (k == "qualified_name" || k == "name" || k == "namespace_name") && fqn == "" {
 				fqn = w.f.Text(c)
 			}
@@ -143,12 +143,12 @@ func (w *phpWalker) use(n *sitter.Node) {
 		}
 		w.f.Facts.Imports = append(w.f.Facts.Imports, Import{Spec: fqn, Names: []string{last}, Alias: fieldText(w.f, clause, "alias"), Kind: kind, Line: lineOf(clause)})
 	}
-	namedChildren(n, func(c *sitter.Node) {
+	lxChildren(n, func(c *sitter.Node) {
 		switch c.Kind() {
 		case "namespace_use_clause":
 			add(c)
 		case "namespace_use_group":
-			namedChildren(c, func(g *sitter.Node) {
+			lxChildren(c, func(g *sitter.Node) {
 				if g.Kind() == "namespace_use_clause" {
 					add(g)
 				}
@@ -159,7 +159,7 @@ func (w *phpWalker) use(n *sitter.Node) {
 
 func (w *phpWalker) require(n *sitter.Node) {
 	var arg *sitter.Node
-	namedChildren(n, func(c *sitter.Node) {
+	lxChildren(n, func(c *sitter.Node) {
 		if arg == nil {
 			arg = c
 		}
@@ -193,7 +193,7 @@ func phpStringLit(f *File, n *sitter.Node) string {
 	}
 	var b strings.Builder
 	ok := true
-	namedChildren(n, func(c *sitter.Node) {
+	lxChildren(n, func(c *sitter.Node) {
 		if c.Kind() == "string_content" || c.Kind() == "string_value" {
 			b.WriteString(f.Text(c))
 		} else {
@@ -227,7 +227,7 @@ func (w *phpWalker) classLike(n *sitter.Node) {
 		Name: name, QualifiedName: name, Kind: kind,
 		Signature: signatureOf(w.f, n, body), DocComment: docComment(w.f, n), IsExported: true,
 	}, n)
-	namedChildren(n, func(c *sitter.Node) {
+	lxChildren(n, func(c *sitter.Node) {
 		hk := ""
 		switch c.Kind() {
 		case "base_clause":
@@ -237,7 +237,7 @@ func (w *phpWalker) classLike(n *sitter.Node) {
 		default:
 			return
 		}
-		namedChildren(c, func(p *sitter.Node) {
+		lxChildren(c, func(p *sitter.Node) {
 			if k := p.Kind(); k == "name" || k == "qualified_name" {
 				w.f.Facts.Heritage = append(w.f.Facts.Heritage, Heritage{ChildID: id, Parent: strings.TrimPrefix(w.f.Text(p), `\`), Kind: hk, Line: lineOf(p)})
 			}
@@ -256,7 +256,7 @@ func phpTypeName(f *File, t *sitter.Node) string {
 		return strings.TrimPrefix(f.Text(t), `\`)
 	case "optional_type":
 		var inner *sitter.Node
-		namedChildren(t, func(c *sitter.Node) { inner = c })
+		lxChildren(t, func(c *sitter.Node) { inner = c })
 		return phpTypeName(f, inner)
 	}
 	return ""
@@ -266,7 +266,7 @@ func phpTypeName(f *File, t *sitter.Node) string {
 // visibility modifier.
 func phpVisible(f *File, n *sitter.Node) bool {
 	public := true
-	namedChildren(n, func(c *sitter.Node) {
+	lxChildren(n, func(c *sitter.Node) {
 		if c.Kind() == "visibility_modifier" {
 			if v := f.Text(c); v == "private" || v == "protected" {
 				public = false
@@ -301,7 +301,7 @@ func (w *phpWalker) function(n *sitter.Node) {
 	if rt := phpTypeName(w.f, field(n, "return_type")); rt != "" {
 		w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: id, Name: "return", Type: rt, Kind: "return", Line: lineOf(n)})
 	}
-	namedChildren(field(n, "parameters"), func(p *sitter.Node) {
+	lxChildren(field(n, "parameters"), func(p *sitter.Node) {
 		pn := strings.TrimPrefix(fieldText(w.f, p, "name"), "$")
 		t := phpTypeName(w.f, field(p, "type"))
 		if pn == "" || t == "" {
@@ -320,7 +320,7 @@ func (w *phpWalker) property(n *sitter.Node) {
 		return
 	}
 	t := phpTypeName(w.f, field(n, "type"))
-	namedChildren(n, func(c *sitter.Node) {
+	lxChildren(n, func(c *sitter.Node) {
 		if c.Kind() != "property_element" {
 			return
 		}
@@ -346,7 +346,7 @@ func (w *phpWalker) assignment(n *sitter.Node, caller string) {
 // (leading "\" dropped), "" for anonymous classes and `new $var`.
 func phpNewName(f *File, n *sitter.Node) string {
 	var t string
-	namedChildren(n, func(c *sitter.Node) {
+	lxChildren(n, func(c *sitter.Node) {
 		if k := c.Kind(); t == "" && (k == "name" || k == "qualified_name") {
 			t = strings.TrimPrefix(f.Text(c), `\`)
 		}
@@ -400,7 +400,7 @@ func (w *phpWalker) creation(n *sitter.Node, caller string) {
 	}
 	ns, name := phpSplitName(t)
 	var args *sitter.Node
-	namedChildren(n, func(c *sitter.Node) {
+	lxChildren(n, func(c *sitter.Node) {
 		if c.Kind() == "arguments" {
 			args = c
 		}

@@ -71,7 +71,7 @@ func (w *rubyWalker) run(root *sitter.Node) {
 }
 
 func (w *rubyWalker) walkChildren(n *sitter.Node, caller string) {
-	namedChildren(n, func(c *sitter.Node) { w.walk(c, caller) })
+	lxChildren(n, func(c *sitter.Node) { w.walk(c, caller) })
 }
 
 func (w *rubyWalker) top() *rubyScope {
@@ -162,7 +162,7 @@ func (w *rubyWalker) container(n *sitter.Node) {
 		IsExported: true,
 	}, n)
 	if sc := field(n, "superclass"); sc != nil {
-		namedChildren(sc, func(c *sitter.Node) {
+		lxChildren(sc, func(c *sitter.Node) {
 			if p := strings.TrimSpace(w.f.Text(c)); p != "" {
 				w.f.Facts.Heritage = append(w.f.Facts.Heritage, Heritage{ChildID: id, Parent: p, Kind: "extends", Line: lineOf(sc)})
 			}
@@ -336,7 +336,7 @@ func (w *rubyWalker) call(n *sitter.Node, caller string) bool {
 			}
 		case "include", "extend", "prepend":
 			if t := w.top(); t != nil && caller == "" {
-				namedChildren(args, func(a *sitter.Node) {
+				lxChildren(args, func(a *sitter.Node) {
 					if k := a.Kind(); k == "constant" || k == "scope_resolution" {
 						w.f.Facts.Heritage = append(w.f.Facts.Heritage, Heritage{ChildID: t.id, Parent: w.f.Text(a), Kind: "include", Line: line})
 					}
@@ -349,7 +349,7 @@ func (w *rubyWalker) call(n *sitter.Node, caller string) bool {
 					t.private = method == "private" || method == "protected"
 					return true
 				}
-				namedChildren(args, func(a *sitter.Node) {
+				lxChildren(args, func(a *sitter.Node) {
 					if a.Kind() == "simple_symbol" && (method == "private" || method == "protected") {
 						w.private[lxJoin(t.qname, strings.TrimPrefix(w.f.Text(a), ":"))] = true
 					}

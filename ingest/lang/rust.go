@@ -111,7 +111,7 @@ func (w *rustWalker) run(root *sitter.Node) {
 }
 
 func (w *rustWalker) walkChildren(n *sitter.Node, caller string) {
-	namedChildren(n, func(c *sitter.Node) { w.walk(c, caller) })
+	lxChildren(n, func(c *sitter.Node) { w.walk(c, caller) })
 }
 
 func (w *rustWalker) walk(n *sitter.Node, caller string) {
@@ -186,7 +186,7 @@ func rustDoc(f *File, n *sitter.Node) string {
 // rustPub reports whether an item is plainly `pub`.
 func rustPub(f *File, n *sitter.Node) bool {
 	pub := false
-	namedChildren(n, func(c *sitter.Node) {
+	lxChildren(n, func(c *sitter.Node) {
 		if c.Kind() == "visibility_modifier" && f.Text(c) == "pub" {
 			pub = true
 		}
@@ -229,8 +229,10 @@ func (w *rustWalker) use(arg *sitter.Node, prefix string, line int) {
 		add(Import{Spec: spec, Names: []string{name}, Alias: fieldText(w.f, arg, "alias")})
 	case "use_wildcard":
 		var path string
-		namedChildren(arg, func(c *sitter.Node) { path = w.f.Text(c) })
-		add(Import{Spec: join(prefix, path), Kind: "wildcard"})
+		lxChildren(arg, func(c *sitter.Node) { path = w.f.Text(c) })
+		if spec := join(prefix, path); spec != "" { // `use *;` (2015 edition) names nothing
+			add(Import{Spec: spec, Kind: "wildcard"})
+		}
 	case "scoped_use_list", "use_list":
 		list := arg
 		p := prefix
@@ -239,7 +241,7 @@ func (w *rustWalker) use(arg *sitter.Node, prefix string, line int) {
 			list = field(arg, "list")
 		}
 		var names []string
-		namedChildren(list, func(c *sitter.Node) {
+		lxChildren(list, func(c *sitter.Node) {
 			switch c.Kind() {
 			case "identifier", "self", "scoped_identifier", "crate", "super":
 				names = append(names, w.f.Text(c))
@@ -307,7 +309,7 @@ func (w *rustWalker) typeItem(n *sitter.Node, caller string) {
 	}, n)
 	switch kind {
 	case schema.KindStruct, schema.KindUnion:
-		namedChildren(body, func(fd *sitter.Node) {
+		lxChildren(body, func(fd *sitter.Node) {
 			if fd.Kind() != "field_declaration" {
 				return
 			}
@@ -316,7 +318,7 @@ func (w *rustWalker) typeItem(n *sitter.Node, caller string) {
 			}
 		})
 	case schema.KindTrait:
-		namedChildren(field(n, "bounds"), func(b *sitter.Node) {
+		lxChildren(field(n, "bounds"), func(b *sitter.Node) {
 			if t := w.typeName(b); t != "" {
 				w.f.Facts.Heritage = append(w.f.Facts.Heritage, Heritage{ChildID: id, Parent: t, Kind: "extends", Line: lineOf(b)})
 			}
@@ -341,7 +343,7 @@ func (w *rustWalker) typeName(t *sitter.Node) string {
 	case "dynamic_type", "abstract_type":
 		tr := field(t, "trait")
 		if tr == nil {
-			namedChildren(t, func(c *sitter.Node) {
+			lxChildren(t, func(c *sitter.Node) {
 				if tr == nil {
 					tr = c
 				}
@@ -350,7 +352,7 @@ func (w *rustWalker) typeName(t *sitter.Node) string {
 		return w.typeName(tr)
 	case "bounded_type":
 		var first *sitter.Node
-		namedChildren(t, func(c *sitter.Node) {
+		lxChildren(t, func(c *sitter.Node) {
 			if first == nil && c.Kind() != "lifetime" {
 				first = c
 			}
@@ -422,7 +424,7 @@ func (w *rustWalker) function(n *sitter.Node, caller string) {
 	}
 	saved := w.locals
 	w.locals = map[string]bool{}
-	namedChildren(field(n, "parameters"), func(p *sitter.Node) {
+	lxChildren(field(n, "parameters"), func(p *sitter.Node) {
 		if p.Kind() != "parameter" {
 			return
 		}
@@ -449,7 +451,7 @@ func rustSimpleName(f *File, pat *sitter.Node) string {
 		return f.Text(pat)
 	case "mut_pattern":
 		var id string
-		namedChildren(pat, func(c *sitter.Node) {
+		lxChildren(pat, func(c *sitter.Node) {
 			if c.Kind() == "identifier" {
 				id = f.Text(c)
 			}
@@ -496,7 +498,7 @@ func (w *rustWalker) let(n *sitter.Node, caller string) {
 	if v := field(n, "value"); v != nil {
 		w.walk(v, caller)
 	}
-	namedChildren(n, func(c *sitter.Node) {
+	lxChildren(n, func(c *sitter.Node) {
 		if c.Kind() == "block" && (field(n, "value") == nil || c.Id() != field(n, "value").Id()) { // let-else
 			w.walk(c, caller)
 		}
@@ -523,7 +525,7 @@ func (w *rustWalker) call(n *sitter.Node, caller string) {
 	if name != "" {
 		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "call", Args: lxArgCount(args), Line: lineOf(n)})
 	}
-	namedChildren(args, func(a *sitter.Node) {
+	lxChildren(args, func(a *sitter.Node) {
 		var nm, rc string
 		switch a.Kind() {
 		case "identifier":

@@ -33,10 +33,12 @@
 // a duplicate id fails Load.
 //
 // Load cost, measured on the 2-core dev box under heavy load from other
-// jobs (TestLoadCost with GITNEXUS_LOAD_BENCH=1: 10k files, 200k symbols
-// with ~1 KB content each, 500k edges, 368 MiB of NDJSON): streaming 4-19 s,
-// node COPY 6-13 s, edge COPY 17 s, FTS indexes 45-56 s, commit 0.5 s; the
-// database is 217 MiB. Full-text indexing dominates and grows with the
+// jobs (load average 15-20; TestLoadCost with GITNEXUS_LOAD_BENCH=1: 10k
+// files, 200k symbols with ~1 KB content each, 500k edges, 368 MiB of
+// NDJSON), range over four runs: streaming 4-19 s, node COPY 6-21 s, edge
+// COPY 12-17 s (30 s with ignore_errors), FTS indexes 36-56 s, commit
+// 0.3-0.6 s; the database is 217 MiB; peak RSS 620 MiB with the default
+// 512 MiB buffer pool. Full-text indexing dominates and grows with the
 // number of tokens in the indexed fields (about 170 ms fixed per index).
 //
 // Strings: "" stays "" (not NULL), and quotes, backslashes, newlines and

@@ -25,6 +25,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	ort "github.com/yalue/onnxruntime_go"
@@ -128,7 +129,7 @@ func main() {
 	}
 
 	// Raw ORT: the same batches, tensors made ahead, only Run timed.
-	raw := func(streamSlices [][][]int32) time.Duration {
+	raw := func(streamSlices [][][]int32) (time.Duration, float64) {
 		sess, err := ort.NewDynamicAdvancedSession(*model,
 			[]string{"input_ids", "attention_mask", "token_type_ids"}, []string{"last_hidden_state"}, sessionOptions(*threads))
 		if err != nil {
@@ -146,6 +147,7 @@ func main() {
 			}
 		}
 		var total time.Duration
+		c0 := cpuSeconds()
 		for _, in := range inputs {
 			out := []ort.Value{nil}
 			t := time.Now()
@@ -158,22 +160,25 @@ func main() {
 				v.Destroy()
 			}
 		}
-		return total
+		return total, cpuSeconds() - c0
 	}
 
 	// Warm up both paths once.
 	_, warm, _ := pipeline()
 	raw(warm)
 
-	var pTimes, rTimes []float64
+	var pTimes, rTimes, pCPU, rCPU []float64
 	var chunks int
 	var hwmPipeline string
 	for range *rounds {
+		c0 := cpuSeconds()
 		d, sl, c := pipeline()
+		c1 := cpuSeconds()
 		chunks = c
-		pTimes = append(pTimes, d.Seconds())
+		pTimes, pCPU = append(pTimes, d.Seconds()), append(pCPU, c1-c0)
 		hwmPipeline = peakRSS()
-		rTimes = append(rTimes, raw(sl).Seconds())
+		r, rc := raw(sl)
+		rTimes, rCPU = append(rTimes, r.Seconds()), append(rCPU, rc)
 	}
 	st := e.Stats()
 	p, r := median(pTimes), median(rTimes)
@@ -183,7 +188,9 @@ func main() {
 		chunks, len(syms), float64(st.Tokens)/float64(st.Sequences), 100*float64(st.PaddedTokens-st.Tokens)/float64(st.Tokens))
 	fmt.Printf("pipeline (tokenize+chunk+batch+ORT+pool): %.2fs = %.1f chunks/s   (rounds %v)\n", p, float64(chunks)/p, pTimes)
 	fmt.Printf("raw ORT Run on the same batches:           %.2fs = %.1f chunks/s   (rounds %v)\n", r, float64(chunks)/r, rTimes)
-	fmt.Printf("pipeline / raw throughput: %.1f%%\n", 100*r/p)
+	fmt.Printf("pipeline / raw throughput: %.1f%% (wall clock)\n", 100*r/p)
+	fmt.Printf("process CPU seconds: pipeline %.1f, raw phase %.1f (raw: the Run loop only); CPU ratio raw/pipeline %.1f%%\n",
+		median(pCPU), median(rCPU), 100*median(rCPU)/median(pCPU))
 	fmt.Printf("peak RSS: %s after the pipeline rounds, %s at the end\n", hwmPipeline, peakRSS())
 }
 
@@ -242,6 +249,15 @@ func median(xs []float64) float64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)
 	return s[len(s)/2]
+}
+
+// cpuSeconds is the user+system CPU time of this process so far.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
 }
 
 // peakRSS is VmHWM from /proc/self/status.

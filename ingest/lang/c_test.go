@@ -216,7 +216,22 @@ func TestDumpLX(t *testing.T) {
 		t.Skip("set LX_DUMP=lang:path to dump a fixture's facts")
 	}
 	lang, rel, _ := strings.Cut(spec, ":")
-	lxDump(t, lxParseFixture(t, lang, rel))
+	if !filepath.IsAbs(rel) {
+		lxDump(t, lxParseFixture(t, lang, rel))
+		return
+	}
+	src, err := os.ReadFile(rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewParser()
+	defer p.Close()
+	fx, status, err := p.Parse(context.Background(), strings.TrimPrefix(rel, "/"), ByName(lang), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("status %s", status)
+	lxDump(t, fx)
 }
 
 func TestCExtract(t *testing.T) {

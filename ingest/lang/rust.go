@@ -143,6 +143,15 @@ func (w *rustWalker) walk(n *sitter.Node, caller string) {
 		if w.locals != nil {
 			w.patternNames(field(n, "parameters"), func(name string) { w.locals[name] = true })
 		}
+	case "match_pattern", "let_condition", "for_expression":
+		// Bindings of match arms, if/while let and for loops are locals.
+		pat := field(n, "pattern")
+		if n.Kind() == "match_pattern" {
+			pat = n
+		}
+		if w.locals != nil {
+			w.patternNames(pat, func(name string) { w.locals[name] = true })
+		}
 	case "call_expression":
 		w.call(n, caller)
 	}

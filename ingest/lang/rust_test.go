@@ -101,3 +101,28 @@ func TestRustUseTrees(t *testing.T) {
 	})
 	lxContains(t, "heritage", lxHeritage(fx), []string{"Sub|extends|Super|4", "Sub|extends|Clone|4"})
 }
+
+func TestRustPatternBindingsAreLocals(t *testing.T) {
+	src := []byte(`fn f(r: Result<u8, E>, xs: Vec<u8>) {
+    match r { Ok(v) => use_it(v), Err(e) => log(e) }
+    if let Some(w) = opt { keep(w); }
+    for (i, x) in xs.iter().enumerate() { show(i, x); }
+    run(callback);
+}
+`)
+	p := NewParser()
+	defer p.Close()
+	fx, status, err := p.Parse(t.Context(), "src/lib.rs", ByName("rust"), src)
+	if err != nil || status != schema.ParseOK {
+		t.Fatalf("parse: %v %s", err, status)
+	}
+	var refs []string
+	for _, c := range fx.Calls {
+		if c.Kind == "reference" {
+			refs = append(refs, c.Name)
+		}
+	}
+	if len(refs) != 1 || refs[0] != "callback" {
+		t.Errorf("references %v, want only [callback]", refs)
+	}
+}

@@ -118,6 +118,15 @@ func walkNamed(n *sitter.Node, fn func(c *sitter.Node) bool) {
 	if n == nil {
 		return
 	}
+	if cWalkOK {
+		walkNamedC(n, fn)
+		return
+	}
+	walkNamedCursor(n, fn)
+}
+
+// walkNamedCursor is walkNamed driven from Go with one tree cursor.
+func walkNamedCursor(n *sitter.Node, fn func(c *sitter.Node) bool) {
 	cur := n.Walk()
 	defer cur.Close()
 	if !cur.GotoFirstChild() {
@@ -126,9 +135,10 @@ func walkNamed(n *sitter.Node, fn func(c *sitter.Node) bool) {
 	depth := 1
 	for {
 		node := cur.Node()
-		// Anonymous nodes (punctuation, keywords) are leaves in practice:
-		// not descending into them saves a cgo call per token.
-		descend := node.IsNamed() && fn(node)
+		descend := true
+		if node.IsNamed() {
+			descend = fn(node)
+		}
 		if descend && cur.GotoFirstChild() {
 			depth++
 			continue

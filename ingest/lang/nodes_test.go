@@ -1,6 +1,9 @@
 package lang
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -113,5 +116,49 @@ func E() {}
 	}
 	if sigs[0] != "func A()" {
 		t.Errorf("sig = %q", sigs[0])
+	}
+}
+
+// The C traversal and the Go cursor traversal visit the same nodes in the
+// same order, with the same pruning, on every fixture.
+func TestWalkNamedCMatchesCursor(t *testing.T) {
+	if !cWalkOK {
+		t.Skip("sitter.Node layout differs from TSNode: the C walk is disabled")
+	}
+	fixtures := []string{
+		"go/engine.go", "python/pkg/sub/service.py", "javascript/app.js",
+		"typescript/service.ts", "typescript/view.tsx", "java/com/acme/OrderService.java",
+	}
+	for _, rel := range fixtures {
+		src, err := os.ReadFile(filepath.Join("testdata", rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := Detect(rel)
+		p := sitter.NewParser()
+		if err := p.SetLanguage(l.Grammar()); err != nil {
+			t.Fatal(err)
+		}
+		tree := p.Parse(src, nil)
+		record := func(walk func(*sitter.Node, func(*sitter.Node) bool), prune bool) []string {
+			var seen []string
+			walk(tree.RootNode(), func(n *sitter.Node) bool {
+				seen = append(seen, fmt.Sprintf("%s@%d-%d", n.Kind(), n.StartByte(), n.EndByte()))
+				k := n.Kind()
+				return !prune || !(strings.Contains(k, "call") || strings.HasSuffix(k, "block") || strings.HasSuffix(k, "body"))
+			})
+			return seen
+		}
+		for _, prune := range []bool{false, true} {
+			a, b := record(walkNamedC, prune), record(walkNamedCursor, prune)
+			if strings.Join(a, " ") != strings.Join(b, " ") {
+				t.Errorf("%s prune=%v: C walk visited %d nodes, cursor walk %d", rel, prune, len(a), len(b))
+			}
+			if len(a) < 20 {
+				t.Errorf("%s prune=%v: only %d nodes visited", rel, prune, len(a))
+			}
+		}
+		tree.Close()
+		p.Close()
 	}
 }

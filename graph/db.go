@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -13,6 +14,9 @@ import (
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
+
+// ErrQueryTimeout means a query ran past OpenOptions.QueryTimeout.
+var ErrQueryTimeout = errors.New("query timed out")
 
 // OpenOptions tune the read side. The zero value opens read-only.
 type OpenOptions struct {
@@ -124,6 +128,9 @@ func (d *DB) Query(ctx context.Context, cypher string, params map[string]any) (*
 	if err != nil {
 		if errors.Is(err, ErrReadOnly) || ctx.Err() != nil {
 			return nil, err
+		}
+		if d.opts.QueryTimeout > 0 && strings.Contains(err.Error(), "Interrupted") {
+			return nil, fmt.Errorf("%w: cypher ran past the %v limit", ErrQueryTimeout, d.opts.QueryTimeout)
 		}
 		return nil, fmt.Errorf("cypher: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
@@ -315,4 +316,44 @@ func TestConcurrentQueries(t *testing.T) {
 			t.Error(err)
 		}
 	}
+}
+
+// TestQueryInterruptedByContext: a long query stops soon after its context
+// ends (Kuzu's interrupt), and the connection is usable afterwards.
+func TestQueryInterruptedByContext(t *testing.T) {
+	root := newRepo(t)
+	buildIndex(t, root, 1)
+	d, err := Open(context.Background(), root, OpenOptions{Connections: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = d.Query(ctx, "UNWIND range(1, 100000) AS x UNWIND range(1, 100000) AS y RETURN sum((x * y) % 7)", nil)
+	took := time.Since(start)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("long query: %v after %v, want DeadlineExceeded", err, took)
+	}
+	t.Logf("interrupted after %v", took)
+	if c := count(t, d, "MATCH (f:Function) RETURN count(f)"); c != 1 {
+		t.Errorf("after interrupt: %d", c)
+	}
+}
+
+func TestQueryTimeoutOption(t *testing.T) {
+	root := newRepo(t)
+	buildIndex(t, root, 1)
+	d, err := Open(context.Background(), root, OpenOptions{Connections: 1, QueryTimeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	start := time.Now()
+	_, err = d.Query(context.Background(), "UNWIND range(1, 100000) AS x UNWIND range(1, 100000) AS y RETURN sum((x * y) % 7)", nil)
+	if !errors.Is(err, ErrQueryTimeout) || time.Since(start) > 10*time.Second {
+		t.Fatalf("query past QueryTimeout: %v after %v", err, time.Since(start))
+	}
+	t.Logf("timed out after %v: %v", time.Since(start), err)
 }

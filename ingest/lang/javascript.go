@@ -71,13 +71,23 @@ func extractES(f *File, root *sitter.Node) {
 	}
 }
 
+// visit walks the named descendants of n in context c.
 func (x *esExtractor) visit(n *sitter.Node, c esCtx) {
-	namedChildren(n, func(ch *sitter.Node) { x.node(ch, c, false, nil) })
+	walkNamed(n, func(ch *sitter.Node) bool { return x.handle(ch, c, false, nil) })
 }
 
-// node handles one node. exported says it is the declaration of an export
-// statement, whose node (for doc comments) is outer.
+// node handles n and, unless that took care of its insides, walks them.
+// exported says it is the declaration of an export statement, whose node
+// (for doc comments) is outer.
 func (x *esExtractor) node(n *sitter.Node, c esCtx, exported bool, outer *sitter.Node) {
+	if x.handle(n, c, exported, outer) {
+		x.visit(n, c)
+	}
+}
+
+// handle records what n itself contributes and reports whether its
+// descendants are still to be walked in the same context.
+func (x *esExtractor) handle(n *sitter.Node, c esCtx, exported bool, outer *sitter.Node) bool {
 	if outer == nil {
 		outer = n
 	}
@@ -106,52 +116,48 @@ func (x *esExtractor) node(n *sitter.Node, c esCtx, exported bool, outer *sitter
 		}
 		x.visit(field(n, "body"), inner)
 	case "expression_statement":
-		if e := n.NamedChild(0); e != nil && e.Kind() == "assignment_expression" && x.assignFunction(e, n, c) {
-			return
-		}
-		x.visit(n, c)
+		e := n.NamedChild(0)
+		return e == nil || e.Kind() != "assignment_expression" || !x.assignFunction(e, n, c)
 	case "call_expression":
 		x.call(n, c)
-		x.visit(n, c)
+		return true
 	case "new_expression":
 		x.newExpr(n, c)
-		x.visit(n, c)
+		return true
 	case "assignment_expression":
 		x.assign(n, c)
-		x.visit(n, c)
-	case "return_statement":
+		return true
+	case "return_statement", "jsx_expression":
 		namedChildren(n, func(e *sitter.Node) { x.ref(e, c) })
-		x.visit(n, c)
+		return true
 	case "pair":
 		x.ref(field(n, "value"), c)
-		x.visit(n, c)
-	case "jsx_expression":
-		namedChildren(n, func(e *sitter.Node) { x.ref(e, c) })
-		x.visit(n, c)
+		return true
 	case "jsx_opening_element", "jsx_self_closing_element":
 		x.jsxElement(n, c)
-		x.visit(n, c)
+		return true
 	case "for_in_statement":
 		x.declare(field(n, "left"), c)
-		x.visit(n, c)
+		return true
 	case "function_expression", "arrow_function", "generator_function":
 		// An anonymous function: its calls belong to the enclosing symbol.
 		x.params(field(n, "parameters"), c, "")
 		if p := field(n, "parameter"); p != nil {
 			x.locals[x.f.Text(p)] = true
 		}
-		x.visit(n, c)
+		return true
 	case "class":
-		if name := fieldText(x.f, n, "name"); name != "" {
-			x.class(n, outer, name, false, c)
-		} else {
-			x.visit(n, c)
+		name := fieldText(x.f, n, "name")
+		if name == "" {
+			return true
 		}
+		x.class(n, outer, name, false, c)
 	case "function_signature", "method_signature", "comment":
 		// overload and ambient signatures: no symbol
 	default:
-		x.visit(n, c)
+		return true
 	}
+	return false
 }
 
 func esJoin(prefix, name string) string {

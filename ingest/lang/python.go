@@ -87,16 +87,29 @@ func pyExported(name string) bool {
 	return !strings.HasPrefix(name, "_") || (len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__"))
 }
 
+// visit walks the named descendants of n in context c.
 func (x *pyExtractor) visit(n *sitter.Node, c pyCtx) {
-	namedChildren(n, func(ch *sitter.Node) { x.node(ch, c) })
+	walkNamed(n, func(ch *sitter.Node) bool { return x.handle(ch, c) })
 }
 
+// node handles n and, unless that took care of its insides, walks them.
 func (x *pyExtractor) node(n *sitter.Node, c pyCtx) {
+	if x.handle(n, c) {
+		x.visit(n, c)
+	}
+}
+
+// handle records what n itself contributes and reports whether its
+// descendants are still to be walked in the same context (false when it
+// walked them itself, in a new scope, or there is nothing in them).
+func (x *pyExtractor) handle(n *sitter.Node, c pyCtx) bool {
 	switch n.Kind() {
 	case "function_definition":
 		x.function(n, n, nil, c)
+		return false
 	case "class_definition":
 		x.class(n, n, c)
+		return false
 	case "decorated_definition":
 		def := field(n, "definition")
 		var decos []*sitter.Node
@@ -112,26 +125,22 @@ func (x *pyExtractor) node(n *sitter.Node, c pyCtx) {
 		case "class_definition":
 			x.class(def, n, c)
 		}
+		return false
 	case "call":
 		x.call(n, c)
-		x.visit(n, c)
 	case "import_statement", "import_from_statement", "future_import_statement":
 		x.imports(n)
+		return false
 	case "assignment":
 		x.assign(n, c)
-		x.visit(n, c)
 	case "return_statement":
 		namedChildren(n, func(e *sitter.Node) { x.ref(e, c) })
-		x.visit(n, c)
 	case "for_statement":
 		x.declare(field(n, "left"), c)
-		x.visit(n, c)
 	case "as_pattern":
 		x.declare(field(n, "alias"), c)
-		x.visit(n, c)
-	default:
-		x.visit(n, c)
 	}
+	return true
 }
 
 // declare marks identifiers in a binding target as locals of the scope.

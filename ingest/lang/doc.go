@@ -38,4 +38,24 @@
 //     type, always present so HAS_METHOD can be linked across files of a
 //     package) and "method" (Go interface method elements, Name the method,
 //     Type its signature: interfaces' method sets for implicit satisfaction).
+//   - The implicit receiver is a param fact: "self"/"cls" (Python, typed
+//     with the class), "this" (JS/TS/Java methods).
+//   - Import.Names lists imported names as written, an aliased one as
+//     "name as local"; a JS default import is "default as X"; a wildcard is
+//     "*". Import.Kind adds "reexport" (`export ... from`), "require"
+//     (CommonJS and TS `import x = require()`), "dynamic" (`import()`).
+//   - Constructor chaining (`super(...)`, Java `this(...)`) is a call Name
+//     "constructor" with Receiver "super" or "this". JSX elements with a
+//     capitalized or dotted name are calls of that component.
+//   - Calls of a language's builtins (Go len/append/make/new and
+//     conversions to predeclared types; Python print/len/isinstance/...)
+//     are not recorded.
+//
+// # Speed
+//
+// The go-tree-sitter binding makes every Node method a cgo call. walkNamed
+// (nodes.go, cwalk.go) therefore traverses a subtree in C in one call and
+// hands the extractor only the named nodes, and alloc.go points
+// tree-sitter's allocator at libc directly instead of the binding's Go
+// callbacks. Children are iterated with cursors, never by index.
 package lang

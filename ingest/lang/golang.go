@@ -389,10 +389,12 @@ func (x *goExtractor) declareList(l *sitter.Node) {
 }
 
 // goBuiltins are predeclared identifiers: calls of them are not recorded
-// and they are never references.
+// and they are never references. min, max and clear are left out: they
+// became builtins in Go 1.21 and much code declares its own (gin's tree.go
+// calls the package's min).
 var goBuiltins = map[string]bool{
-	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true,
-	"delete": true, "imag": true, "len": true, "make": true, "max": true, "min": true, "new": true,
+	"append": true, "cap": true, "close": true, "complex": true, "copy": true,
+	"delete": true, "imag": true, "len": true, "make": true, "new": true,
 	"panic": true, "print": true, "println": true, "real": true, "recover": true,
 	"bool": true, "byte": true, "complex64": true, "complex128": true, "error": true,
 	"float32": true, "float64": true, "int": true, "int8": true, "int16": true, "int32": true,

@@ -57,8 +57,8 @@ func TestGoSymbols(t *testing.T) {
 			fm++
 		}
 	}
-	if fm != 7 { // New ServeHTTP allocateContext Get helper init init; interface methods are not symbols
-		t.Errorf("Function+Method = %d, want 7 (func declarations in the file)", fm)
+	if fm != 8 { // New ServeHTTP allocateContext Get helper init init useMin; interface methods are not symbols
+		t.Errorf("Function+Method = %d, want 8 (func declarations in the file)", fm)
 	}
 }
 
@@ -107,6 +107,7 @@ func TestGoCalls(t *testing.T) {
 		{CallerID: p + "helper:function", Name: "Service", Kind: "call", Args: 1, Line: 59},
 		{CallerID: p + "helper:function", Name: "ServeHTTP", Receiver: "x", Kind: "call", Args: 2, Line: 61},
 		{CallerID: "", Name: "New", Kind: "call", Args: 0, Line: 68}, // package-level var initializer
+		{CallerID: p + "useMin:function", Name: "min", Kind: "call", Args: 2, Line: 69},
 	}
 	for _, w := range want {
 		if !hasCall(facts, w) {

@@ -66,3 +66,4 @@ func init() {}
 func init() {}
 
 var defaultEngine = New()
+func useMin() int { return min(1, 2) } // the package may declare its own min

@@ -5,17 +5,22 @@ package lang
 // (no classes, no namespaces, no access specifiers) fall out of the C tree
 // simply not containing those nodes.
 //
-// ".h" headers are claimed by C. A header may well be C++, but telling the
-// two apart needs more than the file name, and parsing a C++ header with the
-// C grammar still yields its functions, structs, typedefs and includes
-// (class bodies and namespaces become partial trees). C++-only header
-// suffixes (.hpp, .hh, .hxx, .h++) belong to cpp.
+// ".h" headers are claimed by C (Detect sees only the name), though many
+// C++ projects name their headers .h. When the C grammar leaves errors in a
+// file whose text shows C++ markers (namespace, template, class, access
+// specifiers, "::"), the extractor re-parses it with the C++ grammar and
+// keeps whichever tree has fewer ERROR nodes; the file and its symbols keep
+// the language "c" that detection gave them. C++-only header suffixes (.hpp,
+// .hh, .hxx, .h++) belong to cpp directly.
 
 import (
+	"bytes"
 	"strings"
+	"time"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
+	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
@@ -26,10 +31,77 @@ func init() {
 		Extensions: []string{".c", ".h"},
 		Grammar:    func() *sitter.Language { return sitter.NewLanguage(tsc.Language()) },
 		Extract: func(f *File, root *sitter.Node) {
+			if root.HasError() && cLooksLikeCpp(f.Src) {
+				if tree := cReparseAsCpp(f.Src); tree != nil {
+					defer tree.Close()
+					if alt := tree.RootNode(); cErrorCount(alt) < cErrorCount(root) {
+						w := &cppWalker{f: f, cpp: true}
+						w.run(alt)
+						return
+					}
+				}
+			}
 			w := &cppWalker{f: f, cpp: false}
 			w.run(root)
 		},
 	})
+}
+
+// cCppMarkers are byte strings that occur in C++ sources and (almost) never
+// in C.
+var cCppMarkers = [][]byte{
+	[]byte("namespace "), []byte("template<"), []byte("template <"), []byte("class "),
+	[]byte("public:"), []byte("private:"), []byte("protected:"), []byte("::"),
+}
+
+// cLooksLikeCpp reports whether src shows C++ syntax.
+func cLooksLikeCpp(src []byte) bool {
+	for _, m := range cCppMarkers {
+		if bytes.Contains(src, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// cReparseTimeout bounds the C++ re-parse of a .h file.
+const cReparseTimeout = 10 * time.Second
+
+// cReparseAsCpp parses src with the C++ grammar, nil when that fails or
+// takes longer than cReparseTimeout. The caller closes the tree.
+func cReparseAsCpp(src []byte) *sitter.Tree {
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(sitter.NewLanguage(tscpp.Language())); err != nil {
+		return nil
+	}
+	deadline := time.Now().Add(cReparseTimeout)
+	calls := 0
+	n := len(src)
+	return p.ParseWithOptions(func(i int, _ sitter.Point) []byte {
+		if i >= n {
+			return nil
+		}
+		return src[i:min(n, i+64<<10)]
+	}, nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool {
+		calls++
+		return calls&63 == 0 && time.Now().After(deadline)
+	}})
+}
+
+// cErrorCount counts the ERROR and MISSING nodes of a tree.
+func cErrorCount(root *sitter.Node) int {
+	n := 0
+	walkNamed(root, func(c *sitter.Node) bool {
+		if c.IsError() || c.IsMissing() {
+			n++
+		}
+		return c.HasError()
+	})
+	if root.IsError() {
+		n++
+	}
+	return n
 }
 
 // Helpers shared by the c, cpp, csharp, rust, ruby and php extractors carry

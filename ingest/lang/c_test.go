@@ -415,3 +415,31 @@ func lxCheckConsistent(t *testing.T, rel string, src []byte, fx Facts) {
 		}
 	}
 }
+
+// A .h file written in C++ is detected as C; the extractor notices the C
+// parse failing on C++ syntax and extracts it with the C++ grammar.
+func TestCHeaderWithCppSyntax(t *testing.T) {
+	src, err := os.ReadFile("testdata/c/widget.h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewParser()
+	defer p.Close()
+	fx, _, err := p.Parse(context.Background(), "c/widget.h", Detect("widget.h"), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fx.Language != "c" || fx.Package != "ui" {
+		t.Errorf("language %q package %q, want c and ui", fx.Language, fx.Package)
+	}
+	lxCheckSymbols(t, fx, []lxSymWant{
+		{qname: "ui.Widget", kind: schema.KindClass, line: 7, endLine: 13, exported: true, doc: "A widget on screen."},
+		{qname: "ui.Widget.draw", kind: schema.KindMethod, line: 10, exported: true, parent: "ui.Widget"},
+	})
+	lxContains(t, "heritage", lxHeritage(fx), []string{"ui.Widget|extends|Base|7"})
+	lxContains(t, "calls", lxCalls(fx), []string{"ui.Widget.draw||paint|call|10"})
+	// A plain C header with errors but no C++ markers stays with C.
+	if cLooksLikeCpp([]byte("struct s { int x; };\nint f(void);\n")) {
+		t.Error("plain C reported as C++")
+	}
+}

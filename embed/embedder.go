@@ -20,7 +20,7 @@ const QueryPrefix = "Represent this sentence for searching relevant passages: "
 // Defaults for batching.
 const (
 	DefaultBatchSize      = 16
-	DefaultMaxBatchTokens = 8192 // rows × padded length per ORT run
+	DefaultMaxBatchTokens = 4096 // rows × padded length per ORT run
 )
 
 // Options configure New.

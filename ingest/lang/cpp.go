@@ -73,11 +73,13 @@ type cppWalker struct {
 	locals  map[string]bool            // parameters and locals of the function being walked
 	fields  map[string]map[string]bool // class qualified name → data member names
 	members map[string]bool            // data members of the method being walked
+	tparams map[string]bool            // template parameters in scope
 }
 
 func (w *cppWalker) run(root *sitter.Node) {
 	w.globals = map[string]bool{}
 	w.fields = map[string]map[string]bool{}
+	w.tparams = map[string]bool{}
 	w.walk(root, "")
 	lxLinkParents(w.f)
 }
@@ -123,6 +125,27 @@ func (w *cppWalker) walk(n *sitter.Node, caller string) {
 		return
 	case "function_definition":
 		w.function(n, caller)
+		return
+	case "template_declaration":
+		// Template parameters are not types the resolver can link.
+		var added []string
+		lxChildren(field(n, "parameters"), func(p *sitter.Node) {
+			switch p.Kind() {
+			case "type_parameter_declaration", "optional_type_parameter_declaration", "variadic_type_parameter_declaration":
+				lxChildren(p, func(c *sitter.Node) {
+					if c.Kind() == "type_identifier" {
+						if nm := w.f.Text(c); !w.tparams[nm] {
+							w.tparams[nm] = true
+							added = append(added, nm)
+						}
+					}
+				})
+			}
+		})
+		w.walkChildren(n, caller)
+		for _, nm := range added {
+			delete(w.tparams, nm)
+		}
 		return
 	case "declaration", "field_declaration":
 		w.declaration(n, caller)
@@ -224,7 +247,11 @@ func (w *cppWalker) typeName(t *sitter.Node) string {
 	case "template_type":
 		return w.typeName(field(t, "name"))
 	}
-	return baseType(w.f.Text(t))
+	name := baseType(w.f.Text(t))
+	if w.tparams[name] {
+		return ""
+	}
+	return name
 }
 
 // cppName is the plain name of a name node: template arguments dropped

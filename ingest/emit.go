@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/graph/text"
 	"github.com/gitnexus/gitnexus/ingest/discover"
 	"github.com/gitnexus/gitnexus/ingest/lang"
 )
@@ -99,6 +100,7 @@ func (e *emitter) file(r parsed, ix *Index) error {
 		return nil
 	}
 	r.node.ParseStatus = r.status
+	r.node.SearchText = text.SearchText(r.node.Name, "", r.node.Path)
 	e.files = append(e.files, r.node) // written after resolution, with its unresolved count
 	if err := e.edge(schema.Edge{Type: schema.RelContains, From: parentDir(r.node.Path), FromLabel: schema.LabelFolder, To: r.node.ID, ToLabel: schema.LabelFile}); err != nil {
 		return err
@@ -120,6 +122,9 @@ func (e *emitter) file(r parsed, ix *Index) error {
 	}
 	for i := range facts.Symbols {
 		s := &facts.Symbols[i]
+		if s.SearchText == "" {
+			s.SearchText = text.SearchText(s.Name, s.QualifiedName, s.FilePath)
+		}
 		if err := e.sink.AddSymbol(*s); err != nil {
 			return fmt.Errorf("write symbol %s: %w", s.ID, err)
 		}
@@ -134,7 +139,7 @@ func (e *emitter) file(r parsed, ix *Index) error {
 				return err
 			}
 		}
-		s.Content = "" // the light index keeps no source text
+		s.Content, s.SearchText = "", "" // the light index keeps no text
 	}
 	if facts.Path == "" { // no grammar: keep the file in the index for path-level phases
 		facts = lang.Facts{Path: r.node.Path, Language: r.node.Language}

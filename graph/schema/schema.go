@@ -154,6 +154,9 @@ type File struct {
 	// link to any symbol (issue: cross-file resolution). Never silently 0
 	// when resolution did not run: -1 means "not computed".
 	Unresolved int `json:"unresolved"`
+	// SearchText is the pre-split path text the full-text index reads
+	// (graph/text.SearchText).
+	SearchText string `json:"searchText"`
 }
 
 // Symbol is a code symbol: a row of Function, Class, Method or Interface.

@@ -213,7 +213,7 @@ func runAnalyze(c *cobra.Command, args []string) error {
 	}
 	if reg, err := graph.LoadRegistry(); err != nil {
 		fmt.Fprintf(os.Stderr, "warning: repository registry: %v\n", err)
-	} else if err := reg.Register(graph.RepoEntry{Name: name, Path: abs, IndexedAt: meta.IndexedAt, Commit: meta.Commit}); err != nil {
+	} else if err := reg.Register(graph.EntryFromMeta(meta)); err != nil {
 		fmt.Fprintf(os.Stderr, "warning: register %s: %v\n", name, err)
 	}
 

@@ -225,3 +225,44 @@ func TestTruncatedSourcesNeverPanic(t *testing.T) {
 		}
 	}
 }
+
+// Parsers on several goroutines (the ingest worker pool) share nothing but
+// the grammar tables and the field-id cache; run with -race.
+func TestParseConcurrentWorkers(t *testing.T) {
+	fixtures := []string{
+		"go/engine.go", "python/pkg/sub/service.py", "javascript/app.js",
+		"typescript/service.ts", "typescript/view.tsx", "java/com/acme/OrderService.java",
+	}
+	srcs := make([][]byte, len(fixtures))
+	want := make([]int, len(fixtures))
+	for i, rel := range fixtures {
+		src, err := os.ReadFile(filepath.Join("testdata", rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[i] = src
+		want[i] = len(parseFixture(t, rel).Calls)
+	}
+	errs := make(chan error, 4)
+	for w := 0; w < 4; w++ {
+		go func() {
+			p := NewParser()
+			defer p.Close()
+			for round := 0; round < 20; round++ {
+				for i, rel := range fixtures {
+					facts, status, err := p.Parse(context.Background(), rel, Detect(rel), srcs[i])
+					if err != nil || status != schema.ParseOK || len(facts.Calls) != want[i] {
+						errs <- fmt.Errorf("%s: %s %v, %d calls want %d", rel, status, err, len(facts.Calls), want[i])
+						return
+					}
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for w := 0; w < 4; w++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -18,12 +18,14 @@ extern bool ts_tree_cursor_goto_parent(gnCursor *self);
 extern bool ts_tree_cursor_goto_next_sibling(gnCursor *self);
 extern bool ts_tree_cursor_goto_first_child(gnCursor *self);
 extern bool ts_node_is_named(gnNode self);
+extern uint16_t ts_node_symbol(gnNode self);
 
-typedef struct { gnNode node; uint32_t skip; uint32_t pad; } gnEntry;
+typedef struct { gnNode node; uint32_t skip; uint32_t symbol; } gnEntry;
 
 // gn_collect writes the named descendants of root (root excluded) in
 // preorder into out, at most cap of them, and returns how many it wrote.
-// out[i].skip is the index just past entry i's subtree. open is scratch of
+// out[i].skip is the index just past entry i's subtree and out[i].symbol
+// the node's kind id (alias applied, as ts_node_type). open is scratch of
 // cap entries (the stack of ancestors).
 static uint32_t gn_collect(gnNode root, gnEntry *out, uint32_t *open, uint32_t cap) {
 	gnCursor c = ts_tree_cursor_new(root);
@@ -38,6 +40,7 @@ static uint32_t gn_collect(gnNode root, gnEntry *out, uint32_t *open, uint32_t c
 		if (n < cap && ts_node_is_named(node)) {
 			out[n].node = node;
 			out[n].skip = 0;
+			out[n].symbol = ts_node_symbol(node);
 			idx = n++;
 		}
 		if (top < cap && ts_tree_cursor_goto_first_child(&c)) {
@@ -59,6 +62,7 @@ static uint32_t gn_collect(gnNode root, gnEntry *out, uint32_t *open, uint32_t c
 import "C"
 
 import (
+	"sync"
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -72,14 +76,32 @@ var cWalkOK = unsafe.Sizeof(sitter.Node{}) == C.sizeof_gnNode
 // call: the per-node cursor moves cost a cgo transition each when driven
 // from Go, which was most of the extractors' time.
 func walkNamedC(n *sitter.Node, fn func(c *sitter.Node) bool) {
+	walkNamedKindC(n, func(c *sitter.Node, _ string) bool { return fn(c) })
+}
+
+// walkNamedKind is walkNamed that also hands the callback the node's kind
+// (n.Kind() without its cgo call and string copy).
+func walkNamedKind(n *sitter.Node, fn func(c *sitter.Node, kind string) bool) {
+	if n == nil {
+		return
+	}
+	if cWalkOK {
+		walkNamedKindC(n, fn)
+		return
+	}
+	walkNamedCursor(n, func(c *sitter.Node) bool { return fn(c, c.Kind()) })
+}
+
+func walkNamedKindC(n *sitter.Node, fn func(c *sitter.Node, kind string) bool) {
 	total := n.DescendantCount() // includes n itself
 	if total <= 1 {
 		return
 	}
+	kinds := kindNames(n)
 	cnt := C.uint32_t(total)
 	buf := C.malloc(C.size_t(total) * (C.sizeof_gnEntry + 4))
 	if buf == nil {
-		walkNamedCursor(n, fn)
+		walkNamedCursor(n, func(c *sitter.Node) bool { return fn(c, c.Kind()) })
 		return
 	}
 	defer C.free(buf)
@@ -90,10 +112,33 @@ func walkNamedC(n *sitter.Node, fn func(c *sitter.Node) bool) {
 	for i := 0; i < got; {
 		node := new(sitter.Node) // the callback may keep it; it must not point into buf
 		*node = *(*sitter.Node)(unsafe.Pointer(&es[i].node))
-		if fn(node) {
+		var kind string
+		if sym := int(es[i].symbol); sym < len(kinds) {
+			kind = kinds[sym]
+		} else {
+			kind = node.Kind()
+		}
+		if fn(node, kind) {
 			i++
 		} else {
 			i = int(es[i].skip)
 		}
 	}
+}
+
+// kindTables caches each grammar's kind names by symbol id.
+var kindTables sync.Map // unsafe.Pointer (TSLanguage) → []string
+
+func kindNames(n *sitter.Node) []string {
+	l := n.Language()
+	key := unsafe.Pointer(l.Inner)
+	if t, ok := kindTables.Load(key); ok {
+		return t.([]string)
+	}
+	names := make([]string, l.NodeKindCount())
+	for i := range names {
+		names[i] = l.NodeKindForId(uint16(i))
+	}
+	kindTables.Store(key, names)
+	return names
 }

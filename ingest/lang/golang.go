@@ -339,8 +339,8 @@ func (x *goExtractor) interfaceElems(id string, it *sitter.Node) {
 // declaration with scope ""), recording calls, references and local types.
 // varKind is the TypeFact kind of `var` declarations: "local" or "global".
 func (x *goExtractor) body(scope string, n *sitter.Node, varKind string) {
-	walkNamed(n, func(c *sitter.Node) bool {
-		switch c.Kind() {
+	walkNamedKind(n, func(c *sitter.Node, kind string) bool {
+		switch kind {
 		case "call_expression":
 			x.call(scope, c)
 		case "func_literal":

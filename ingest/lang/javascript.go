@@ -73,25 +73,25 @@ func extractES(f *File, root *sitter.Node) {
 
 // visit walks the named descendants of n in context c.
 func (x *esExtractor) visit(n *sitter.Node, c esCtx) {
-	walkNamed(n, func(ch *sitter.Node) bool { return x.handle(ch, c, false, nil) })
+	walkNamedKind(n, func(ch *sitter.Node, kind string) bool { return x.handle(ch, kind, c, false, nil) })
 }
 
 // node handles n and, unless that took care of its insides, walks them.
 // exported says it is the declaration of an export statement, whose node
 // (for doc comments) is outer.
 func (x *esExtractor) node(n *sitter.Node, c esCtx, exported bool, outer *sitter.Node) {
-	if x.handle(n, c, exported, outer) {
+	if x.handle(n, n.Kind(), c, exported, outer) {
 		x.visit(n, c)
 	}
 }
 
-// handle records what n itself contributes and reports whether its
-// descendants are still to be walked in the same context.
-func (x *esExtractor) handle(n *sitter.Node, c esCtx, exported bool, outer *sitter.Node) bool {
+// handle records what n (of the given kind) itself contributes and reports
+// whether its descendants are still to be walked in the same context.
+func (x *esExtractor) handle(n *sitter.Node, kind string, c esCtx, exported bool, outer *sitter.Node) bool {
 	if outer == nil {
 		outer = n
 	}
-	switch n.Kind() {
+	switch kind {
 	case "export_statement":
 		x.export(n, c)
 	case "import_statement":

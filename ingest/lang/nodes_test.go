@@ -158,6 +158,16 @@ func TestWalkNamedCMatchesCursor(t *testing.T) {
 				t.Errorf("%s prune=%v: only %d nodes visited", rel, prune, len(a))
 			}
 		}
+		mismatch := 0
+		walkNamedKind(tree.RootNode(), func(n *sitter.Node, kind string) bool {
+			if kind != n.Kind() {
+				mismatch++
+			}
+			return true
+		})
+		if mismatch > 0 {
+			t.Errorf("%s: walkNamedKind gave %d wrong kinds", rel, mismatch)
+		}
 		tree.Close()
 		p.Close()
 	}

@@ -89,21 +89,21 @@ func pyExported(name string) bool {
 
 // visit walks the named descendants of n in context c.
 func (x *pyExtractor) visit(n *sitter.Node, c pyCtx) {
-	walkNamed(n, func(ch *sitter.Node) bool { return x.handle(ch, c) })
+	walkNamedKind(n, func(ch *sitter.Node, kind string) bool { return x.handle(ch, kind, c) })
 }
 
 // node handles n and, unless that took care of its insides, walks them.
 func (x *pyExtractor) node(n *sitter.Node, c pyCtx) {
-	if x.handle(n, c) {
+	if x.handle(n, n.Kind(), c) {
 		x.visit(n, c)
 	}
 }
 
-// handle records what n itself contributes and reports whether its
-// descendants are still to be walked in the same context (false when it
-// walked them itself, in a new scope, or there is nothing in them).
-func (x *pyExtractor) handle(n *sitter.Node, c pyCtx) bool {
-	switch n.Kind() {
+// handle records what n (of the given kind) itself contributes and reports
+// whether its descendants are still to be walked in the same context (false
+// when it walked them itself, in a new scope, or there is nothing in them).
+func (x *pyExtractor) handle(n *sitter.Node, kind string, c pyCtx) bool {
+	switch kind {
 	case "function_definition":
 		x.function(n, n, nil, c)
 		return false

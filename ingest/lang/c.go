@@ -233,3 +233,33 @@ func lxChildren(n *sitter.Node, fn func(c *sitter.Node)) {
 		}
 	}
 }
+
+// lxCommentAbove reports whether the line above the one holding byte start
+// could end a doc comment (or an attribute or template header between a doc
+// comment and its declaration). It is a pure-Go pre-check: finding doc
+// comments through the tree costs PrevSibling calls that tree-sitter
+// answers by scanning from the first sibling, and most declarations have no
+// comment at all.
+func lxCommentAbove(src []byte, start uint) bool {
+	ls := int(start)
+	for ls > 0 && src[ls-1] != '\n' {
+		ls--
+	}
+	if ls == 0 {
+		return false
+	}
+	pe := ls - 1 // the '\n' ending the previous line
+	ps := pe
+	for ps > 0 && src[ps-1] != '\n' {
+		ps--
+	}
+	prev := bytes.TrimSpace(src[ps:pe])
+	for _, p := range lxCommentLeads {
+		if bytes.HasPrefix(prev, p) {
+			return true
+		}
+	}
+	return bytes.HasSuffix(prev, []byte("*/"))
+}
+
+var lxCommentLeads = [][]byte{[]byte("//"), []byte("#"), []byte("/*"), []byte("*"), []byte("template"), []byte("=end"), []byte("[")}

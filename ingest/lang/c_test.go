@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
@@ -442,4 +444,67 @@ func TestCHeaderWithCppSyntax(t *testing.T) {
 	if cLooksLikeCpp([]byte("struct s { int x; };\nint f(void);\n")) {
 		t.Error("plain C reported as C++")
 	}
+}
+
+// BenchmarkLXExtract measures tree-sitter parsing alone against parsing
+// plus extraction on a real tree: LX_BENCH=lang=dir (files Detect assigns
+// to lang, at most 64 MB read into memory first).
+func BenchmarkLXExtract(b *testing.B) {
+	spec := os.Getenv("LX_BENCH")
+	if spec == "" {
+		b.Skip("set LX_BENCH=lang=dir to benchmark an extractor on real code")
+	}
+	name, dir, _ := strings.Cut(spec, "=")
+	l := ByName(name)
+	if l == nil {
+		b.Fatalf("unknown language %q", name)
+	}
+	type file struct {
+		path string
+		src  []byte
+	}
+	var files []file
+	var total int64
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || total > 64<<20 {
+			return nil
+		}
+		if dl := Detect(path); dl == nil || dl.Name != name {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err == nil {
+			files = append(files, file{path, src})
+			total += int64(len(src))
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		b.Fatalf("no %s files under %s", name, dir)
+	}
+	b.Run("parse", func(b *testing.B) {
+		sp := sitter.NewParser()
+		defer sp.Close()
+		if err := sp.SetLanguage(l.Grammar()); err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(total)
+		for b.Loop() {
+			for _, f := range files {
+				sp.Parse(f.src, nil).Close()
+			}
+		}
+	})
+	b.Run("parse+extract", func(b *testing.B) {
+		p := NewParser()
+		defer p.Close()
+		b.SetBytes(total)
+		for b.Loop() {
+			for _, f := range files {
+				if _, _, err := p.Parse(context.Background(), f.path, l, f.src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
 }

@@ -74,6 +74,7 @@ type cppWalker struct {
 	fields  map[string]map[string]bool // class qualified name → data member names
 	members map[string]bool            // data members of the method being walked
 	tparams map[string]bool            // template parameters in scope
+	inBody  bool                       // walking a class body's members (not a function body)
 }
 
 func (w *cppWalker) run(root *sitter.Node) {
@@ -118,7 +119,7 @@ func (w *cppWalker) walk(n *sitter.Node, caller string) {
 		if name != "" {
 			w.f.AddSymbol(schema.Symbol{
 				Name: name, QualifiedName: lxJoin(w.prefix(), name), Kind: schema.KindTypeAlias,
-				Signature: signatureOf(w.f, n, nil), DocComment: docComment(w.f, cppDocAnchor(n)),
+				Signature: signatureOf(w.f, n, nil), DocComment: cppDoc(w.f, n, nil),
 				IsExported: w.memberExported(), ParentID: "",
 			}, n)
 		}
@@ -215,6 +216,21 @@ func (w *cppWalker) memberExported() bool {
 		return w.cls[len(w.cls)-1].access == "public"
 	}
 	return true
+}
+
+// cppDoc is the doc comment of decl, read above anchor when that is given
+// and above the template or declaration wrapping decl otherwise.
+func cppDoc(f *File, decl, anchor *sitter.Node) string {
+	if anchor != nil {
+		if !lxCommentAbove(f.Src, anchor.StartByte()) {
+			return ""
+		}
+		return docComment(f, anchor)
+	}
+	if !lxCommentAbove(f.Src, decl.StartByte()) {
+		return ""
+	}
+	return docComment(f, cppDocAnchor(decl))
 }
 
 // cppDocAnchor is the node whose preceding comments document decl: the
@@ -334,14 +350,15 @@ func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor
 	default:
 		kind = schema.KindEnum
 	}
+	doc := cppDoc(w.f, n, anchor)
 	if anchor == nil {
-		anchor = cppDocAnchor(n)
+		anchor = n
 	}
 	qname := lxJoin(append(append([]string{w.prefix()}, scope...), name)...)
 	id := w.f.AddSymbol(schema.Symbol{
 		Name: name, QualifiedName: qname, Kind: kind,
 		Signature:  signatureOf(w.f, n, body),
-		DocComment: docComment(w.f, anchor),
+		DocComment: doc,
 		IsExported: w.memberExported(),
 	}, anchor)
 	lxChildren(n, func(c *sitter.Node) {
@@ -383,7 +400,10 @@ func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor
 	})
 	w.fields[qname] = members
 	w.cls = append(w.cls, cppClass{id: id, qname: qname, name: name, access: access})
+	savedBody := w.inBody
+	w.inBody = true
 	w.walkChildren(body, caller)
+	w.inBody = savedBody
 	w.cls = w.cls[:len(w.cls)-1]
 	return id
 }
@@ -411,7 +431,7 @@ func (w *cppWalker) typedef(n *sitter.Node, caller string) {
 		w.f.AddSymbol(schema.Symbol{
 			Name: nm, QualifiedName: lxJoin(w.prefix(), nm), Kind: schema.KindTypeAlias,
 			Signature:  signatureOf(w.f, n, nil),
-			DocComment: docComment(w.f, n),
+			DocComment: cppDoc(w.f, n, n),
 			IsExported: w.memberExported(),
 		}, n)
 	}
@@ -498,14 +518,10 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 		w.walkChildren(n, caller)
 		return
 	}
-	p := n.Parent()
-	for p != nil && (p.Kind() == "template_declaration" || strings.HasPrefix(p.Kind(), "preproc_")) {
-		p = p.Parent()
-	}
 	sym := schema.Symbol{Name: name}
 	dtor := strings.HasPrefix(name, "~")
 	switch {
-	case kindOf(p) == "field_declaration_list" && len(w.cls) > 0:
+	case w.inBody && len(w.cls) > 0:
 		top := w.cls[len(w.cls)-1]
 		sym.Kind = schema.KindMethod
 		if name == top.name || dtor {
@@ -535,7 +551,7 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 		}
 	})
 	sym.Signature = signatureOf(w.f, n, sigEnd)
-	sym.DocComment = docComment(w.f, cppDocAnchor(n))
+	sym.DocComment = cppDoc(w.f, n, nil)
 	id := w.f.AddSymbol(sym, n)
 
 	if sym.Kind != schema.KindConstructor {
@@ -551,8 +567,11 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 		}
 	}
 	w.params(field(fd, "parameters"), id)
+	savedBody := w.inBody
+	w.inBody = false
 	w.walkChildren(inits, id)
 	w.walkChildren(body, id)
+	w.inBody = savedBody
 	w.locals, w.members = savedLocals, savedMembers
 }
 
@@ -598,7 +617,7 @@ func (w *cppWalker) declaration(n *sitter.Node, caller string) {
 				id := w.f.AddSymbol(schema.Symbol{
 					Name: name, QualifiedName: lxJoin(top.qname, name), Kind: schema.KindMethod,
 					Signature:  signatureOf(w.f, n, nil),
-					DocComment: docComment(w.f, cppDocAnchor(n)),
+					DocComment: cppDoc(w.f, n, nil),
 					IsExported: w.memberExported(), ParentID: top.id,
 				}, n)
 				if rt := w.typeName(t); rt != "" {

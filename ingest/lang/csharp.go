@@ -529,6 +529,9 @@ func (w *csWalker) creation(n *sitter.Node, caller string) {
 // csDoc is the doc comment above n with the bare <summary> and </summary>
 // lines of XML documentation dropped.
 func csDoc(f *File, n *sitter.Node) string {
+	if !lxCommentAbove(f.Src, n.StartByte()) {
+		return ""
+	}
 	d := docComment(f, n)
 	if !strings.Contains(d, "summary>") {
 		return d

@@ -225,7 +225,7 @@ func (w *phpWalker) classLike(n *sitter.Node) {
 	body := field(n, "body")
 	id := w.f.AddSymbol(schema.Symbol{
 		Name: name, QualifiedName: name, Kind: kind,
-		Signature: signatureOf(w.f, n, body), DocComment: docComment(w.f, n), IsExported: true,
+		Signature: signatureOf(w.f, n, body), DocComment: phpDoc(w.f, n), IsExported: true,
 	}, n)
 	lxChildren(n, func(c *sitter.Node) {
 		hk := ""
@@ -282,7 +282,7 @@ func (w *phpWalker) function(n *sitter.Node) {
 		return
 	}
 	body := field(n, "body")
-	sym := schema.Symbol{Name: name, Signature: signatureOf(w.f, n, body), DocComment: docComment(w.f, n), IsExported: true}
+	sym := schema.Symbol{Name: name, Signature: signatureOf(w.f, n, body), DocComment: phpDoc(w.f, n), IsExported: true}
 	var cls *phpClass
 	if n.Kind() == "method_declaration" && len(w.cls) > 0 {
 		cls = &w.cls[len(w.cls)-1]
@@ -410,4 +410,13 @@ func (w *phpWalker) creation(n *sitter.Node, caller string) {
 		argc = 0
 	}
 	w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: ns, Kind: "new", Args: argc, Line: lineOf(n)})
+}
+
+// phpDoc is the doc comment above n, skipping the tree search when the line
+// above cannot end a comment.
+func phpDoc(f *File, n *sitter.Node) string {
+	if !lxCommentAbove(f.Src, n.StartByte()) {
+		return ""
+	}
+	return docComment(f, n)
 }

@@ -57,6 +57,9 @@ type rubyWalker struct {
 	scopes  []rubyScope
 	locals  map[string]bool
 	private map[string]bool // qualified names made private by `private :x`
+	// privateDef is set while walking the arguments of `private` /
+	// `protected`: a def there (`private def x`) is private.
+	privateDef bool
 }
 
 func (w *rubyWalker) run(root *sitter.Node) {
@@ -120,6 +123,9 @@ func (w *rubyWalker) walk(n *sitter.Node, caller string) {
 // of a class or module body are children of the class node, not siblings of
 // the statement, so for a first statement the body is asked instead.
 func rubyDoc(f *File, n *sitter.Node) string {
+	if !lxCommentAbove(f.Src, n.StartByte()) {
+		return ""
+	}
 	if d := docComment(f, n); d != "" {
 		return d
 	}
@@ -195,6 +201,8 @@ func (w *rubyWalker) method(n *sitter.Node, singleton bool) {
 	if name == "" {
 		return
 	}
+	privateDef := w.privateDef
+	w.privateDef = false
 	top := w.top()
 	sym := schema.Symbol{Name: name, DocComment: rubyDoc(w.f, n), Signature: rubyFirstLine(w.f, n, field(n, "body")), IsExported: true}
 	switch {
@@ -205,7 +213,7 @@ func (w *rubyWalker) method(n *sitter.Node, singleton bool) {
 		}
 		sym.QualifiedName = lxJoin(top.qname, name)
 		sym.ParentID = top.id
-		if !singleton && (top.private || rubyPrivateCall(w.f, n)) {
+		if !singleton && (top.private || privateDef) {
 			sym.IsExported = false
 		}
 	case singleton:
@@ -218,7 +226,7 @@ func (w *rubyWalker) method(n *sitter.Node, singleton bool) {
 		}
 	default:
 		sym.Kind = schema.KindFunction
-		sym.IsExported = !rubyPrivateCall(w.f, n)
+		sym.IsExported = !privateDef
 	}
 	id := w.f.AddSymbol(sym, n)
 	saved := w.locals
@@ -226,20 +234,6 @@ func (w *rubyWalker) method(n *sitter.Node, singleton bool) {
 	w.bind(field(n, "parameters"))
 	w.walkChildren(field(n, "body"), id)
 	w.locals = saved
-}
-
-// rubyPrivateCall reports whether a def is the argument of `private`
-// (`private def x`).
-func rubyPrivateCall(f *File, def *sitter.Node) bool {
-	p := def.Parent()
-	if kindOf(p) == "argument_list" {
-		p = p.Parent()
-	}
-	if kindOf(p) != "call" || field(p, "receiver") != nil {
-		return false
-	}
-	m := fieldText(f, p, "method")
-	return m == "private" || m == "protected"
 }
 
 // bind records every identifier under a parameter list or binding pattern
@@ -354,7 +348,9 @@ func (w *rubyWalker) call(n *sitter.Node, caller string) bool {
 						w.private[lxJoin(t.qname, strings.TrimPrefix(w.f.Text(a), ":"))] = true
 					}
 				})
+				w.privateDef = method == "private" || method == "protected"
 				w.walkChildren(args, caller) // `private def x`: the def
+				w.privateDef = false
 				return true
 			}
 		case "method":

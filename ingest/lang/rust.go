@@ -163,6 +163,9 @@ func (w *rustWalker) walk(n *sitter.Node, caller string) {
 // A line comment's node ends at the start of the next line, so adjacency is
 // measured from the row its text ends on.
 func rustDoc(f *File, n *sitter.Node) string {
+	if !lxCommentAbove(f.Src, n.StartByte()) {
+		return ""
+	}
 	var block []string
 	next := n.StartPosition().Row
 	for p := n.PrevSibling(); p != nil; p = p.PrevSibling() {

@@ -29,7 +29,10 @@ package lang
 //     Alias; `use a::*` → Kind "wildcard"; `mod x;` → Kind "mod", Spec x;
 //     `extern crate x [as y];` → Kind "crate".
 //   - Calls: `x.f()` has Receiver "x", `T::f()` Receiver "T" (Kind "call":
-//     `Server::new()` is an ordinary call), macros are not calls.
+//     `Server::new()` is an ordinary call). Macros are not calls, but
+//     `f(..)`, `x.f(..)` and `T::f(..)` inside their token trees are (Args
+//     -1 when there are arguments: token trees do not delimit them; the
+//     receiver is only the token before the "." or "::").
 //     Lower-case identifiers passed as arguments that are not parameters or
 //     locals (`spawn(worker)`) and paths ending in a lower-case name
 //     (`map(Self::fmt)`) are Kind "reference".
@@ -116,7 +119,17 @@ func (w *rustWalker) walkChildren(n *sitter.Node, caller string) {
 
 func (w *rustWalker) walk(n *sitter.Node, caller string) {
 	switch n.Kind() {
-	case "line_comment", "block_comment", "attribute_item", "inner_attribute_item", "macro_invocation", "macro_definition":
+	case "line_comment", "block_comment", "attribute_item", "inner_attribute_item", "macro_definition":
+		return
+	case "macro_invocation":
+		// Macro arguments are token trees, not expressions; calls inside
+		// them (println!("{}", x.len()), assert!(f(x))) are recovered from
+		// the token sequence.
+		lxChildren(n, func(c *sitter.Node) {
+			if c.Kind() == "token_tree" {
+				w.tokenCalls(c, caller)
+			}
+		})
 		return
 	case "use_declaration":
 		w.use(field(n, "argument"), "", lineOf(n))
@@ -555,6 +568,45 @@ func (w *rustWalker) call(n *sitter.Node, caller string) {
 		}
 		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: nm, Receiver: rc, Kind: "reference", Args: -1, Line: lineOf(a)})
 	})
+}
+
+// tokenCalls records `name(...)`, `recv.name(...)` and `Path::name(...)`
+// sequences inside a macro's token tree as calls.
+func (w *rustWalker) tokenCalls(tt *sitter.Node, caller string) {
+	var toks []*sitter.Node
+	children(tt, func(c *sitter.Node) { toks = append(toks, c) })
+	for i, c := range toks {
+		k := c.Kind()
+		if k == "token_tree" {
+			w.tokenCalls(c, caller)
+			continue
+		}
+		if k != "identifier" || i+1 >= len(toks) || toks[i+1].Kind() != "token_tree" {
+			continue
+		}
+		args := toks[i+1]
+		if args.ChildCount() == 0 || args.Child(0).Kind() != "(" {
+			continue
+		}
+		name := w.f.Text(c)
+		if !lxIdentLike(name) || name[0] >= 'A' && name[0] <= 'Z' {
+			continue // tuple structs and enum variants: Some(x), Ok(v)
+		}
+		recv := ""
+		if i >= 2 {
+			if sep := toks[i-1].Kind(); sep == "." || sep == "::" {
+				switch toks[i-2].Kind() {
+				case "identifier", "self", "crate", "super":
+					recv = w.f.Text(toks[i-2])
+				}
+			}
+		}
+		argc := 0
+		if args.NamedChildCount() > 0 || args.ChildCount() > 2 {
+			argc = -1 // token trees do not delimit arguments
+		}
+		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "call", Args: argc, Line: lineOf(c)})
+	}
 }
 
 // resolve links impl methods and trait impls to types of this file, or

@@ -343,6 +343,8 @@ func (x *goExtractor) body(scope string, n *sitter.Node, varKind string) {
 		switch kind {
 		case "call_expression":
 			x.call(scope, c)
+		case "type_conversion_expression":
+			x.genericCall(scope, c)
 		case "func_literal":
 			x.params(scope, field(c, "parameters"))
 		case "short_var_declaration":
@@ -389,13 +391,14 @@ func (x *goExtractor) declareList(l *sitter.Node) {
 }
 
 // goBuiltins are predeclared identifiers: calls of them are not recorded
-// and they are never references. min, max and clear are left out: they
-// became builtins in Go 1.21 and much code declares its own (gin's tree.go
-// calls the package's min).
+// and they are never references. min, max and clear are left out (they
+// became builtins in Go 1.21 and much code declares its own: gin's tree.go
+// calls the package's min), and so are print and println (x/tools' godex
+// declares print; the builtins are rare in real code).
 var goBuiltins = map[string]bool{
 	"append": true, "cap": true, "close": true, "complex": true, "copy": true,
 	"delete": true, "imag": true, "len": true, "make": true, "new": true,
-	"panic": true, "print": true, "println": true, "real": true, "recover": true,
+	"panic": true, "real": true, "recover": true,
 	"bool": true, "byte": true, "complex64": true, "complex128": true, "error": true,
 	"float32": true, "float64": true, "int": true, "int8": true, "int16": true, "int32": true,
 	"int64": true, "rune": true, "string": true, "uint": true, "uint8": true, "uint16": true,
@@ -431,6 +434,40 @@ func (x *goExtractor) call(scope string, c *sitter.Node) {
 		return // func literal, parenthesized or conversion to a composite type
 	}
 	x.f.Facts.Calls = append(x.f.Facts.Calls, CallSite{CallerID: scope, Name: name, Receiver: recv, Kind: "call", Args: nargs, Line: lineOf(c)})
+}
+
+// genericCall records `F[T](x)` and `pkg.F[*T](x)`, which tree-sitter
+// parses as a conversion to a generic type (the syntax is ambiguous): a
+// call of F, as a conversion `MyType(x)` is.
+func (x *goExtractor) genericCall(scope string, c *sitter.Node) {
+	name, recv := x.genericCallee(c)
+	if name == "" {
+		return
+	}
+	nargs := 0
+	namedChildren(c, func(a *sitter.Node) {
+		if a.Kind() != "comment" && (a.StartByte() != field(c, "type").StartByte()) {
+			nargs++
+			x.ref(scope, a)
+		}
+	})
+	x.f.Facts.Calls = append(x.f.Facts.Calls, CallSite{CallerID: scope, Name: name, Receiver: recv, Kind: "call", Args: nargs, Line: lineOf(c)})
+}
+
+// genericCallee is the name and package qualifier of a type conversion
+// whose type is generic (F[T] or pkg.F[T]); "" otherwise.
+func (x *goExtractor) genericCallee(c *sitter.Node) (name, recv string) {
+	t := field(c, "type")
+	if kindOf(t) != "generic_type" {
+		return "", ""
+	}
+	switch base := field(t, "type"); kindOf(base) {
+	case "type_identifier":
+		return x.f.Text(base), ""
+	case "qualified_type":
+		return fieldText(x.f, base, "name"), fieldText(x.f, base, "package")
+	}
+	return "", ""
 }
 
 // ref records e as a reference when it names a function or method value
@@ -510,7 +547,15 @@ func (x *goExtractor) exprType(e *sitter.Node) string {
 				return x.exprType(op)
 			}
 		}
-	case "type_assertion_expression", "type_conversion_expression":
+	case "type_conversion_expression":
+		if name, recv := x.genericCallee(e); name != "" {
+			if recv != "" {
+				name = recv + "." + name
+			}
+			return "call:" + name
+		}
+		return baseType(fieldText(x.f, e, "type"))
+	case "type_assertion_expression":
 		return baseType(fieldText(x.f, e, "type"))
 	case "call_expression":
 		fn := field(e, "function")

@@ -57,8 +57,8 @@ func TestGoSymbols(t *testing.T) {
 			fm++
 		}
 	}
-	if fm != 8 { // New ServeHTTP allocateContext Get helper init init useMin; interface methods are not symbols
-		t.Errorf("Function+Method = %d, want 8 (func declarations in the file)", fm)
+	if fm != 10 { // New ServeHTTP allocateContext Get helper init init useMin useGeneric print; interface methods are not symbols
+		t.Errorf("Function+Method = %d, want 10 (func declarations in the file)", fm)
 	}
 }
 
@@ -108,6 +108,10 @@ func TestGoCalls(t *testing.T) {
 		{CallerID: p + "helper:function", Name: "ServeHTTP", Receiver: "x", Kind: "call", Args: 2, Line: 61},
 		{CallerID: "", Name: "New", Kind: "call", Args: 0, Line: 68}, // package-level var initializer
 		{CallerID: p + "useMin:function", Name: "min", Kind: "call", Args: 2, Line: 69},
+		// explicit instantiations parse as conversions to a generic type
+		{CallerID: p + "useGeneric:function", Name: "is", Kind: "call", Args: 1, Line: 70},
+		{CallerID: p + "useGeneric:function", Name: "Has", Receiver: "pkg", Kind: "call", Args: 1, Line: 70},
+		{CallerID: p + "useGeneric:function", Name: "print", Kind: "call", Args: 1, Line: 70}, // the package's own print
 	}
 	for _, w := range want {
 		if !hasCall(facts, w) {

@@ -67,3 +67,5 @@ func init() {}
 
 var defaultEngine = New()
 func useMin() int { return min(1, 2) } // the package may declare its own min
+func useGeneric(e any) bool { print("x"); return is[*Engine](e) && pkg.Has[*Engine](e) }
+func print(s string)        {}

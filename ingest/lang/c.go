@@ -35,13 +35,13 @@ func init() {
 				if tree := cReparseAsCpp(f.Src); tree != nil {
 					defer tree.Close()
 					if alt := tree.RootNode(); cErrorCount(alt) < cErrorCount(root) {
-						w := &cppWalker{f: f, cpp: true}
+						w := &cppWalker{f: f}
 						w.run(alt)
 						return
 					}
 				}
 			}
-			w := &cppWalker{f: f, cpp: false}
+			w := &cppWalker{f: f}
 			w.run(root)
 		},
 	})

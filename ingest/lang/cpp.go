@@ -50,7 +50,7 @@ func init() {
 		Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".inl"},
 		Grammar:    func() *sitter.Language { return sitter.NewLanguage(tscpp.Language()) },
 		Extract: func(f *File, root *sitter.Node) {
-			w := &cppWalker{f: f, cpp: true}
+			w := &cppWalker{f: f}
 			w.run(root)
 		},
 	})
@@ -65,7 +65,6 @@ type cppClass struct {
 // cppWalker extracts one C or C++ file.
 type cppWalker struct {
 	f       *File
-	cpp     bool
 	ns      []string // enclosing namespace names
 	anon    int      // depth inside anonymous namespaces
 	cls     []cppClass

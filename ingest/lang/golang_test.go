@@ -64,7 +64,7 @@ func TestGoSymbols(t *testing.T) {
 
 func TestGoImportsHeritage(t *testing.T) {
 	facts := parseFixture(t, "go/engine.go")
-	want := []Import{{Spec: "fmt", Line: 5}, {Spec: "net/http", Alias: "stdhttp", Line: 6}, {Spec: "embed", Alias: "_", Line: 7}}
+	want := []Import{{Spec: "embed", Alias: "_", Line: 5}, {Spec: "fmt", Line: 6}, {Spec: "net/http", Alias: "stdhttp", Line: 7}}
 	if len(facts.Imports) != len(want) {
 		t.Fatalf("imports = %+v", facts.Imports)
 	}
@@ -107,11 +107,11 @@ func TestGoCalls(t *testing.T) {
 		{CallerID: p + "helper:function", Name: "Service", Kind: "call", Args: 1, Line: 59},
 		{CallerID: p + "helper:function", Name: "ServeHTTP", Receiver: "x", Kind: "call", Args: 2, Line: 61},
 		{CallerID: "", Name: "New", Kind: "call", Args: 0, Line: 68}, // package-level var initializer
-		{CallerID: p + "useMin:function", Name: "min", Kind: "call", Args: 2, Line: 69},
+		{CallerID: p + "useMin:function", Name: "min", Kind: "call", Args: 2, Line: 70},
 		// explicit instantiations parse as conversions to a generic type
-		{CallerID: p + "useGeneric:function", Name: "is", Kind: "call", Args: 1, Line: 70},
-		{CallerID: p + "useGeneric:function", Name: "Has", Receiver: "pkg", Kind: "call", Args: 1, Line: 70},
-		{CallerID: p + "useGeneric:function", Name: "print", Kind: "call", Args: 1, Line: 70}, // the package's own print
+		{CallerID: p + "useGeneric:function", Name: "is", Kind: "call", Args: 1, Line: 71},
+		{CallerID: p + "useGeneric:function", Name: "Has", Receiver: "pkg", Kind: "call", Args: 1, Line: 71},
+		{CallerID: p + "useGeneric:function", Name: "print", Kind: "call", Args: 1, Line: 71}, // the package's own print
 	}
 	for _, w := range want {
 		if !hasCall(facts, w) {

@@ -2,9 +2,9 @@
 package web
 
 import (
+	_ "embed"
 	"fmt"
 	stdhttp "net/http"
-	_ "embed"
 )
 
 // HandlerFunc handles a request.
@@ -66,6 +66,7 @@ func init() {}
 func init() {}
 
 var defaultEngine = New()
-func useMin() int { return min(1, 2) } // the package may declare its own min
+
+func useMin() int           { return min(1, 2) } // the package may declare its own min
 func useGeneric(e any) bool { print("x"); return is[*Engine](e) && pkg.Has[*Engine](e) }
 func print(s string)        {}

@@ -133,7 +133,7 @@ func WriteReport(w io.Writer, o *Oracle, scores []Score, examples int) error {
 		if len(s.Outside.Examples) > 0 {
 			fmt.Fprintf(&b, "%s: outside the oracle set, file not loaded or not a function (%d; first %d)\n", s.Tool, s.Outside.FileNotLoaded+s.Outside.Other, len(s.Outside.Examples))
 			for _, e := range s.Outside.Examples {
-				fmt.Fprintf(&b, "  %s -> %s\n", e.From, e.To)
+				fmt.Fprintf(&b, "  %s -> %s  [%s]\n", e.From, e.To, o.outsideEnds(e))
 			}
 		}
 	}
@@ -186,4 +186,17 @@ func kindOrder(scores []Score) []oracle.Kind {
 		return ks[i] < ks[j]
 	})
 	return ks
+}
+
+// outsideEnds says which ends of e are not oracle functions.
+func (o *Oracle) outsideEnds(e Edge) string {
+	_, from := o.index[e.From]
+	_, to := o.index[e.To]
+	switch {
+	case !from && !to:
+		return "caller and callee outside"
+	case !from:
+		return "caller outside"
+	}
+	return "callee outside"
 }

@@ -16,6 +16,7 @@ import (
 var queryFlags struct {
 	mode     string
 	limit    int
+	flows    int
 	lang     []string
 	kind     []string
 	name     string
@@ -48,6 +49,7 @@ func init() {
 	f := queryCmd.Flags()
 	f.StringVar(&queryFlags.mode, "mode", "hybrid", "retrievers: hybrid, keyword or vector (hybrid without embeddings falls back to keyword)")
 	f.IntVarP(&queryFlags.limit, "limit", "n", query.DefaultLimit, "most hits to return")
+	f.IntVar(&queryFlags.flows, "flows", query.DefaultMaxProcesses, "most execution flows to list")
 	f.StringSliceVar(&queryFlags.lang, "lang", nil, "keep these languages (comma-separated: go,python)")
 	f.StringSliceVar(&queryFlags.kind, "kind", nil, "keep these kinds (function, method, class, struct, interface, file, ...)")
 	f.StringVar(&queryFlags.name, "name", "", "keep symbols whose name matches this glob (case-insensitive: '*Handler')")
@@ -64,15 +66,16 @@ func runQuery(c *cobra.Command, args []string) error {
 		return Usage("empty query: say what you are looking for, e.g. gitnexus query \"parse config file\"")
 	}
 	opts := query.Options{
-		Mode:       query.Mode(strings.ToLower(queryFlags.mode)),
-		Limit:      queryFlags.limit,
-		MinScore:   queryFlags.minScore,
-		Lang:       queryFlags.lang,
-		Kind:       queryFlags.kind,
-		NameGlob:   queryFlags.name,
-		PathPrefix: queryFlags.path,
-		Files:      queryFlags.files,
-		Content:    queryFlags.content,
+		Mode:         query.Mode(strings.ToLower(queryFlags.mode)),
+		Limit:        queryFlags.limit,
+		MaxProcesses: queryFlags.flows,
+		MinScore:     queryFlags.minScore,
+		Lang:         queryFlags.lang,
+		Kind:         queryFlags.kind,
+		NameGlob:     queryFlags.name,
+		PathPrefix:   queryFlags.path,
+		Files:        queryFlags.files,
+		Content:      queryFlags.content,
 	}
 	switch opts.Mode {
 	case query.ModeHybrid, query.ModeKeyword, query.ModeVector:
@@ -81,6 +84,9 @@ func runQuery(c *cobra.Command, args []string) error {
 	}
 	if opts.Limit <= 0 {
 		return Usage("--limit must be at least 1 (got %d)", opts.Limit)
+	}
+	if opts.MaxProcesses < 1 {
+		return Usage("--flows must be at least 1 (got %d)", opts.MaxProcesses)
 	}
 	if opts.MinScore < 0 || opts.MinScore > 1 {
 		return Usage("--min-score must be between 0 and 1 (got %v)", opts.MinScore)

@@ -11,12 +11,15 @@ type Membership struct {
 }
 
 // Group splits ranked hits into the processes they take part in and the
-// definitions that are in none. procs describes the processes by id (a
-// process missing from it is still reported, with its id only). Processes
-// are ordered by their best hit's score, then priority, then id;
-// ProcessSymbols by process order, then step; Definitions keep the hits'
-// order. Processes is never nil, so it encodes as [] in JSON.
-func Group(hits []Hit, members []Membership, procs map[string]Process) ([]Process, []ProcessSymbol, []Hit) {
+// definitions that are in none of them. procs describes the processes by id
+// (a process missing from it is still reported, with its id only).
+// Processes are ordered by Score (the sum of their hits' scores: a flow
+// through three matches beats a flow through one), then priority, then id,
+// and only the first maxProcesses are kept (0: all); a hit in none of the
+// kept processes is a definition. ProcessSymbols follow process order, then
+// step; Definitions keep the hits' order. Processes is never nil, so it
+// encodes as [] in JSON.
+func Group(hits []Hit, members []Membership, procs map[string]Process, maxProcesses int) ([]Process, []ProcessSymbol, []Hit) {
 	bySymbol := map[string][]Membership{}
 	for _, m := range members {
 		bySymbol[m.SymbolID] = append(bySymbol[m.SymbolID], m)
@@ -24,13 +27,8 @@ func Group(hits []Hit, members []Membership, procs map[string]Process) ([]Proces
 	pmap := map[string]*Process{}
 	var plist []*Process
 	var psyms []ProcessSymbol
-	defs := []Hit{}
 	for _, h := range hits {
 		ms := bySymbol[h.ID]
-		if len(ms) == 0 {
-			defs = append(defs, h)
-			continue
-		}
 		seen := map[string]bool{}
 		for _, m := range ms {
 			if seen[m.ProcessID] {
@@ -48,9 +46,7 @@ func Group(hits []Hit, members []Membership, procs map[string]Process) ([]Proces
 				plist = append(plist, p)
 			}
 			p.SymbolCount++
-			if h.Score > p.Score {
-				p.Score = h.Score
-			}
+			p.Score += h.Score
 			psyms = append(psyms, ProcessSymbol{Hit: h, ProcessID: m.ProcessID, StepIndex: m.Step})
 		}
 	}
@@ -64,11 +60,29 @@ func Group(hits []Hit, members []Membership, procs map[string]Process) ([]Proces
 		}
 		return a.ID < b.ID
 	})
+	if maxProcesses > 0 && len(plist) > maxProcesses {
+		plist = plist[:maxProcesses]
+	}
 	rank := map[string]int{}
 	processes := make([]Process, len(plist))
 	for i, p := range plist {
 		rank[p.ID] = i
 		processes[i] = *p
+	}
+	kept := psyms[:0]
+	inKept := map[string]bool{}
+	for _, ps := range psyms {
+		if _, ok := rank[ps.ProcessID]; ok {
+			kept = append(kept, ps)
+			inKept[ps.ID] = true
+		}
+	}
+	psyms = kept
+	defs := []Hit{}
+	for _, h := range hits {
+		if !inKept[h.ID] {
+			defs = append(defs, h)
+		}
 	}
 	sort.SliceStable(psyms, func(i, j int) bool {
 		a, b := psyms[i], psyms[j]

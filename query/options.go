@@ -19,6 +19,8 @@ const (
 const (
 	DefaultLimit = 20
 	DefaultTopK  = 50
+	// DefaultMaxProcesses is the default of Options.MaxProcesses.
+	DefaultMaxProcesses = 5
 	// MaxTopK bounds how many hits one full-text index may return.
 	MaxTopK = 1000
 )
@@ -28,7 +30,10 @@ const (
 type Options struct {
 	Mode  Mode // "" means hybrid
 	Limit int  // hits returned (processes + definitions draw from them); default DefaultLimit
-	TopK  int  // hits each retriever contributes before fusion; default DefaultTopK
+	// MaxProcesses bounds the processes listed (a hit in many flows would
+	// list them all); default DefaultMaxProcesses.
+	MaxProcesses int
+	TopK         int // hits each retriever contributes before fusion; default DefaultTopK
 	// MinScore drops hits whose final score (0..1, see doc.go) is lower.
 	MinScore float64
 	// Lang keeps hits in these languages (as the index spells them: "go",
@@ -80,6 +85,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Limit == 0 {
 		o.Limit = DefaultLimit
+	}
+	if o.MaxProcesses <= 0 {
+		o.MaxProcesses = DefaultMaxProcesses
 	}
 	if o.TopK == 0 {
 		o.TopK = DefaultTopK

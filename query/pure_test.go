@@ -199,11 +199,11 @@ func TestGroup(t *testing.T) {
 		{"b", "p1", 2}, {"a", "p2", 1}, {"c", "p1", 1}, {"b", "p2", 3}, {"b", "p2", 5},
 	}
 	procs := map[string]Process{"p1": {Summary: "one", Priority: 5}, "p2": {Summary: "two", Priority: 1}}
-	ps, syms, defs := Group(hits, members, procs)
+	ps, syms, defs := Group(hits, members, procs, 0)
 	if len(ps) != 2 || ps[0].ID != "p2" || ps[1].ID != "p1" {
-		t.Fatalf("processes %+v", ps) // p2 holds a (0.9): first
+		t.Fatalf("processes %+v", ps) // p2 holds a and b (1.7), p1 c and b (1.5)
 	}
-	if ps[0].SymbolCount != 2 || ps[1].SymbolCount != 2 || ps[0].Summary != "two" || ps[0].Score != 0.9 {
+	if ps[0].SymbolCount != 2 || ps[1].SymbolCount != 2 || ps[0].Summary != "two" || math.Abs(ps[0].Score-1.7) > 1e-12 {
 		t.Errorf("process fields %+v", ps)
 	}
 	var got []string
@@ -216,8 +216,13 @@ func TestGroup(t *testing.T) {
 	if len(defs) != 1 || defs[0].ID != "d" {
 		t.Errorf("definitions %v", defs)
 	}
+	// Only the best process kept: c, in p1 only, becomes a definition.
+	ps, syms, defs = Group(hits, members, procs, 1)
+	if len(ps) != 1 || ps[0].ID != "p2" || len(syms) != 2 || len(defs) != 2 || defs[0].ID != "c" || defs[1].ID != "d" {
+		t.Errorf("max 1 process: %v %v %v", ps, syms, defs)
+	}
 	// No processes at all: everything is a definition, slices non-nil.
-	ps, syms, defs = Group(hits, nil, nil)
+	ps, syms, defs = Group(hits, nil, nil, 0)
 	if ps == nil || syms == nil || len(ps) != 0 || len(defs) != 4 {
 		t.Errorf("no processes: %v %v %v", ps, syms, defs)
 	}
@@ -248,5 +253,20 @@ func TestOptions(t *testing.T) {
 	o, _ = Options{Kind: []string{"class"}}.withDefaults()
 	if !o.keep(&Hit{Kind: "struct", Label: "Class"}) || o.keep(&Hit{Kind: "function", Label: "Function"}) {
 		t.Error("kind class must keep structs (Class table) and drop functions")
+	}
+}
+
+func TestIsTestPath(t *testing.T) {
+	for p, want := range map[string]bool{
+		"context_test.go": true, "pkg/x/handler_test.go": true, "tests/test_views.py": true,
+		"django/test/client.py": true, "app/test_models.py": true, "src/a.spec.ts": true,
+		"src/a.test.js": true, "spec/models/user_spec.rb": true, "src/FooTest.java": true,
+		"src/FooTests.cs": true, "testdata/repo/main.go": true, "conftest.py": true,
+		"context.go": false, "attest.go": false, "contest/main.py": false, "src/Latest.java": false,
+		"latest.py": false, "testing.md": false, "protest/x.go": false,
+	} {
+		if got := IsTestPath(p); got != want {
+			t.Errorf("IsTestPath(%q) = %v, want %v", p, got, want)
+		}
 	}
 }

@@ -48,7 +48,7 @@ type Process struct {
 	SymbolCount int     `json:"symbol_count"` // hits among its steps
 	ProcessType string  `json:"process_type"`
 	StepCount   int     `json:"step_count"`
-	// Score is its best hit's score; processes are sorted by it.
+	// Score is the sum of its hits' scores; processes are sorted by it.
 	Score float64 `json:"score"`
 	// Steps are all its steps in order (hits or not), for drawing A → B → C.
 	Steps []Step `json:"steps"`
@@ -72,7 +72,8 @@ type Result struct {
 	Processes []Process `json:"processes"`
 	// ProcessSymbols are the hits that are steps of Processes.
 	ProcessSymbols []ProcessSymbol `json:"process_symbols"`
-	// Definitions are the hits that are steps of no process, best first.
+	// Definitions are the hits that are steps of none of Processes, best
+	// first.
 	Definitions []Hit `json:"definitions"`
 	// Notices are one-line remarks for the user (a fallback taken, a filter
 	// that removed everything).

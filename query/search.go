@@ -106,7 +106,8 @@ func SearchWith(ctx context.Context, db Querier, q string, opts Options) (*Resul
 		hits = append(hits, h)
 	}
 
-	// 3. Expand over the graph, then prefer definitions to files.
+	// 3. Expand over the graph, then prefer definitions to files and code
+	// to tests.
 	if opts.Ranking.ExpandSeeds > 0 && opts.Ranking.ExpandHops > 0 {
 		nf := func(ctx context.Context, ids []string, rels []schema.RelType, fanout int) ([]Neighbor, error) {
 			return neighbors(ctx, db, ids, rels, fanout, opts.Files)
@@ -119,6 +120,9 @@ func SearchWith(ctx context.Context, db Querier, q string, opts Options) (*Resul
 	for i := range hits {
 		if hits[i].Label == string(schema.LabelFile) {
 			hits[i].Score *= opts.Ranking.FileFactor
+		}
+		if opts.Ranking.TestFactor > 0 && IsTestPath(hits[i].FilePath) {
+			hits[i].Score *= opts.Ranking.TestFactor
 		}
 	}
 	hits = derefSorted(ptrs(hits))
@@ -145,7 +149,7 @@ func SearchWith(ctx context.Context, db Querier, q string, opts Options) (*Resul
 	if err != nil {
 		return nil, err
 	}
-	res.Processes, res.ProcessSymbols, res.Definitions = Group(hits, members, procs)
+	res.Processes, res.ProcessSymbols, res.Definitions = Group(hits, members, procs, opts.MaxProcesses)
 	return res, nil
 }
 

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// queryResult is the part of `query --json` these tests read.
+type queryResult struct {
+	Tokens    []string `json:"tokens"`
+	Processes []struct {
+		ID        string `json:"id"`
+		StepCount int    `json:"step_count"`
+	} `json:"processes"`
+	ProcessSymbols []queryHit `json:"process_symbols"`
+	Definitions    []queryHit `json:"definitions"`
+	Notices        []string   `json:"notices"`
+}
+
+type queryHit struct {
+	ID        string  `json:"id"`
+	Name      string  `json:"name"`
+	Kind      string  `json:"kind"`
+	FilePath  string  `json:"filePath"`
+	StartLine int     `json:"startLine"`
+	Score     float64 `json:"score"`
+	ProcessID string  `json:"process_id"`
+	StepIndex int     `json:"step_index"`
+	Matched   string  `json:"matched"`
+}
+
+func (r queryResult) all() []queryHit {
+	return append(append([]queryHit{}, r.ProcessSymbols...), r.Definitions...)
+}
+
+func (e *env) query(dir string, args ...string) queryResult {
+	e.t.Helper()
+	out := e.ok(dir, append([]string{"query", "--json"}, args...)...)
+	var r queryResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		e.t.Fatalf("query --json is not one JSON object: %v\n%s", err, out)
+	}
+	if r.Processes == nil || r.ProcessSymbols == nil || r.Definitions == nil {
+		e.t.Fatalf("processes, process_symbols and definitions must be arrays: %s", out)
+	}
+	return r
+}
+
+func TestE2EQuery(t *testing.T) {
+	e := newEnv(t)
+	dir := fixture(t, "goshop")
+	e.analyze(dir)
+
+	// Identifier words split: "save order" finds SaveOrder, and the best
+	// hit is the definition, not a test or a file.
+	r := e.query(dir, "save order", "--mode", "keyword")
+	hits := r.all()
+	if len(hits) == 0 {
+		t.Fatalf("no hits: %+v", r)
+	}
+	best := hits[0]
+	for _, h := range hits {
+		if h.Score > best.Score {
+			best = h
+		}
+	}
+	if best.Name != "SaveOrder" || best.StartLine == 0 || best.Matched != "keyword" {
+		t.Errorf("best hit %+v", best)
+	}
+	for _, h := range r.ProcessSymbols {
+		if h.ProcessID == "" || h.StepIndex < 1 {
+			t.Errorf("process symbol without process: %+v", h)
+		}
+	}
+
+	// A partial identifier and the camelCase form.
+	for _, q := range []string{"HandleOrd", "handleOrder", "handle order"} {
+		found := false
+		for _, h := range e.query(dir, q).all() {
+			found = found || h.Name == "HandleOrder"
+		}
+		if !found {
+			t.Errorf("%q does not find HandleOrder", q)
+		}
+	}
+
+	// Filters.
+	for _, h := range e.query(dir, "order", "--kind", "method").all() {
+		if h.Kind != "method" {
+			t.Errorf("--kind method let %+v through", h)
+		}
+	}
+	for _, h := range e.query(dir, "order", "--path", "store/").all() {
+		if !strings.HasPrefix(h.FilePath, "store/") {
+			t.Errorf("--path store/ let %+v through", h)
+		}
+	}
+
+	// Hybrid without embeddings: keyword, with a notice on stderr.
+	_, errs, code := e.run(dir, "query", "save order")
+	if code != 0 || !strings.Contains(errs, "keyword search only") {
+		t.Errorf("hybrid fallback: exit %d, stderr %q", code, errs)
+	}
+	// Vector mode without embeddings: not found.
+	if _, _, code := e.run(dir, "query", "save order", "--mode", "vector"); code != 3 {
+		t.Errorf("--mode vector without embeddings: exit %d, want 3", code)
+	}
+	// Bad flags: usage.
+	for _, args := range [][]string{{"query", "x", "--mode", "fuzzy"}, {"query", "x", "--limit", "0"}, {"query", "x", "--min-score", "2"}, {"query", "x", "--name", "["}, {"query", ""}} {
+		if _, _, code := e.run(dir, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+
+	// Hostile queries neither fail nor change the index.
+	before := e.cypher(dir, "MATCH (n) RETURN count(n)")[0][0]
+	for _, q := range []string{`'); MATCH (n) DETACH DELETE n;//`, `\' OR 1=1 --`, `"`, `*`, "日本語", strings.Repeat("x", 10000)} {
+		e.query(dir, q, "--mode", "keyword")
+	}
+	if after := e.cypher(dir, "MATCH (n) RETURN count(n)")[0][0]; after != before {
+		t.Errorf("node count %v → %v", before, after)
+	}
+
+	// The terminal view names file:line.
+	out := e.ok(dir, "query", "save order", "--mode", "keyword")
+	if !strings.Contains(out, "store/store.go:") {
+		t.Errorf("terminal view:\n%s", out)
+	}
+}

@@ -58,6 +58,11 @@ rss_mib() {
   sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$1" | tail -n 1 |
     awk '{printf "%.1f\n", $1/1024}'
 }
+# cpu_pct FILE: the last "Percent of CPU this job got" of a `/usr/bin/time -v` output. Far below
+# 100% x the tool's parallelism means the machine was busy with something else.
+cpu_pct() {
+  sed -n 's/^[[:space:]]*Percent of CPU this job got: //p' "$1" | tail -n 1
+}
 # median: of the numbers on stdin, one a line; empty when there are none.
 median() {
   sort -g | awk '{v[NR]=$1} END{if(NR==0)exit; if(NR%2)print v[(NR+1)/2]; else printf "%.2f\n",(v[NR/2]+v[NR/2+1])/2}'
@@ -146,7 +151,7 @@ section_analyze() {
     files=$(git -C "$dir/ours" ls-files | wc -l | tr -d ' ')
     exts=$(ext_summary "$dir/ours")
     n=$(runs_for "$c")
-    local ow=() orss=() pw=() prss=() ofail="" pfail="" ojson=""
+    local ow=() orss=() ocpu=() pw=() prss=() pcpu=() ofail="" pfail="" ojson=""
     for ((i = 1; i <= n; i++)); do
       local order=(ours peer) who
       ((i % 2)) || order=(peer ours)
@@ -160,7 +165,7 @@ section_analyze() {
             log "$c: ours failed ($ofail); see $p.err"; tail -n 5 "$p.err" >&2 || true
             FAILED=1; continue
           fi
-          ow+=("$(wall_seconds "$p.time")"); orss+=("$(rss_mib "$p.time")"); ojson=$p.json
+          ow+=("$(wall_seconds "$p.time")"); orss+=("$(rss_mib "$p.time")"); ocpu+=("$(cpu_pct "$p.time")"); ojson=$p.json
         elif [ "$BENCH_PEER" != 0 ]; then
           log "$c run $i/$n: peer"
           run_peer "$dir/peer" "bench-$c" "$p" || rc=$?
@@ -171,7 +176,7 @@ section_analyze() {
             [ "$rc" -eq 124 ] || FAILED=1
             continue
           fi
-          pw+=("$(wall_seconds "$p.err")"); prss+=("$(rss_mib "$p.err")")
+          pw+=("$(wall_seconds "$p.err")"); prss+=("$(rss_mib "$p.err")"); pcpu+=("$(cpu_pct "$p.err")")
         fi
       done
     done
@@ -202,7 +207,7 @@ section_analyze() {
       cp "$pm" "$LOGS/$c-peer-meta.json"
     else pf=-; pn=-; pe=-; fi
     counts+=("| $c | $of | $pf | $on | $pn | $oe | $pe |")
-    details+=("- $c: $files git-tracked files ($exts); runs: ours wall [${ow[*]:-}] s, RSS [${orss[*]:-}] MiB; peer wall [${pw[*]:-}] s, RSS [${prss[*]:-}] MiB")
+    details+=("- $c: $files git-tracked files ($exts); runs: ours wall [${ow[*]:-}] s, RSS [${orss[*]:-}] MiB, CPU [${ocpu[*]:-}]; peer wall [${pw[*]:-}] s, RSS [${prss[*]:-}] MiB, CPU [${pcpu[*]:-}]")
 
     if [ "$BENCH_PEER" != 0 ]; then # drop the copy from the peer's registry; best effort
       (eval "$(bash "$PEER_SH" env)" && gitnexus remove "$dir/peer") >/dev/null 2>&1 || true

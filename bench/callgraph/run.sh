@@ -8,7 +8,7 @@
 # 3. indexes a copy with the reference tool (peer.sh analyze) and dumps its CALLS edges,
 # 4. prints both side by side (bench/out/callgraph/CORPUS/report.txt, scores.json).
 # Environment:
-#   TOOLS="ours peer"   which tools to score (drop one to skip it)
+#   TOOLS="ours peer"   which tools to score (drop one to skip it; empty: compute the oracle only)
 #   GITNEXUS            our binary (default: REPO/bin/gitnexus)
 #   SHARED              the shared bench scripts (default: REPO/../shared/bench)
 #   ORACLE_CACHE        (default: $HOME/.cache/gitnexus-oracle)
@@ -18,7 +18,7 @@ set -euo pipefail
 corpus=${1:?usage: run.sh CORPUS (gin, prometheus, kubernetes)}
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-TOOLS=${TOOLS:-ours peer}
+TOOLS=${TOOLS-ours peer}
 GITNEXUS=${GITNEXUS:-$repo/bin/gitnexus}
 SHARED=${SHARED:-$repo/../shared/bench}
 ORACLE_CACHE=${ORACLE_CACHE:-$HOME/.cache/gitnexus-oracle}
@@ -79,6 +79,7 @@ for tool in $TOOLS; do
   esac
 done
 
+if [ -z "${TOOLS// }" ]; then log "oracle: $oracle (TOOLS is empty: nothing to compare)"; exit 0; fi
 "$out/callgraph" compare "${args[@]}" | tee "$out/report.txt"
 "$out/callgraph" compare "${args[@]}" -json >"$out/scores.json"
 log "report: $out/report.txt, scores: $out/scores.json"

@@ -1,0 +1,58 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gitnexus/gitnexus/mcp"
+)
+
+var changesIn mcp.DetectChangesInput
+
+var detectChangesCmd = &cobra.Command{
+	Use:   "detect-changes",
+	Short: "Map the git diff to changed symbols and the execution flows they are in",
+	Long: `detect-changes runs git diff (--scope unstaged, staged, all, or compare with
+--base REF), turns the hunks into changed line ranges, and lists the indexed
+symbols they overlap and the processes those symbols are steps of.
+--json prints what the MCP detect_changes tool returns.`,
+	Args: cobra.NoArgs,
+	RunE: func(c *cobra.Command, args []string) error {
+		e, err := resolveRepo("")
+		if err != nil {
+			return err
+		}
+		db, err := openRepo(c.Context())
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		out, err := mcp.DetectChanges(c.Context(), db, e.Path, changesIn)
+		if err != nil {
+			return toolError(err)
+		}
+		if flagJSON {
+			return printJSON(out)
+		}
+		fmt.Printf("%d files, %d symbols, %d processes changed (risk %s)\n", out.Summary.Files, out.Summary.Symbols, out.Summary.Processes, out.Risk)
+		for _, s := range out.Symbols {
+			fmt.Printf("  %-10s %-40s %s:%d  (%d lines)\n", s.Kind, s.QualifiedName, s.FilePath, s.StartLine, s.ChangedLines)
+		}
+		for _, p := range out.Processes {
+			fmt.Printf("  process %s  %s\n", p.ID, p.Label)
+		}
+		for _, n := range out.Notices {
+			fmt.Fprintf(os.Stderr, "gitnexus: %s\n", n)
+		}
+		return nil
+	},
+}
+
+func init() {
+	f := detectChangesCmd.Flags()
+	f.StringVar(&changesIn.Scope, "scope", "unstaged", "unstaged, staged, all (against HEAD) or compare (against --base)")
+	f.StringVar(&changesIn.BaseRef, "base", "", "branch or commit for --scope compare")
+	rootCmd.AddCommand(detectChangesCmd)
+}

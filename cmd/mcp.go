@@ -1,0 +1,88 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gitnexus/gitnexus/mcp"
+)
+
+var mcpFlags struct {
+	http  string
+	token string
+}
+
+var mcpCmd = &cobra.Command{
+	Use:   "mcp",
+	Short: "Serve every indexed repository to coding agents over MCP (stdio, or streamable HTTP with --http)",
+	Long: `mcp serves the Model Context Protocol: tools query, context, impact,
+detect_changes, trace, cypher and list_repos, and resources gitnexus://repos and
+gitnexus://repo/{name}/{context,processes,process/{id},communities,schema}.
+
+It answers for every registered repository (the "repo" argument may be left
+out when only one is registered), opens indexes read-only, keeps them open,
+and picks up a re-analyzed index without a restart.
+
+By default it speaks over stdin/stdout. With --http ADDR it serves streamable
+HTTP instead, on loopback unless ADDR names another interface; any address
+other than loopback requires a bearer token (--auth-token, or the environment
+variable GITNEXUS_MCP_TOKEN), sent as "Authorization: Bearer TOKEN".
+
+  claude mcp add gitnexus -- gitnexus mcp
+  gitnexus mcp --http 127.0.0.1:8765`,
+	Args: cobra.NoArgs,
+	RunE: func(c *cobra.Command, args []string) error {
+		ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		cwd, _ := os.Getwd()
+		srv := mcp.New(mcp.Options{Version: Version, Cwd: cwd})
+		defer srv.Close()
+		if !c.Flags().Changed("http") {
+			if err := srv.ServeStdio(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				return fmt.Errorf("mcp over stdio: %w", err)
+			}
+			return nil
+		}
+		token := mcpFlags.token
+		if token == "" {
+			token = os.Getenv("GITNEXUS_MCP_TOKEN")
+		}
+		err := srv.ServeHTTP(ctx, mcp.HTTPOptions{Addr: mcpFlags.http, Token: token}, func(addr string) {
+			auth := "no token (loopback only)"
+			if token != "" {
+				auth = "bearer token required"
+			}
+			fmt.Fprintf(os.Stderr, "gitnexus mcp: serving streamable HTTP on http://%s (%s)\n", addr, auth)
+		})
+		if errors.Is(err, mcp.ErrNeedToken) {
+			return Usage("%v", err)
+		}
+		return err
+	},
+}
+
+func init() {
+	f := mcpCmd.Flags()
+	f.StringVar(&mcpFlags.http, "http", "127.0.0.1:8765", "serve streamable HTTP on this host:port (or port) instead of stdio")
+	f.StringVar(&mcpFlags.token, "auth-token", "", "bearer token HTTP clients must send (required beyond loopback; default $GITNEXUS_MCP_TOKEN)")
+	rootCmd.AddCommand(mcpCmd)
+}
+
+// toolError maps an mcp package error to an exit code.
+func toolError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, mcp.ErrNotFound):
+		return &Error{Code: ExitNotFound, Err: err}
+	case errors.Is(err, mcp.ErrInput):
+		return &Error{Code: ExitUsage, Err: err}
+	}
+	return err
+}

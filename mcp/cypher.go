@@ -1,0 +1,263 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+// Querier is what the tools read from: a *graph.DB.
+type Querier interface {
+	Query(ctx context.Context, cypher string, params map[string]any) (*graph.Result, error)
+}
+
+// ErrNotFound means a symbol, file or process named in a request is not in
+// the index.
+var ErrNotFound = errors.New("not found")
+
+// ErrInput means a request's arguments are wrong; the message says how.
+var ErrInput = errors.New("bad request")
+
+func inputErr(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInput, fmt.Sprintf(format, args...))
+}
+
+// lit quotes s as a Cypher string literal. Tools inline values this way
+// instead of binding string parameters: go-kuzu v0.11.3 leaks the C copy
+// of every bound string, which a long-running server cannot afford.
+func lit(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('\'')
+	for _, r := range s {
+		switch r {
+		case '\\':
+			b.WriteString(`\\`)
+		case '\'':
+			b.WriteString(`\'`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		case 0:
+			// NUL cannot appear in an id or a name; drop it.
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// litList quotes ids as a Cypher list literal.
+func litList(ids []string) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(lit(id))
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+func fnum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+func str(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	}
+	return fmt.Sprint(v)
+}
+
+func num(v any) int {
+	switch x := v.(type) {
+	case int64:
+		return int(x)
+	case uint64:
+		return int(x)
+	case float64:
+		return int(x)
+	case int:
+		return x
+	}
+	return 0
+}
+
+func flt(v any) float64 {
+	switch x := v.(type) {
+	case float64:
+		return x
+	case int64:
+		return float64(x)
+	}
+	return 0
+}
+
+// symbolPattern is a node pattern over every symbol table.
+func symbolPattern(v string) string {
+	labels := make([]string, len(schema.SymbolLabels))
+	for i, l := range schema.SymbolLabels {
+		labels[i] = string(l)
+	}
+	return "(" + v + ":" + strings.Join(labels, ":") + ")"
+}
+
+// CypherInput is the cypher tool's input.
+type CypherInput struct {
+	Statement string         `json:"statement" jsonschema:"Cypher statement to execute (read-only: MATCH ... RETURN). Read gitnexus://repo/{name}/schema for the tables."`
+	Params    map[string]any `json:"params,omitempty" jsonschema:"Optional values for $name placeholders."`
+	Limit     int            `json:"limit,omitempty" jsonschema:"Most rows returned (default 200, max 5000); more are cut with a notice."`
+	Repo      string         `json:"repo,omitempty" jsonschema:"Repository name or path. Omit when only one repo is indexed."`
+}
+
+// CypherOutput is a statement's result.
+type CypherOutput struct {
+	Columns   []string `json:"columns"`
+	Rows      [][]any  `json:"rows"`
+	RowCount  int      `json:"row_count"`
+	Truncated bool     `json:"truncated,omitempty"`
+	Notices   []string `json:"notices,omitempty"`
+}
+
+// writeWords are the clauses that change the database or touch the file
+// system; a statement containing any of them (outside string literals) is
+// refused before it reaches Kuzu.
+var writeWords = map[string]bool{
+	"CREATE": true, "MERGE": true, "SET": true, "DELETE": true, "REMOVE": true, "DROP": true,
+	"ALTER": true, "COPY": true, "EXPORT": true, "IMPORT": true, "LOAD": true, "INSTALL": true,
+	"ATTACH": true, "DETACH": true, "USE": true, "CHECKPOINT": true, "BEGIN": true, "COMMIT": true,
+	"ROLLBACK": true, "TRUNCATE": true,
+}
+
+// CheckReadOnly refuses statements that would write (to the graph or the
+// file system) or that hold more than one statement. The index is also
+// opened read-only, so this is a clear early error, not the only guard.
+func CheckReadOnly(stmt string) error {
+	if strings.TrimSpace(stmt) == "" {
+		return inputErr("empty statement: give a Cypher query, e.g. MATCH (n:Function) RETURN n.name LIMIT 5")
+	}
+	words, semicolon := cypherWords(stmt)
+	if semicolon {
+		return inputErr("one statement per call: remove the ';'")
+	}
+	for _, w := range words {
+		if writeWords[w] {
+			return inputErr("cypher is read-only: %s is not allowed (the index changes only through `gitnexus analyze`)", w)
+		}
+	}
+	return nil
+}
+
+// cypherWords returns the upper-cased bare words of stmt outside string
+// literals, comments and backquoted names, and whether a ';' is followed
+// by more text.
+func cypherWords(stmt string) ([]string, bool) {
+	var words []string
+	semi := false
+	seenSemi := false
+	i := 0
+	for i < len(stmt) {
+		c := stmt[i]
+		switch {
+		case c == '\'' || c == '"' || c == '`':
+			j := i + 1
+			for j < len(stmt) && stmt[j] != c {
+				if stmt[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			i = j + 1
+			if seenSemi {
+				semi = true
+			}
+			continue
+		case c == '/' && i+1 < len(stmt) && stmt[i+1] == '/':
+			for i < len(stmt) && stmt[i] != '\n' {
+				i++
+			}
+			continue
+		case c == '/' && i+1 < len(stmt) && stmt[i+1] == '*':
+			end := strings.Index(stmt[i+2:], "*/")
+			if end < 0 {
+				i = len(stmt)
+			} else {
+				i += end + 4
+			}
+			continue
+		case c == ';':
+			seenSemi = true
+		case isWordByte(c):
+			j := i
+			for j < len(stmt) && isWordByte(stmt[j]) {
+				j++
+			}
+			words = append(words, strings.ToUpper(stmt[i:j]))
+			if seenSemi {
+				semi = true
+			}
+			i = j
+			continue
+		default:
+			if seenSemi && c != ' ' && c != '\n' && c != '\t' && c != '\r' {
+				semi = true
+			}
+		}
+		i++
+	}
+	return words, semi
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// Cypher runs one read-only statement, capped at in.Limit rows.
+func Cypher(ctx context.Context, db Querier, in CypherInput) (*CypherOutput, error) {
+	if err := CheckReadOnly(in.Statement); err != nil {
+		return nil, err
+	}
+	limit := in.Limit
+	if limit <= 0 {
+		limit = 200
+	}
+	if limit > MaxRows {
+		limit = MaxRows
+	}
+	if len(in.Params) > 32 {
+		return nil, inputErr("at most 32 params (got %d)", len(in.Params))
+	}
+	res, err := db.Query(ctx, in.Statement, in.Params)
+	if err != nil {
+		if errors.Is(err, graph.ErrReadOnly) {
+			return nil, fmt.Errorf("%w: %w", ErrInput, err)
+		}
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: %w", ErrInput, err)
+	}
+	out := &CypherOutput{Columns: res.Columns, Rows: res.Rows, Truncated: res.Truncated}
+	if len(out.Rows) > limit {
+		out.Rows = out.Rows[:limit]
+		out.Truncated = true
+	}
+	out.RowCount = len(out.Rows)
+	if out.Truncated {
+		out.Notices = append(out.Notices, fmt.Sprintf("result cut at %d rows: add LIMIT/SKIP to page through it, or raise limit (max %d)", len(out.Rows), MaxRows))
+	}
+	return out, nil
+}

@@ -1,0 +1,421 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+// ImpactInput is the impact tool's input (the reference tool's names).
+type ImpactInput struct {
+	Target        string   `json:"target,omitempty" jsonschema:"Name of the function, class or file to analyze"`
+	TargetUID     string   `json:"target_uid,omitempty" jsonschema:"Direct symbol UID from prior tool results (zero-ambiguity lookup)"`
+	Direction     string   `json:"direction,omitempty" jsonschema:"upstream (what depends on this, default) or downstream (what this depends on)"`
+	FilePath      string   `json:"file_path,omitempty" jsonschema:"File path hint to disambiguate common names"`
+	Kind          string   `json:"kind,omitempty" jsonschema:"Kind filter to disambiguate: Function, Class, Method, Interface"`
+	MaxDepth      int      `json:"maxDepth,omitempty" jsonschema:"Max relationship depth (default 3, clamped to 1..32)"`
+	RelationTypes []string `json:"relationTypes,omitempty" jsonschema:"Relationship types followed: CALLS, IMPORTS, EXTENDS, IMPLEMENTS, HAS_METHOD (default CALLS, IMPORTS, EXTENDS, IMPLEMENTS)"`
+	MinConfidence float64  `json:"minConfidence,omitempty" jsonschema:"Minimum edge confidence 0..1 (default 0)"`
+	IncludeTests  bool     `json:"includeTests,omitempty" jsonschema:"Include symbols in test files (default false)"`
+	Limit         int      `json:"limit,omitempty" jsonschema:"Most symbols listed per depth level (default 100, max 1000); counts stay complete"`
+	Repo          string   `json:"repo,omitempty" jsonschema:"Repository name or path. Omit when only one repo is indexed."`
+}
+
+// Affected is one symbol reached by impact.
+type Affected struct {
+	ID         string  `json:"id"`
+	Name       string  `json:"name"`
+	Label      string  `json:"label"`
+	Kind       string  `json:"kind,omitempty"`
+	FilePath   string  `json:"filePath"`
+	StartLine  int     `json:"startLine,omitempty"`
+	Depth      int     `json:"depth"`
+	Via        string  `json:"via"`        // relationship type of the edge that reached it
+	From       string  `json:"from"`       // the symbol it was reached from
+	Confidence float64 `json:"confidence"` // product of confidences along the path
+}
+
+// DepthLevel is the symbols reached at one depth.
+type DepthLevel struct {
+	Depth     int        `json:"depth"`
+	Count     int        `json:"count"`
+	Symbols   []Affected `json:"symbols"`
+	Truncated bool       `json:"truncated,omitempty"`
+}
+
+// AffectedProcess is a process with affected symbols among its steps.
+type AffectedProcess struct {
+	ID          string `json:"id"`
+	Label       string `json:"label"`
+	ProcessType string `json:"process_type,omitempty"`
+	StepCount   int    `json:"step_count,omitempty"`
+	Hits        int    `json:"hits"`       // affected symbols among its steps
+	FirstStep   int    `json:"first_step"` // the earliest affected step
+}
+
+// AffectedCommunity is a community with affected symbols.
+type AffectedCommunity struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+	Hits  int    `json:"hits"`
+}
+
+// ImpactSummary counts the answer.
+type ImpactSummary struct {
+	Direct      int `json:"direct"`       // depth 1
+	Total       int `json:"total"`        // all depths
+	Files       int `json:"files"`        // distinct files of affected symbols
+	Processes   int `json:"processes"`    // affected processes
+	Communities int `json:"communities"`  // affected communities
+	MaxDepth    int `json:"max_depth"`    // deepest level reached
+}
+
+// ImpactOutput is the blast radius of changing a symbol.
+type ImpactOutput struct {
+	Status        string              `json:"status"` // found | ambiguous
+	Target        *Symbol             `json:"target,omitempty"`
+	Candidates    []Symbol            `json:"candidates,omitempty"`
+	Direction     string              `json:"direction"`
+	RelationTypes []string            `json:"relationTypes"`
+	MinConfidence float64             `json:"minConfidence"`
+	Risk          string              `json:"risk"` // LOW | MEDIUM | HIGH | CRITICAL (see RiskOf)
+	Summary       ImpactSummary       `json:"summary"`
+	ByDepth       []DepthLevel        `json:"byDepth"`
+	Processes     []AffectedProcess   `json:"affected_processes"`
+	Communities   []AffectedCommunity `json:"affected_modules"`
+	// Exact is false when unresolved call sites may hide more affected
+	// symbols (upstream) or more dependencies (downstream): the answer is
+	// then a lower bound; Coverage says how many sites.
+	Exact    bool      `json:"exact"`
+	Coverage *Coverage `json:"coverage,omitempty"`
+	Notices  []string  `json:"notices,omitempty"`
+}
+
+// DefaultImpactRels are the relationships impact follows by default.
+var DefaultImpactRels = []schema.RelType{schema.RelCalls, schema.RelImports, schema.RelExtends, schema.RelImplements}
+
+// maxVisited bounds an impact walk.
+const maxVisited = 20000
+
+// RiskOf grades a blast radius: CRITICAL when ≥ 50 symbols or ≥ 10
+// processes are affected, HIGH at ≥ 15 symbols, ≥ 10 direct dependents or
+// ≥ 3 processes, MEDIUM at ≥ 4 symbols or any process, else LOW.
+func RiskOf(s ImpactSummary) string {
+	switch {
+	case s.Total >= 50 || s.Processes >= 10:
+		return "CRITICAL"
+	case s.Total >= 15 || s.Direct >= 10 || s.Processes >= 3:
+		return "HIGH"
+	case s.Total >= 4 || s.Processes >= 1:
+		return "MEDIUM"
+	}
+	return "LOW"
+}
+
+// Impact walks the graph from the target, breadth first, one query per
+// depth level: upstream follows edges backwards (who calls, imports,
+// extends or implements it), downstream forwards. A class's methods and a
+// file's definitions are the walk's starting points too.
+func Impact(ctx context.Context, db Querier, in ImpactInput) (*ImpactOutput, error) {
+	dir := strings.ToLower(strings.TrimSpace(in.Direction))
+	if dir == "" {
+		dir = "upstream"
+	}
+	if dir != "upstream" && dir != "downstream" {
+		return nil, inputErr("direction must be upstream or downstream (got %q)", in.Direction)
+	}
+	if in.MinConfidence < 0 || in.MinConfidence > 1 {
+		return nil, inputErr("minConfidence must be within 0..1 (got %v)", in.MinConfidence)
+	}
+	depthMax := clamp(in.MaxDepth, 3, 1, 32)
+	limit := clamp(in.Limit, 100, 1, 1000)
+	rels, err := relTypes(in.RelationTypes)
+	if err != nil {
+		return nil, err
+	}
+	relNames := make([]string, len(rels))
+	for i, r := range rels {
+		relNames[i] = string(r)
+	}
+	sym, amb, err := resolveOne(ctx, db, Lookup{Name: in.Target, UID: in.TargetUID, FilePath: in.FilePath, Kind: in.Kind, Files: true}, "symbol or file")
+	if err != nil {
+		return nil, err
+	}
+	out := &ImpactOutput{Direction: dir, RelationTypes: relNames, MinConfidence: in.MinConfidence, ByDepth: []DepthLevel{},
+		Processes: []AffectedProcess{}, Communities: []AffectedCommunity{}, Exact: true}
+	if amb != nil {
+		out.Status, out.Candidates = amb.Status, amb.Candidates
+		out.Notices = append(out.Notices, fmt.Sprintf("%d symbols match: call again with target_uid (or file_path / kind) to pick one", len(amb.Candidates)))
+		out.Risk = "UNKNOWN"
+		return out, nil
+	}
+	out.Status, out.Target = "found", sym
+
+	// Seeds: the target, plus a class's methods or a file's definitions.
+	seeds := []string{sym.ID}
+	seedConf := map[string]float64{sym.ID: 1}
+	var seedQ string
+	switch sym.Label {
+	case string(schema.LabelClass), string(schema.LabelInterface):
+		seedQ = "MATCH (n:" + sym.Label + " {id: " + lit(sym.ID) + "})-[:HAS_METHOD]->(m) RETURN m.id LIMIT 5000"
+	case string(schema.LabelFile):
+		seedQ = "MATCH (n:File {id: " + lit(sym.ID) + "})-[:DEFINES]->(m) RETURN m.id LIMIT 5000"
+	}
+	if seedQ != "" {
+		res, err := db.Query(ctx, seedQ, nil)
+		if err != nil {
+			return nil, fmt.Errorf("impact seeds: %w", err)
+		}
+		for _, r := range res.Rows {
+			id := str(r[0])
+			seeds = append(seeds, id)
+			seedConf[id] = 1
+		}
+	}
+
+	visited := map[string]bool{}
+	for _, s := range seeds {
+		visited[s] = true
+	}
+	conf := seedConf
+	frontier := seeds
+	relPat := strings.Join(relNames, "|")
+	var all []Affected
+	files := map[string]bool{}
+	for depth := 1; depth <= depthMax && len(frontier) > 0; depth++ {
+		var q string
+		if dir == "upstream" {
+			q = "MATCH (m)-[r:" + relPat + "]->(n) WHERE n.id IN " + litList(frontier)
+		} else {
+			q = "MATCH (n)-[r:" + relPat + "]->(m) WHERE n.id IN " + litList(frontier)
+		}
+		if in.MinConfidence > 0 {
+			q += " AND r.confidence >= " + fnum(in.MinConfidence)
+		}
+		q += " RETURN n.id, m.id, m.name, label(m), m.kind, m.filePath, m.startLine, label(r), r.confidence"
+		res, err := db.Query(ctx, q, nil)
+		if err != nil {
+			return nil, fmt.Errorf("impact depth %d: %w", depth, err)
+		}
+		if res.Truncated {
+			out.Notices = append(out.Notices, fmt.Sprintf("depth %d has more than %d edges: later levels are incomplete", depth, MaxRows))
+			out.Exact = false
+		}
+		level := DepthLevel{Depth: depth, Symbols: []Affected{}}
+		var next []string
+		for _, r := range res.Rows {
+			id := str(r[1])
+			if visited[id] {
+				continue
+			}
+			a := Affected{ID: id, Name: str(r[2]), Label: str(r[3]), Kind: str(r[4]), FilePath: str(r[5]), StartLine: num(r[6]),
+				Depth: depth, Via: str(r[7]), From: str(r[0]), Confidence: conf[str(r[0])] * flt(r[8])}
+			if a.Label == string(schema.LabelFile) {
+				a.FilePath, a.Kind = a.ID, "file"
+			}
+			if !in.IncludeTests && isTestPath(a.FilePath) {
+				continue
+			}
+			visited[id] = true
+			conf[id] = a.Confidence
+			next = append(next, id)
+			level.Symbols = append(level.Symbols, a)
+			files[a.FilePath] = true
+			if len(visited) >= maxVisited {
+				out.Notices = append(out.Notices, fmt.Sprintf("stopped after %d symbols: narrow relationTypes, raise minConfidence or lower maxDepth", maxVisited))
+				out.Exact = false
+				break
+			}
+		}
+		level.Count = len(level.Symbols)
+		if level.Count == 0 {
+			break
+		}
+		all = append(all, level.Symbols...)
+		sort.SliceStable(level.Symbols, func(i, j int) bool {
+			a, b := level.Symbols[i], level.Symbols[j]
+			if a.Confidence != b.Confidence {
+				return a.Confidence > b.Confidence
+			}
+			return a.ID < b.ID
+		})
+		if len(level.Symbols) > limit {
+			level.Symbols = level.Symbols[:limit]
+			level.Truncated = true
+		}
+		out.ByDepth = append(out.ByDepth, level)
+		frontier = next
+		if len(visited) >= maxVisited {
+			break
+		}
+	}
+	for _, l := range out.ByDepth {
+		if l.Truncated {
+			out.Notices = append(out.Notices, fmt.Sprintf("depth %d lists %d of %d symbols: raise limit to see more", l.Depth, len(l.Symbols), l.Count))
+		}
+	}
+
+	// Processes and communities of the target and everything affected.
+	ids := append([]string{}, seeds...)
+	for _, a := range all {
+		ids = append(ids, a.ID)
+	}
+	if err := impactGroups(ctx, db, ids, out); err != nil {
+		return nil, err
+	}
+	out.Summary.Total = len(all)
+	if len(out.ByDepth) > 0 {
+		out.Summary.Direct = out.ByDepth[0].Count
+		out.Summary.MaxDepth = out.ByDepth[len(out.ByDepth)-1].Depth
+	}
+	out.Summary.Files = len(files)
+	out.Summary.Processes = len(out.Processes)
+	out.Summary.Communities = len(out.Communities)
+	out.Risk = RiskOf(out.Summary)
+
+	// Completeness: upstream misses callers hidden behind unresolved call
+	// sites in files that may call into the affected set; downstream
+	// misses callees of unresolved call sites in the walked symbols' files.
+	if containsRel(rels, schema.RelCalls) {
+		var cov *Coverage
+		targetFiles := []string{sym.FilePath}
+		var walked []string
+		for _, a := range all {
+			walked = append(walked, a.FilePath)
+		}
+		if dir == "upstream" {
+			cov, err = coverage(ctx, db, append(targetFiles, walked...), nil)
+		} else {
+			cov, err = ownUnresolved(ctx, db, append(targetFiles, walked...))
+		}
+		if err != nil {
+			return nil, err
+		}
+		out.Coverage = cov
+		if !cov.Exact {
+			out.Exact = false
+			out.Notices = append(out.Notices, strings.Replace(cov.Note, "callers are", "this answer is", 1))
+		}
+	}
+	return out, nil
+}
+
+// ownUnresolved counts unresolved call sites in the given files (the
+// calls out of them that may lead to more dependencies).
+func ownUnresolved(ctx context.Context, db Querier, files []string) (*Coverage, error) {
+	cov := &Coverage{Exact: true}
+	files = uniq(files)
+	if len(files) == 0 {
+		return cov, nil
+	}
+	res, err := db.Query(ctx, "MATCH (f:File) WHERE f.id IN "+litList(files)+" AND f.unresolved > 0 RETURN count(f), sum(f.unresolved)", nil)
+	if err != nil {
+		return nil, fmt.Errorf("count unresolved call sites: %w", err)
+	}
+	if len(res.Rows) == 1 {
+		cov.UnresolvedFiles, cov.UnresolvedCallSites = num(res.Rows[0][0]), num(res.Rows[0][1])
+	}
+	if cov.UnresolvedCallSites > 0 {
+		cov.Exact = false
+		cov.Note = fmt.Sprintf("dependencies are a LOWER BOUND: %d call sites in %d walked files could not be resolved", cov.UnresolvedCallSites, cov.UnresolvedFiles)
+	}
+	return cov, nil
+}
+
+// impactGroups fills the processes and communities of ids.
+func impactGroups(ctx context.Context, db Querier, ids []string, out *ImpactOutput) error {
+	for start := 0; start < len(ids); start += 2000 {
+		end := min(start+2000, len(ids))
+		chunk := litList(ids[start:end])
+		res, err := db.Query(ctx, "MATCH (s)-[r:STEP_IN_PROCESS]->(p:Process) WHERE s.id IN "+chunk+" RETURN p.id, p.label, p.processType, p.stepCount, count(*), min(r.step)", nil)
+		if err != nil {
+			return fmt.Errorf("affected processes: %w", err)
+		}
+		for _, r := range res.Rows {
+			out.Processes = mergeProcess(out.Processes, AffectedProcess{ID: str(r[0]), Label: str(r[1]), ProcessType: str(r[2]), StepCount: num(r[3]), Hits: num(r[4]), FirstStep: num(r[5])})
+		}
+		res, err = db.Query(ctx, "MATCH (s)-[:MEMBER_OF]->(c:Community) WHERE s.id IN "+chunk+" RETURN c.id, c.label, count(*)", nil)
+		if err != nil {
+			return fmt.Errorf("affected communities: %w", err)
+		}
+		for _, r := range res.Rows {
+			c := AffectedCommunity{ID: str(r[0]), Label: str(r[1]), Hits: num(r[2])}
+			found := false
+			for i := range out.Communities {
+				if out.Communities[i].ID == c.ID {
+					out.Communities[i].Hits += c.Hits
+					found = true
+				}
+			}
+			if !found {
+				out.Communities = append(out.Communities, c)
+			}
+		}
+	}
+	sort.Slice(out.Processes, func(i, j int) bool {
+		a, b := out.Processes[i], out.Processes[j]
+		if a.Hits != b.Hits {
+			return a.Hits > b.Hits
+		}
+		return a.ID < b.ID
+	})
+	sort.Slice(out.Communities, func(i, j int) bool {
+		a, b := out.Communities[i], out.Communities[j]
+		if a.Hits != b.Hits {
+			return a.Hits > b.Hits
+		}
+		return a.ID < b.ID
+	})
+	return nil
+}
+
+func mergeProcess(list []AffectedProcess, p AffectedProcess) []AffectedProcess {
+	for i := range list {
+		if list[i].ID == p.ID {
+			list[i].Hits += p.Hits
+			list[i].FirstStep = min(list[i].FirstStep, p.FirstStep)
+			return list
+		}
+	}
+	return append(list, p)
+}
+
+// relTypes validates relationship type names (default DefaultImpactRels).
+func relTypes(names []string) ([]schema.RelType, error) {
+	if len(names) == 0 {
+		return DefaultImpactRels, nil
+	}
+	allowed := map[schema.RelType]bool{schema.RelCalls: true, schema.RelImports: true, schema.RelExtends: true,
+		schema.RelImplements: true, schema.RelHasMethod: true, schema.RelDefines: true}
+	var out []schema.RelType
+	for _, n := range names {
+		for _, p := range strings.Split(n, ",") {
+			r := schema.RelType(strings.ToUpper(strings.TrimSpace(p)))
+			if r == "" {
+				continue
+			}
+			if !allowed[r] {
+				return nil, inputErr("relation type %q is not one impact follows: use CALLS, IMPORTS, EXTENDS, IMPLEMENTS, HAS_METHOD or DEFINES", p)
+			}
+			if !containsRel(out, r) {
+				out = append(out, r)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return DefaultImpactRels, nil
+	}
+	return out, nil
+}
+
+func containsRel(rs []schema.RelType, r schema.RelType) bool {
+	for _, x := range rs {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,238 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gitnexus/gitnexus/graph"
+)
+
+// Repos is the set of indexed repositories a server answers for. It opens
+// each index read-only on first use, keeps it open, and reopens it when a
+// re-analyze swapped it (meta.json names another database) — without a
+// restart, and without closing a database under a call still using it.
+// Its methods are safe for concurrent use.
+type Repos struct {
+	opts graph.OpenOptions
+	cwd  string
+
+	mu    sync.Mutex
+	open  map[string]*repoState // by canonical root
+	alias map[string]string     // request "repo" string → canonical root
+}
+
+// repoState is one repository's live database and the meta.json it was
+// opened from (compared by stat to notice a swap cheaply).
+type repoState struct {
+	entry graph.RepoEntry
+	cur   *handle
+	stamp metaStamp
+}
+
+// handle counts the calls using one open database; a superseded handle
+// closes its database when the last call releases it.
+type handle struct {
+	db         *graph.DB
+	refs       int
+	superseded bool
+}
+
+type metaStamp struct {
+	mod  time.Time
+	size int64
+}
+
+// DefaultOpenOptions are the read options a server uses: a modest buffer
+// pool per repository, a row cap and a query timeout so that no call can
+// hold the server.
+var DefaultOpenOptions = graph.OpenOptions{
+	BufferPoolSize: 256 << 20,
+	Connections:    4,
+	QueryTimeout:   30 * time.Second,
+	MaxRows:        MaxRows,
+}
+
+// MaxRows is the most rows any one statement returns to the server.
+const MaxRows = 5000
+
+// NewRepos makes a pool that resolves repositories through the registry
+// (graph.Resolve) relative to cwd ("" = the working directory) and opens
+// them with opts (zero value: DefaultOpenOptions).
+func NewRepos(cwd string, opts graph.OpenOptions) *Repos {
+	if opts == (graph.OpenOptions{}) {
+		opts = DefaultOpenOptions
+	}
+	opts.ReadWrite = false
+	return &Repos{opts: opts, cwd: cwd, open: map[string]*repoState{}, alias: map[string]string{}}
+}
+
+// Repo is a repository acquired for one call. Release it when done.
+type Repo struct {
+	Entry graph.RepoEntry
+	DB    *graph.DB
+	r     *Repos
+	h     *handle
+}
+
+// Release gives the database back to the pool.
+func (r *Repo) Release() {
+	if r == nil || r.h == nil {
+		return
+	}
+	r.r.mu.Lock()
+	defer r.r.mu.Unlock()
+	r.h.refs--
+	if r.h.superseded && r.h.refs == 0 {
+		r.h.db.Close()
+	}
+	r.h = nil
+}
+
+// ErrRepo marks errors about which repository is meant (unknown name,
+// ambiguous default, no index): the caller should pass another repo.
+var ErrRepo = errors.New("repository")
+
+// Acquire resolves name ("" = the only registered repository, or the one
+// containing the working directory) and returns its open database,
+// reopening it when the index was swapped since it was opened.
+func (rs *Repos) Acquire(ctx context.Context, name string) (*Repo, error) {
+	rs.mu.Lock()
+	root, ok := rs.alias[name]
+	rs.mu.Unlock()
+	var entry graph.RepoEntry
+	if !ok {
+		e, err := rs.resolve(name)
+		if err != nil {
+			return nil, err
+		}
+		entry, root = e, e.Path
+	}
+
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	st := rs.open[root]
+	if st == nil {
+		if !ok {
+			st = &repoState{entry: entry}
+		} else {
+			st = &repoState{entry: graph.RepoEntry{Name: filepath.Base(root), Path: root}}
+		}
+		rs.open[root] = st
+	}
+	rs.alias[name] = root
+	stamp, serr := statMeta(root)
+	if serr != nil {
+		// The index is gone (removed, or the repo moved): drop it so a
+		// later call resolves afresh.
+		rs.retire(st)
+		delete(rs.open, root)
+		delete(rs.alias, name)
+		return nil, fmt.Errorf("%w: the index of %s is gone (%v): run `gitnexus analyze %s` to rebuild it", graph.ErrNoIndex, root, serr, root)
+	}
+	if st.cur != nil && stamp != st.stamp && st.cur.db.Stale() {
+		rs.retire(st)
+	}
+	if st.cur == nil {
+		db, err := graph.Open(ctx, root, rs.opts)
+		if err != nil {
+			delete(rs.open, root)
+			delete(rs.alias, name)
+			return nil, fmt.Errorf("open index of %s: %w", root, err)
+		}
+		st.cur = &handle{db: db}
+		if m := db.Meta(); m != nil {
+			e := graph.EntryFromMeta(m)
+			e.Path = root
+			if e.Name == "" {
+				e.Name = st.entry.Name
+			}
+			st.entry = e
+		}
+	}
+	st.stamp = stamp
+	st.cur.refs++
+	return &Repo{Entry: st.entry, DB: st.cur.db, r: rs, h: st.cur}, nil
+}
+
+// retire detaches the current handle; its database closes now or when
+// its last call releases it. Callers hold rs.mu.
+func (rs *Repos) retire(st *repoState) {
+	if st.cur == nil {
+		return
+	}
+	st.cur.superseded = true
+	if st.cur.refs == 0 {
+		st.cur.db.Close()
+	}
+	st.cur = nil
+}
+
+func statMeta(root string) (metaStamp, error) {
+	fi, err := os.Stat(filepath.Join(graph.IndexDir(root), "meta.json"))
+	if err != nil {
+		return metaStamp{}, err
+	}
+	return metaStamp{mod: fi.ModTime(), size: fi.Size()}, nil
+}
+
+// resolve maps a request's repo string to a registry entry. "" means the
+// only registered repository; with several, the one containing the
+// working directory; otherwise an error listing the names.
+func (rs *Repos) resolve(name string) (graph.RepoEntry, error) {
+	name = strings.TrimSpace(name)
+	if name != "" {
+		e, err := graph.Resolve(name, rs.cwd)
+		if err != nil {
+			return e, fmt.Errorf("%w: %w", ErrRepo, err)
+		}
+		return e, nil
+	}
+	list, err := rs.List()
+	if err != nil {
+		return graph.RepoEntry{}, err
+	}
+	if len(list) == 1 {
+		return list[0], nil
+	}
+	if e, err := graph.Resolve("", rs.cwd); err == nil {
+		return e, nil
+	}
+	if len(list) == 0 {
+		return graph.RepoEntry{}, fmt.Errorf("%w: %w: no repository is indexed: run `gitnexus analyze` in one", ErrRepo, graph.ErrNoIndex)
+	}
+	names := make([]string, len(list))
+	for i, e := range list {
+		names[i] = e.Name
+	}
+	return graph.RepoEntry{}, fmt.Errorf("%w: %d repositories are indexed: pass \"repo\" (one of %s)", ErrRepo, len(list), strings.Join(names, ", "))
+}
+
+// List returns the registered repositories, sorted by name.
+func (rs *Repos) List() ([]graph.RepoEntry, error) {
+	reg, err := graph.LoadRegistry()
+	if err != nil {
+		return nil, fmt.Errorf("read the repository registry: %w", err)
+	}
+	list := reg.List()
+	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
+	return list, nil
+}
+
+// Close closes every open database (calls in flight finish first).
+func (rs *Repos) Close() error {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for root, st := range rs.open {
+		rs.retire(st)
+		delete(rs.open, root)
+	}
+	rs.alias = map[string]string{}
+	return nil
+}

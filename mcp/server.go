@@ -1,0 +1,285 @@
+package mcp
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gitnexus/gitnexus/graph"
+)
+
+// Options configure a server.
+type Options struct {
+	// Version is reported to clients in initialize.
+	Version string
+	// Cwd resolves a request without "repo" when several repositories are
+	// registered ("" = the working directory).
+	Cwd string
+	// Open tunes how databases are opened (zero: DefaultOpenOptions).
+	Open graph.OpenOptions
+}
+
+// Server is the gitnexus MCP server: an SDK server with the tools and
+// resources registered, over a pool of open indexes.
+type Server struct {
+	SDK   *sdk.Server
+	Repos *Repos
+}
+
+// New builds a server. Close it to close its databases.
+func New(opts Options) *Server {
+	v := opts.Version
+	if v == "" {
+		v = "dev"
+	}
+	s := &Server{
+		SDK: sdk.NewServer(&sdk.Implementation{Name: "gitnexus", Title: "gitnexus code knowledge graph", Version: v}, &sdk.ServerOptions{
+			Instructions: "gitnexus indexes repositories into a code graph. Start with list_repos (or the gitnexus://repos resource), " +
+				"then query to find code by meaning grouped into execution flows, context for one symbol's callers/callees/processes, " +
+				"impact for a change's blast radius, detect_changes for the current git diff, trace for a call path, cypher for anything else.",
+		}),
+		Repos: NewRepos(opts.Cwd, opts.Open),
+	}
+	s.addTools()
+	s.addResources()
+	return s
+}
+
+// Close closes every open database.
+func (s *Server) Close() error { return s.Repos.Close() }
+
+// ServeStdio serves one client over stdin/stdout until it disconnects or
+// ctx ends.
+func (s *Server) ServeStdio(ctx context.Context) error {
+	return s.SDK.Run(ctx, &sdk.StdioTransport{})
+}
+
+// withRepo acquires the request's repository, runs fn, and turns errors
+// into tool errors the client sees (the server keeps serving).
+func withRepo[Out any](s *Server, ctx context.Context, tool, repo string, fn func(*Repo) (Out, error)) (*sdk.CallToolResult, Out, error) {
+	var zero Out
+	start := time.Now()
+	r, err := s.Repos.Acquire(ctx, repo)
+	if err != nil {
+		return nil, zero, err
+	}
+	defer r.Release()
+	out, err := fn(r)
+	slog.Debug("mcp tool", "tool", tool, "repo", r.Entry.Name, "ms", time.Since(start).Milliseconds(), "err", err)
+	if err != nil {
+		return nil, zero, err
+	}
+	return nil, out, nil
+}
+
+// ListReposInput is list_repos's input.
+type ListReposInput struct {
+	Limit  int `json:"limit,omitempty" jsonschema:"Max repositories in this page (default 50, max 200)"`
+	Offset int `json:"offset,omitempty" jsonschema:"Repositories to skip (pass pagination.nextOffset)"`
+}
+
+// RepoInfo is one registered repository.
+type RepoInfo struct {
+	Name      string         `json:"name"`
+	Path      string         `json:"path"`
+	IndexedAt string         `json:"indexedAt"`
+	Commit    string         `json:"lastCommit,omitempty"`
+	Branch    string         `json:"branch,omitempty"`
+	Indexed   bool           `json:"indexed"` // the index is present and readable
+	Stats     map[string]int `json:"stats,omitempty"`
+}
+
+// Pagination describes a page.
+type Pagination struct {
+	Total      int  `json:"total"`
+	Limit      int  `json:"limit"`
+	Offset     int  `json:"offset"`
+	Returned   int  `json:"returned"`
+	HasMore    bool `json:"hasMore"`
+	NextOffset int  `json:"nextOffset,omitempty"`
+}
+
+// ListReposOutput is a page of the registry.
+type ListReposOutput struct {
+	Repos      []RepoInfo `json:"repos"`
+	Pagination Pagination `json:"pagination"`
+}
+
+// ListRepos pages through the registered repositories.
+func ListRepos(rs *Repos, in ListReposInput) (*ListReposOutput, error) {
+	if in.Limit < 0 || in.Limit > 200 || in.Offset < 0 {
+		return nil, inputErr("limit must be 1..200 and offset ≥ 0 (got %d, %d)", in.Limit, in.Offset)
+	}
+	limit := clamp(in.Limit, 50, 1, 200)
+	list, err := rs.List()
+	if err != nil {
+		return nil, err
+	}
+	out := &ListReposOutput{Repos: []RepoInfo{}}
+	for i := in.Offset; i < len(list) && len(out.Repos) < limit; i++ {
+		e := list[i]
+		info := RepoInfo{Name: e.Name, Path: e.Path, IndexedAt: e.IndexedAt.UTC().Format(time.RFC3339), Commit: e.Commit, Branch: e.Branch, Stats: e.Counts}
+		if _, err := graph.ReadMeta(e.Path); err == nil {
+			info.Indexed = true
+		}
+		out.Repos = append(out.Repos, info)
+	}
+	out.Pagination = Pagination{Total: len(list), Limit: limit, Offset: in.Offset, Returned: len(out.Repos)}
+	if in.Offset+len(out.Repos) < len(list) {
+		out.Pagination.HasMore = true
+		out.Pagination.NextOffset = in.Offset + len(out.Repos)
+	}
+	return out, nil
+}
+
+func (s *Server) addTools() {
+	ro := &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(bool)}
+	sdk.AddTool(s.SDK, &sdk.Tool{Name: "list_repos", Annotations: ro,
+		Description: "List indexed repositories (paginated): name, path, indexed date, last commit, stats."},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in ListReposInput) (*sdk.CallToolResult, *ListReposOutput, error) {
+			out, err := ListRepos(s.Repos, in)
+			return nil, out, err
+		})
+	sdk.AddTool(s.SDK, &sdk.Tool{Name: "query", Annotations: ro,
+		Description: "Search the code graph by keyword and meaning. Returns execution flows (processes) ranked by relevance, " +
+			"each with its matching symbols (process_symbols: filePath, startLine, step_index), plus definitions in no flow. " +
+			"task_context and goal take part in ranking. Next: context on a symbol for its callers and callees."},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in QueryInput) (*sdk.CallToolResult, *QueryOutput, error) {
+			return withRepo(s, ctx, "query", in.Repo, func(r *Repo) (*QueryOutput, error) {
+				res, err := Query(ctx, r.DB, in, nil)
+				if err != nil {
+					return nil, err
+				}
+				return (*QueryOutput)(res), nil
+			})
+		})
+	sdk.AddTool(s.SDK, &sdk.Tool{Name: "context", Annotations: ro,
+		Description: "360-degree view of one symbol: incoming and outgoing edges by type (CALLS, HAS_METHOD, IMPORTS, EXTENDS, IMPLEMENTS, DEFINES) " +
+			"with confidence, the processes it is a step of, its community, and whether its callers are complete or a lower bound. " +
+			"Several matches give status ambiguous with candidates: call again with uid."},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in ContextInput) (*sdk.CallToolResult, *ContextOutput, error) {
+			return withRepo(s, ctx, "context", in.Repo, func(r *Repo) (*ContextOutput, error) { return Context(ctx, r.DB, in) })
+		})
+	sdk.AddTool(s.SDK, &sdk.Tool{Name: "impact", Annotations: ro,
+		Description: "Blast radius of changing a symbol or file: affected symbols by depth (upstream: what depends on it; downstream: what it depends on), " +
+			"affected processes and modules, a risk level, and whether the answer is exact or a lower bound (unresolved call sites)."},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in ImpactInput) (*sdk.CallToolResult, *ImpactOutput, error) {
+			return withRepo(s, ctx, "impact", in.Repo, func(r *Repo) (*ImpactOutput, error) { return Impact(ctx, r.DB, in) })
+		})
+	sdk.AddTool(s.SDK, &sdk.Tool{Name: "detect_changes", Annotations: ro,
+		Description: "Map the git diff (unstaged, staged, all, or compare against base_ref) to changed symbols by line overlap, and to the execution flows they are steps of."},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in DetectChangesInput) (*sdk.CallToolResult, *DetectChangesOutput, error) {
+			return withRepo(s, ctx, "detect_changes", in.Repo, func(r *Repo) (*DetectChangesOutput, error) {
+				return DetectChanges(ctx, r.DB, r.Entry.Path, in)
+			})
+		})
+	sdk.AddTool(s.SDK, &sdk.Tool{Name: "trace", Annotations: ro,
+		Description: "Shortest directed call path from one symbol to another over CALLS and HAS_METHOD edges, with file:line and confidence per hop."},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in TraceInput) (*sdk.CallToolResult, *TraceOutput, error) {
+			return withRepo(s, ctx, "trace", in.Repo, func(r *Repo) (*TraceOutput, error) { return Trace(ctx, r.DB, in) })
+		})
+	sdk.AddTool(s.SDK, &sdk.Tool{Name: "cypher", Annotations: ro,
+		Description: "Run one read-only Cypher statement on the code graph (writes are rejected). Tables: File, Folder, Function, Class, Method, Interface, " +
+			"Community, Process; relationships: CONTAINS, DEFINES, HAS_METHOD, IMPORTS, CALLS (confidence, reason, line), EXTENDS, IMPLEMENTS, MEMBER_OF, " +
+			"STEP_IN_PROCESS (step). Read gitnexus://repo/{name}/schema for properties."},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in CypherInput) (*sdk.CallToolResult, *CypherOutput, error) {
+			return withRepo(s, ctx, "cypher", in.Repo, func(r *Repo) (*CypherOutput, error) { return Cypher(ctx, r.DB, in) })
+		})
+}
+
+// HTTPOptions configure the streamable HTTP endpoint.
+type HTTPOptions struct {
+	// Addr is host:port (a bare port means 127.0.0.1:port).
+	Addr string
+	// Token, when set, is required as "Authorization: Bearer TOKEN". It
+	// must be set for any address that is not loopback.
+	Token string
+}
+
+// ErrNeedToken means a non-loopback address was asked for without a token.
+var ErrNeedToken = errors.New("serving MCP beyond loopback needs a bearer token: pass --auth-token or set GITNEXUS_MCP_TOKEN")
+
+// NormalizeAddr fills a bare port with 127.0.0.1 and reports whether the
+// address is loopback only.
+func NormalizeAddr(addr string) (string, bool, error) {
+	addr = strings.TrimSpace(addr)
+	if addr == "" {
+		addr = "127.0.0.1:8765"
+	}
+	if !strings.Contains(addr, ":") {
+		addr = "127.0.0.1:" + addr
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", false, fmt.Errorf("bad --http address %q (want host:port or port): %w", addr, err)
+	}
+	switch {
+	case host == "localhost":
+		return net.JoinHostPort(host, port), true, nil
+	case host == "":
+		return addr, false, nil // every interface
+	}
+	ip := net.ParseIP(host)
+	return addr, ip != nil && ip.IsLoopback(), nil
+}
+
+// HTTPHandler serves the server over streamable HTTP, checking the bearer
+// token when one is set.
+func (s *Server) HTTPHandler(token string) http.Handler {
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.SDK }, nil)
+	if token == "" {
+		return h
+	}
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := []byte(r.Header.Get("Authorization"))
+		if subtle.ConstantTimeCompare(got, want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="gitnexus"`)
+			http.Error(w, "unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// ServeHTTP listens on opts.Addr and serves until ctx ends. A non-loopback
+// address without a token is refused.
+func (s *Server) ServeHTTP(ctx context.Context, opts HTTPOptions, ready func(addr string)) error {
+	addr, loopback, err := NormalizeAddr(opts.Addr)
+	if err != nil {
+		return err
+	}
+	if !loopback && opts.Token == "" {
+		return ErrNeedToken
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	srv := &http.Server{Handler: s.HTTPHandler(opts.Token), ReadHeaderTimeout: 10 * time.Second}
+	if ready != nil {
+		ready(ln.Addr().String())
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+		return nil
+	case err := <-errc:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return err
+	}
+}

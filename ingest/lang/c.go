@@ -234,32 +234,76 @@ func lxChildren(n *sitter.Node, fn func(c *sitter.Node)) {
 	}
 }
 
-// lxCommentAbove reports whether the line above the one holding byte start
-// could end a doc comment (or an attribute or template header between a doc
-// comment and its declaration). It is a pure-Go pre-check: finding doc
-// comments through the tree costs PrevSibling calls that tree-sitter
-// answers by scanning from the first sibling, and most declarations have no
-// comment at all.
-func lxCommentAbove(src []byte, start uint) bool {
+// lxDocStyle says which lines lxTextDoc reads as comments or skips.
+type lxDocStyle struct {
+	hash      bool // "#" starts a comment line (Ruby)
+	rustAttrs bool // skip "#[...]" attribute lines between doc and item (Rust)
+	templates bool // skip "template <...>" header lines (C++)
+}
+
+// lxTextDoc is the doc comment of the declaration starting at byte start,
+// read from the source text above it: the block of comment lines directly
+// above the declaration's line (no blank line between), stripped by
+// cleanComment and joined with newlines. It matches docComment's rules
+// without asking the tree, whose PrevSibling scans all earlier siblings and
+// made doc lookup quadratic in long class and impl bodies.
+func lxTextDoc(src []byte, start uint, st lxDocStyle) string {
 	ls := int(start)
 	for ls > 0 && src[ls-1] != '\n' {
 		ls--
 	}
-	if ls == 0 {
-		return false
-	}
-	pe := ls - 1 // the '\n' ending the previous line
-	ps := pe
-	for ps > 0 && src[ps-1] != '\n' {
-		ps--
-	}
-	prev := bytes.TrimSpace(src[ps:pe])
-	for _, p := range lxCommentLeads {
-		if bytes.HasPrefix(prev, p) {
-			return true
+	var parts []string // bottom-up
+	end := ls          // end (exclusive, at '\n' or 0) of the region still above
+	for end > 0 {
+		pe := end - 1 // the '\n' ending the line above
+		ps := pe
+		for ps > 0 && src[ps-1] != '\n' {
+			ps--
+		}
+		line := bytes.TrimSpace(src[ps:pe])
+		switch {
+		case len(line) == 0:
+			end = 0
+		case bytes.HasPrefix(line, []byte("//")):
+			parts = append(parts, cleanComment(string(line)))
+			end = ps
+		case st.hash && line[0] == '#' && !bytes.HasPrefix(line, []byte("#{")):
+			parts = append(parts, cleanComment(string(line)))
+			end = ps
+		case st.rustAttrs && bytes.HasPrefix(line, []byte("#[")) && bytes.HasSuffix(line, []byte("]")):
+			end = ps
+		case st.templates && bytes.HasPrefix(line, []byte("template")):
+			end = ps
+		case bytes.HasSuffix(line, []byte("*/")):
+			// A block comment: find the line where it opens.
+			open := bytes.LastIndex(src[:pe], []byte("/*"))
+			if open < 0 {
+				end = 0
+				break
+			}
+			os := open
+			for os > 0 && src[os-1] != '\n' {
+				os--
+			}
+			if len(bytes.TrimSpace(src[os:open])) > 0 { // code before the comment on its line
+				end = 0
+				break
+			}
+			parts = append(parts, cleanComment(string(src[open:pe])))
+			end = os
+		default:
+			end = 0
 		}
 	}
-	return bytes.HasSuffix(prev, []byte("*/"))
+	var b strings.Builder
+	for i := len(parts) - 1; i >= 0; i-- {
+		if parts[i] == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(parts[i])
+	}
+	return b.String()
 }
-
-var lxCommentLeads = [][]byte{[]byte("//"), []byte("#"), []byte("/*"), []byte("*"), []byte("template"), []byte("=end"), []byte("[")}

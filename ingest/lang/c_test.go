@@ -508,3 +508,33 @@ func BenchmarkLXExtract(b *testing.B) {
 		}
 	})
 }
+
+func TestLXTextDoc(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		style     lxDocStyle
+		want      string
+	}{
+		{"line comments", "x;\n// one\n// two\nint f();", lxDocStyle{}, "one\ntwo"},
+		{"blank line gap", "// far\n\nint f();", lxDocStyle{}, ""},
+		{"trailing comment of code", "int x; // note\nint f();", lxDocStyle{}, ""},
+		{"javadoc block", "/**\n * Does it.\n * @return x\n */\nint f();", lxDocStyle{}, "Does it.\n@return x"},
+		{"block after code", "int y; /* c\n d */\nint f();", lxDocStyle{}, ""},
+		{"block then line", "/* a */\n// b\nint f();", lxDocStyle{}, "a\nb"},
+		{"first line of file", "int f();", lxDocStyle{}, ""},
+		{"preprocessor is not a comment", "#include <x.h>\nint f();", lxDocStyle{}, ""},
+		{"rust attributes skipped", "/// Doc.\n#[derive(Debug)]\n#[repr(C)]\npub struct S;", lxDocStyle{rustAttrs: true}, "Doc."},
+		{"ruby hash comments", "  # Total.\n  # Sum.\n  def total", lxDocStyle{hash: true}, "Total.\nSum."},
+		{"cpp template header", "// Max.\ntemplate <typename T>\nT max(T a);", lxDocStyle{templates: true}, "Max."},
+		{"csharp xml doc", "    /// <summary>\n    /// Runs.\n    /// </summary>\n    public void Run()", lxDocStyle{}, "<summary>\nRuns.\n</summary>"},
+	} {
+		src := []byte(tc.src)
+		start := strings.LastIndexByte(tc.src, '\n') + 1
+		for start < len(src) && (src[start] == ' ' || src[start] == '\t') {
+			start++
+		}
+		if got := lxTextDoc(src, uint(start), tc.style); got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -93,26 +93,39 @@ func (w *cppWalker) prefix() string {
 	return lxJoin(w.ns...)
 }
 
-func (w *cppWalker) walkChildren(n *sitter.Node, caller string) {
-	lxChildren(n, func(c *sitter.Node) { w.walk(c, caller) })
+// walk visits n and, unless its handler took care of them, its
+// descendants.
+func (w *cppWalker) walk(n *sitter.Node, caller string) {
+	if w.visit(n, n.Kind(), caller) {
+		w.walkChildren(n, caller)
+	}
 }
 
-func (w *cppWalker) walk(n *sitter.Node, caller string) {
-	switch n.Kind() {
+// walkChildren visits n's named descendants in source order with the
+// tree traversal done in C (walkNamedKind); a visit that returns false has
+// handled its node's subtree itself.
+func (w *cppWalker) walkChildren(n *sitter.Node, caller string) {
+	walkNamedKind(n, func(c *sitter.Node, kind string) bool { return w.visit(c, kind, caller) })
+}
+
+// visit handles one node and reports whether its descendants still need
+// visiting.
+func (w *cppWalker) visit(n *sitter.Node, kind, caller string) bool {
+	switch kind {
 	case "comment":
-		return
+		return false
 	case "preproc_include":
 		w.include(n)
-		return
+		return false
 	case "namespace_definition":
 		w.namespace(n, caller)
-		return
+		return false
 	case "class_specifier", "struct_specifier", "union_specifier", "enum_specifier":
 		w.typeSpec(n, caller, "", nil)
-		return
+		return false
 	case "type_definition":
 		w.typedef(n, caller)
-		return
+		return false
 	case "alias_declaration":
 		name := fieldText(w.f, n, "name")
 		if name != "" {
@@ -122,10 +135,10 @@ func (w *cppWalker) walk(n *sitter.Node, caller string) {
 				IsExported: w.memberExported(), ParentID: "",
 			}, n)
 		}
-		return
+		return false
 	case "function_definition":
 		w.function(n, caller)
-		return
+		return false
 	case "template_declaration":
 		// Template parameters are not types the resolver can link.
 		var added []string
@@ -146,21 +159,21 @@ func (w *cppWalker) walk(n *sitter.Node, caller string) {
 		for _, nm := range added {
 			delete(w.tparams, nm)
 		}
-		return
+		return false
 	case "declaration", "field_declaration":
 		w.declaration(n, caller)
-		return
+		return false
 	case "access_specifier":
 		if len(w.cls) > 0 {
 			w.cls[len(w.cls)-1].access = strings.TrimSpace(w.f.Text(n))
 		}
-		return
+		return false
 	case "call_expression":
 		w.call(n, caller)
 	case "new_expression":
 		w.newExpr(n, caller)
 	}
-	w.walkChildren(n, caller)
+	return true
 }
 
 func (w *cppWalker) include(n *sitter.Node) {
@@ -218,37 +231,13 @@ func (w *cppWalker) memberExported() bool {
 }
 
 // cppDoc is the doc comment of decl, read above anchor when that is given
-// and above the template or declaration wrapping decl otherwise.
+// (a typedef wrapping a struct) and above decl otherwise; template headers
+// between the comment and decl are skipped.
 func cppDoc(f *File, decl, anchor *sitter.Node) string {
-	if anchor != nil {
-		if !lxCommentAbove(f.Src, anchor.StartByte()) {
-			return ""
-		}
-		return docComment(f, anchor)
+	if anchor == nil {
+		anchor = decl
 	}
-	if !lxCommentAbove(f.Src, decl.StartByte()) {
-		return ""
-	}
-	return docComment(f, cppDocAnchor(decl))
-}
-
-// cppDocAnchor is the node whose preceding comments document decl: the
-// template or declaration wrapping it, if any.
-func cppDocAnchor(decl *sitter.Node) *sitter.Node {
-	for {
-		p := decl.Parent()
-		switch kindOf(p) {
-		case "template_declaration":
-			decl = p
-			continue
-		case "declaration", "field_declaration", "type_definition":
-			if t := field(p, "type"); t != nil && t.Id() == decl.Id() {
-				decl = p
-				continue
-			}
-		}
-		return decl
-	}
+	return lxTextDoc(f.Src, anchor.StartByte(), lxDocStyle{templates: true})
 }
 
 // cppTypeName is the bare class-like name of a type node, "" for primitive

@@ -83,48 +83,61 @@ func (w *csWalker) run(root *sitter.Node) {
 	lxLinkParents(w.f)
 }
 
-func (w *csWalker) walkChildren(n *sitter.Node, caller string) {
-	lxChildren(n, func(c *sitter.Node) { w.walk(c, caller) })
+// walk visits n and, unless its handler took care of them, its
+// descendants.
+func (w *csWalker) walk(n *sitter.Node, caller string) {
+	if w.visit(n, n.Kind(), caller) {
+		w.walkChildren(n, caller)
+	}
 }
 
-func (w *csWalker) walk(n *sitter.Node, caller string) {
-	switch n.Kind() {
+// walkChildren visits n's named descendants in source order with the
+// tree traversal done in C (walkNamedKind); a visit that returns false has
+// handled its node's subtree itself.
+func (w *csWalker) walkChildren(n *sitter.Node, caller string) {
+	walkNamedKind(n, func(c *sitter.Node, kind string) bool { return w.visit(c, kind, caller) })
+}
+
+// visit handles one node and reports whether its descendants still need
+// visiting.
+func (w *csWalker) visit(n *sitter.Node, kind, caller string) bool {
+	switch kind {
 	case "comment":
-		return
+		return false
 	case "using_directive":
 		w.using(n)
-		return
+		return false
 	case "namespace_declaration", "file_scoped_namespace_declaration":
 		if w.f.Facts.Package == "" {
 			w.f.Facts.Package = fieldText(w.f, n, "name")
 		}
 		w.walkChildren(field(n, "body"), caller)
-		return
+		return false
 	case "class_declaration", "struct_declaration", "record_declaration", "interface_declaration", "enum_declaration":
 		w.typeDecl(n)
-		return
+		return false
 	case "delegate_declaration":
 		name := fieldText(w.f, n, "name")
 		w.f.AddSymbol(schema.Symbol{
 			Name: name, QualifiedName: lxJoin(w.prefix(), name), Kind: schema.KindTypeAlias,
 			Signature: signatureOf(w.f, n, nil), DocComment: csDoc(w.f, n), IsExported: w.exported(n),
 		}, n)
-		return
+		return false
 	case "method_declaration", "constructor_declaration", "destructor_declaration":
 		w.method(n)
-		return
+		return false
 	case "field_declaration", "property_declaration", "event_field_declaration":
 		w.member(n, caller)
-		return
+		return false
 	case "local_declaration_statement":
 		w.local(n, caller)
-		return
+		return false
 	case "invocation_expression":
 		w.invocation(n, caller)
 	case "object_creation_expression", "implicit_object_creation_expression":
 		w.creation(n, caller)
 	}
-	w.walkChildren(n, caller)
+	return true
 }
 
 func (w *csWalker) prefix() string {
@@ -529,10 +542,7 @@ func (w *csWalker) creation(n *sitter.Node, caller string) {
 // csDoc is the doc comment above n with the bare <summary> and </summary>
 // lines of XML documentation dropped.
 func csDoc(f *File, n *sitter.Node) string {
-	if !lxCommentAbove(f.Src, n.StartByte()) {
-		return ""
-	}
-	d := docComment(f, n)
+	d := lxTextDoc(f.Src, n.StartByte(), lxDocStyle{})
 	if !strings.Contains(d, "summary>") {
 		return d
 	}

@@ -60,35 +60,48 @@ type phpWalker struct {
 	cls []phpClass
 }
 
-func (w *phpWalker) walkChildren(n *sitter.Node, caller string) {
-	lxChildren(n, func(c *sitter.Node) { w.walk(c, caller) })
+// walk visits n and, unless its handler took care of them, its
+// descendants.
+func (w *phpWalker) walk(n *sitter.Node, caller string) {
+	if w.visit(n, n.Kind(), caller) {
+		w.walkChildren(n, caller)
+	}
 }
 
-func (w *phpWalker) walk(n *sitter.Node, caller string) {
-	switch n.Kind() {
+// walkChildren visits n's named descendants in source order with the
+// tree traversal done in C (walkNamedKind); a visit that returns false has
+// handled its node's subtree itself.
+func (w *phpWalker) walkChildren(n *sitter.Node, caller string) {
+	walkNamedKind(n, func(c *sitter.Node, kind string) bool { return w.visit(c, kind, caller) })
+}
+
+// visit handles one node and reports whether its descendants still need
+// visiting.
+func (w *phpWalker) visit(n *sitter.Node, kind, caller string) bool {
+	switch kind {
 	case "comment", "text", "text_interpolation":
-		return
+		return false
 	case "namespace_definition":
 		if w.f.Facts.Package == "" {
 			w.f.Facts.Package = fieldText(w.f, n, "name")
 		}
 		w.walkChildren(field(n, "body"), caller)
-		return
+		return false
 	case "namespace_use_declaration":
 		w.use(n)
-		return
+		return false
 	case "require_expression", "require_once_expression", "include_expression", "include_once_expression":
 		w.require(n)
-		return
+		return false
 	case "class_declaration", "interface_declaration", "trait_declaration", "enum_declaration":
 		w.classLike(n)
-		return
+		return false
 	case "function_definition", "method_declaration":
 		w.function(n)
-		return
+		return false
 	case "property_declaration":
 		w.property(n)
-		return
+		return false
 	case "use_declaration": // trait use inside a class body
 		if len(w.cls) > 0 {
 			top := w.cls[len(w.cls)-1]
@@ -98,7 +111,7 @@ func (w *phpWalker) walk(n *sitter.Node, caller string) {
 				}
 			})
 		}
-		return
+		return false
 	case "assignment_expression":
 		w.assignment(n, caller)
 	case "function_call_expression", "member_call_expression", "nullsafe_member_call_expression", "scoped_call_expression":
@@ -106,7 +119,7 @@ func (w *phpWalker) walk(n *sitter.Node, caller string) {
 	case "object_creation_expression":
 		w.creation(n, caller)
 	}
-	w.walkChildren(n, caller)
+	return true
 }
 
 func (w *phpWalker) use(n *sitter.Node) {
@@ -412,11 +425,7 @@ func (w *phpWalker) creation(n *sitter.Node, caller string) {
 	w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: ns, Kind: "new", Args: argc, Line: lineOf(n)})
 }
 
-// phpDoc is the doc comment above n, skipping the tree search when the line
-// above cannot end a comment.
+// phpDoc is the doc comment above n (PHPDoc /** */ blocks and // lines).
 func phpDoc(f *File, n *sitter.Node) string {
-	if !lxCommentAbove(f.Src, n.StartByte()) {
-		return ""
-	}
-	return docComment(f, n)
+	return lxTextDoc(f.Src, n.StartByte(), lxDocStyle{})
 }

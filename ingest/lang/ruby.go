@@ -60,10 +60,14 @@ type rubyWalker struct {
 	// privateDef is set while walking the arguments of `private` /
 	// `protected`: a def there (`private def x`) is private.
 	privateDef bool
+	// callNames holds the start bytes of call nodes' method-name
+	// identifiers, which the walk reaches after their call.
+	callNames map[uint]bool
 }
 
 func (w *rubyWalker) run(root *sitter.Node) {
 	w.private = map[string]bool{}
+	w.callNames = map[uint]bool{}
 	w.walk(root, "")
 	for i := range w.f.Facts.Symbols {
 		s := &w.f.Facts.Symbols[i]
@@ -73,10 +77,6 @@ func (w *rubyWalker) run(root *sitter.Node) {
 	}
 }
 
-func (w *rubyWalker) walkChildren(n *sitter.Node, caller string) {
-	lxChildren(n, func(c *sitter.Node) { w.walk(c, caller) })
-}
-
 func (w *rubyWalker) top() *rubyScope {
 	if len(w.scopes) == 0 {
 		return nil
@@ -84,55 +84,61 @@ func (w *rubyWalker) top() *rubyScope {
 	return &w.scopes[len(w.scopes)-1]
 }
 
+// walk visits n and, unless its handler took care of them, its
+// descendants.
 func (w *rubyWalker) walk(n *sitter.Node, caller string) {
-	switch n.Kind() {
+	if w.visit(n, n.Kind(), caller) {
+		w.walkChildren(n, caller)
+	}
+}
+
+// walkChildren visits n's named descendants in source order with the
+// tree traversal done in C (walkNamedKind); a visit that returns false has
+// handled its node's subtree itself.
+func (w *rubyWalker) walkChildren(n *sitter.Node, caller string) {
+	walkNamedKind(n, func(c *sitter.Node, kind string) bool { return w.visit(c, kind, caller) })
+}
+
+// visit handles one node and reports whether its descendants still need
+// visiting.
+func (w *rubyWalker) visit(n *sitter.Node, kind, caller string) bool {
+	switch kind {
 	case "comment":
-		return
+		return false
 	case "class", "module":
 		w.container(n)
-		return
+		return false
 	case "singleton_class": // class << self: its defs are class methods
 		w.walkChildren(field(n, "body"), caller)
-		return
+		return false
 	case "method":
 		w.method(n, false)
-		return
+		return false
 	case "singleton_method":
 		w.method(n, true)
-		return
+		return false
 	case "call":
 		if w.call(n, caller) {
-			return
+			return false
 		}
 	case "identifier":
 		w.bareIdentifier(n, caller)
-		return
+		return false
 	case "assignment", "operator_assignment":
 		w.assignment(n, caller)
-		return
+		return false
 	case "block_parameters", "lambda_parameters", "method_parameters", "exception_variable":
 		w.bind(n)
-		return
+		return false
 	case "for":
 		w.bind(field(n, "pattern"))
 	}
-	w.walkChildren(n, caller)
+	return true
 }
 
-// rubyDoc is the comment block above n. Comments before the first statement
-// of a class or module body are children of the class node, not siblings of
-// the statement, so for a first statement the body is asked instead.
+// rubyDoc is the "#" comment block above n.
 func rubyDoc(f *File, n *sitter.Node) string {
-	if !lxCommentAbove(f.Src, n.StartByte()) {
-		return ""
-	}
-	if d := docComment(f, n); d != "" {
-		return d
-	}
-	if p := n.Parent(); kindOf(p) == "body_statement" && n.PrevNamedSibling() == nil {
-		return docComment(f, p)
-	}
-	return ""
+	return lxTextDoc(f.Src, n.StartByte(), lxDocStyle{hash: true})
 }
 
 // rubyConstPath splits `A::B::C` into its segments.
@@ -260,6 +266,10 @@ func (w *rubyWalker) bind(n *sitter.Node) {
 var rubyVisibility = map[string]bool{"private": true, "protected": true, "public": true, "module_function": true, "private_class_method": true, "public_class_method": true}
 
 func (w *rubyWalker) bareIdentifier(n *sitter.Node, caller string) {
+	if start := n.StartByte(); w.callNames[start] {
+		delete(w.callNames, start)
+		return
+	}
 	name := w.f.Text(n)
 	if caller == "" {
 		if t := w.top(); t != nil && rubyVisibility[name] {
@@ -311,7 +321,8 @@ func rubyNewType(f *File, n *sitter.Node) string {
 }
 
 // call records one call node. It returns true when the node is fully
-// handled (imports, mixins, visibility) and must not be walked further.
+// handled (imports, mixins, visibility) and must not be walked further;
+// false when its children still need the walk.
 func (w *rubyWalker) call(n *sitter.Node, caller string) bool {
 	method := fieldText(w.f, n, "method")
 	recv := field(n, "receiver")
@@ -375,18 +386,12 @@ func (w *rubyWalker) call(n *sitter.Node, caller string) bool {
 		}
 		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: method, Receiver: exprText(w.f, recv), Kind: "call", Args: argc, Line: line})
 	}
-	// The method name is an identifier child: walk only receiver, arguments
-	// and block so it is not read as a bare call.
-	if recv != nil && recv.Kind() != "constant" && recv.Kind() != "scope_resolution" {
-		w.walk(recv, caller)
+	// The walk goes on into receiver, arguments and block; the method name
+	// is an identifier child that must not be read as a bare call.
+	if m := field(n, "method"); m != nil {
+		w.callNames[m.StartByte()] = true
 	}
-	if args != nil {
-		w.walk(args, caller)
-	}
-	if b := field(n, "block"); b != nil {
-		w.walk(b, caller)
-	}
-	return true
+	return false
 }
 
 // rubyStringArg is the content of a call's single plain string argument.

@@ -113,14 +113,27 @@ func (w *rustWalker) run(root *sitter.Node) {
 	w.resolve()
 }
 
-func (w *rustWalker) walkChildren(n *sitter.Node, caller string) {
-	lxChildren(n, func(c *sitter.Node) { w.walk(c, caller) })
+// walk visits n and, unless its handler took care of them, its
+// descendants.
+func (w *rustWalker) walk(n *sitter.Node, caller string) {
+	if w.visit(n, n.Kind(), caller) {
+		w.walkChildren(n, caller)
+	}
 }
 
-func (w *rustWalker) walk(n *sitter.Node, caller string) {
-	switch n.Kind() {
+// walkChildren visits n's named descendants in source order with the
+// tree traversal done in C (walkNamedKind); a visit that returns false has
+// handled its node's subtree itself.
+func (w *rustWalker) walkChildren(n *sitter.Node, caller string) {
+	walkNamedKind(n, func(c *sitter.Node, kind string) bool { return w.visit(c, kind, caller) })
+}
+
+// visit handles one node and reports whether its descendants still need
+// visiting.
+func (w *rustWalker) visit(n *sitter.Node, kind, caller string) bool {
+	switch kind {
 	case "line_comment", "block_comment", "attribute_item", "inner_attribute_item", "macro_definition":
-		return
+		return false
 	case "macro_invocation":
 		// Macro arguments are token trees, not expressions; calls inside
 		// them (println!("{}", x.len()), assert!(f(x))) are recovered from
@@ -130,28 +143,28 @@ func (w *rustWalker) walk(n *sitter.Node, caller string) {
 				w.tokenCalls(c, caller)
 			}
 		})
-		return
+		return false
 	case "use_declaration":
 		w.use(field(n, "argument"), "", lineOf(n))
-		return
+		return false
 	case "extern_crate_declaration":
 		w.f.Facts.Imports = append(w.f.Facts.Imports, Import{Spec: fieldText(w.f, n, "name"), Alias: fieldText(w.f, n, "alias"), Kind: "crate", Line: lineOf(n)})
-		return
+		return false
 	case "mod_item":
 		w.mod(n, caller)
-		return
+		return false
 	case "struct_item", "enum_item", "union_item", "type_item", "trait_item":
 		w.typeItem(n, caller)
-		return
+		return false
 	case "impl_item":
 		w.implItem(n, caller)
-		return
+		return false
 	case "function_item", "function_signature_item":
 		w.function(n, caller)
-		return
+		return false
 	case "let_declaration":
 		w.let(n, caller)
-		return
+		return false
 	case "closure_expression":
 		if w.locals != nil {
 			w.patternNames(field(n, "parameters"), func(name string) { w.locals[name] = true })
@@ -168,44 +181,13 @@ func (w *rustWalker) walk(n *sitter.Node, caller string) {
 	case "call_expression":
 		w.call(n, caller)
 	}
-	w.walkChildren(n, caller)
+	return true
 }
 
 // rustDoc is the block of comments directly above an item, skipping the
 // attributes between them (`/// doc` then `#[derive(..)]` then the item).
-// A line comment's node ends at the start of the next line, so adjacency is
-// measured from the row its text ends on.
 func rustDoc(f *File, n *sitter.Node) string {
-	if !lxCommentAbove(f.Src, n.StartByte()) {
-		return ""
-	}
-	var block []string
-	next := n.StartPosition().Row
-	for p := n.PrevSibling(); p != nil; p = p.PrevSibling() {
-		k := p.Kind()
-		last := p.EndPosition().Row
-		if p.EndPosition().Column == 0 && last > p.StartPosition().Row {
-			last--
-		}
-		if last+1 < next {
-			break
-		}
-		if k == "attribute_item" {
-			next = p.StartPosition().Row
-			continue
-		}
-		if k != "line_comment" && k != "block_comment" {
-			break
-		}
-		if txt := cleanComment(f.Text(p)); txt != "" {
-			block = append(block, txt)
-		}
-		next = p.StartPosition().Row
-	}
-	for i, j := 0, len(block)-1; i < j; i, j = i+1, j-1 {
-		block[i], block[j] = block[j], block[i]
-	}
-	return strings.Join(block, "\n")
+	return lxTextDoc(f.Src, n.StartByte(), lxDocStyle{rustAttrs: true})
 }
 
 // rustPub reports whether an item is plainly `pub`.

@@ -24,7 +24,9 @@ package lang
 //   - Facts.Package is the name of the file's first named namespace, with
 //     nested names joined by "." (`namespace a::b` → "a.b"); "" for C.
 //   - Imports: `#include <x.h>` → Kind "system", `#include "x.h"` → Kind
-//     "quoted"; Spec is the path between the delimiters.
+//     "quoted"; Spec is the path between the delimiters. `using namespace
+//     a::b;`, `using a::B;` and `namespace x = a::b;` are Kind "using"
+//     (Spec "a::b"; Spec "a" with Names [B]; Spec "a::b" with Alias x).
 //   - Calls: Receiver is the object expression for `obj.f()` / `ptr->f()`
 //     ("obj", "ptr", "this") and the scope for `ns::Cls::f()` ("ns::Cls").
 //     `new T(...)` is Kind "new" with Name T. Identifiers passed as call
@@ -120,6 +122,9 @@ func (w *cppWalker) visit(n *sitter.Node, kind, caller string) bool {
 	case "namespace_definition":
 		w.namespace(n, caller)
 		return false
+	case "using_declaration", "namespace_alias_definition":
+		w.using(n)
+		return false
 	case "class_specifier", "struct_specifier", "union_specifier", "enum_specifier":
 		w.typeSpec(n, caller, "", nil)
 		return false
@@ -193,6 +198,36 @@ func (w *cppWalker) include(n *sitter.Node) {
 		return
 	}
 	w.f.Facts.Imports = append(w.f.Facts.Imports, imp)
+}
+
+// using records `using namespace a::b;` (Spec "a::b"), `using a::B;`
+// (Spec "a", Names [B]) and `namespace x = a::b;` (Spec "a::b", Alias x),
+// all with Kind "using", for the resolver's name scoping.
+func (w *cppWalker) using(n *sitter.Node) {
+	imp := Import{Kind: "using", Line: lineOf(n)}
+	isNS := false
+	children(n, func(c *sitter.Node) {
+		switch c.Kind() {
+		case "namespace":
+			isNS = true
+		case "identifier", "qualified_identifier", "nested_namespace_specifier", "namespace_identifier":
+			if n.Kind() == "namespace_alias_definition" && c.Kind() == "namespace_identifier" && imp.Alias == "" {
+				imp.Alias = w.f.Text(c)
+				return
+			}
+			path := strings.Join(strings.Fields(w.f.Text(c)), "")
+			if n.Kind() == "using_declaration" && !isNS {
+				if i := strings.LastIndex(path, "::"); i >= 0 {
+					imp.Spec, imp.Names = path[:i], []string{path[i+2:]}
+					return
+				}
+			}
+			imp.Spec = path
+		}
+	})
+	if imp.Spec != "" {
+		w.f.Facts.Imports = append(w.f.Facts.Imports, imp)
+	}
 }
 
 func (w *cppWalker) namespace(n *sitter.Node, caller string) {

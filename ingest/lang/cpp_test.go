@@ -70,3 +70,18 @@ func TestCppExtract(t *testing.T) {
 		"geo.render|local|c|Circle",
 	})
 }
+
+func TestCppUsingImports(t *testing.T) {
+	src := []byte("using namespace std;\nusing std::vector;\nnamespace fs = std::filesystem;\nusing Id = long;\n")
+	p := NewParser()
+	defer p.Close()
+	fx, status, err := p.Parse(t.Context(), "a.cpp", ByName("cpp"), src)
+	if err != nil || status != schema.ParseOK {
+		t.Fatalf("parse: %v %s", err, status)
+	}
+	have := lxImports(fx)
+	lxContains(t, "imports", have, []string{"using|std|||1", "using|std|vector||2", "using|std::filesystem||fs|3"})
+	if len(have) != 3 {
+		t.Errorf("imports %v: the alias declaration `using Id = long` is not an import", have)
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
 )
 
 // DetectChangesInput is the detect_changes tool's input.

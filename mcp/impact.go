@@ -65,12 +65,12 @@ type AffectedCommunity struct {
 
 // ImpactSummary counts the answer.
 type ImpactSummary struct {
-	Direct      int `json:"direct"`       // depth 1
-	Total       int `json:"total"`        // all depths
-	Files       int `json:"files"`        // distinct files of affected symbols
-	Processes   int `json:"processes"`    // affected processes
-	Communities int `json:"communities"`  // affected communities
-	MaxDepth    int `json:"max_depth"`    // deepest level reached
+	Direct      int `json:"direct"`      // depth 1
+	Total       int `json:"total"`       // all depths
+	Files       int `json:"files"`       // distinct files of affected symbols
+	Processes   int `json:"processes"`   // affected processes
+	Communities int `json:"communities"` // affected communities
+	MaxDepth    int `json:"max_depth"`   // deepest level reached
 }
 
 // ImpactOutput is the blast radius of changing a symbol.

@@ -1,0 +1,199 @@
+package mcp
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestParseDiff(t *testing.T) {
+	diff := `diff --git a/a.go b/a.go
+index 1..2 100644
+--- a/a.go
++++ b/a.go
+@@ -3 +3 @@ func x
+-old
++new
+@@ -10,2 +11,0 @@
+-gone
+-gone
+@@ -20,0 +19,3 @@
++a
++b
++c
+diff --git a/"sp ace.go" b/"sp ace.go"
+--- "a/sp ace.go"
++++ "b/sp ace.go"
+@@ -1 +1,2 @@
++x
+diff --git a/del.go b/del.go
+--- a/del.go
++++ /dev/null
+@@ -1,3 +0,0 @@
+`
+	got := ParseDiff([]byte(diff))
+	want := map[string][]LineRange{
+		"a.go":      {{3, 3}, {11, 11}, {19, 21}},
+		"sp ace.go": {{1, 2}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ParseDiff = %v, want %v", got, want)
+	}
+	if n := overlap(want["a.go"], 10, 20); n != 3 {
+		t.Errorf("overlap 10..20 = %d, want 3 (line 11, lines 19-20)", n)
+	}
+	if n := overlap(want["a.go"], 4, 10); n != 0 {
+		t.Errorf("overlap 4..10 = %d, want 0", n)
+	}
+}
+
+func TestCheckReadOnly(t *testing.T) {
+	ok := []string{
+		"MATCH (n:Function) RETURN n.name LIMIT 5",
+		"MATCH (n) WHERE n.name = 'CREATE' RETURN n", // a write word inside a string is fine
+		"MATCH (a)-[:IMPORTS]->(b) RETURN count(*);", // a trailing ';' is fine
+		"// delete nothing\nMATCH (n) RETURN n",
+		"CALL show_tables() RETURN *",
+	}
+	for _, s := range ok {
+		if err := CheckReadOnly(s); err != nil {
+			t.Errorf("CheckReadOnly(%q) = %v, want nil", s, err)
+		}
+	}
+	bad := []string{
+		"", "CREATE (n:Folder {id: 'x'})", "MATCH (n) SET n.name = 'x'", "match (n) detach delete n",
+		"MERGE (n:Folder {id: 'x'})", "COPY Function FROM 'x.csv'", "MATCH (n) RETURN n; MATCH (m) RETURN m",
+		"LOAD FROM '/etc/passwd' RETURN *", "COPY (MATCH (n) RETURN n) TO '/tmp/x.csv'", "INSTALL httpfs",
+	}
+	for _, s := range bad {
+		if err := CheckReadOnly(s); err == nil {
+			t.Errorf("CheckReadOnly(%q) = nil, want an error", s)
+		}
+	}
+}
+
+func TestLit(t *testing.T) {
+	cases := map[string]string{
+		"plain":         `'plain'`,
+		`it's`:          `'it\'s'`,
+		`back\slash`:    `'back\\slash'`,
+		"new\nline\x00": `'new\nline'`,
+	}
+	for in, want := range cases {
+		if got := lit(in); got != want {
+			t.Errorf("lit(%q) = %s, want %s", in, got, want)
+		}
+	}
+	if got := litList([]string{"a", "b'"}); got != `['a','b\'']` {
+		t.Errorf("litList = %s", got)
+	}
+}
+
+func TestRiskOf(t *testing.T) {
+	cases := []struct {
+		s    ImpactSummary
+		want string
+	}{
+		{ImpactSummary{}, "LOW"},
+		{ImpactSummary{Total: 4}, "MEDIUM"},
+		{ImpactSummary{Total: 1, Processes: 1}, "MEDIUM"},
+		{ImpactSummary{Direct: 10, Total: 10}, "HIGH"},
+		{ImpactSummary{Total: 2, Processes: 3}, "HIGH"},
+		{ImpactSummary{Total: 50}, "CRITICAL"},
+		{ImpactSummary{Processes: 10}, "CRITICAL"},
+	}
+	for _, c := range cases {
+		if got := RiskOf(c.s); got != c.want {
+			t.Errorf("RiskOf(%+v) = %s, want %s", c.s, got, c.want)
+		}
+	}
+}
+
+func TestNormalizeAddr(t *testing.T) {
+	cases := []struct {
+		in       string
+		addr     string
+		loopback bool
+	}{
+		{"8765", "127.0.0.1:8765", true},
+		{"127.0.0.1:9", "127.0.0.1:9", true},
+		{"localhost:9", "localhost:9", true},
+		{"[::1]:9", "[::1]:9", true},
+		{":9", ":9", false},
+		{"0.0.0.0:9", "0.0.0.0:9", false},
+		{"10.1.2.3:9", "10.1.2.3:9", false},
+	}
+	for _, c := range cases {
+		addr, lb, err := NormalizeAddr(c.in)
+		if err != nil || addr != c.addr || lb != c.loopback {
+			t.Errorf("NormalizeAddr(%q) = %q, %v, %v; want %q, %v", c.in, addr, lb, err, c.addr, c.loopback)
+		}
+	}
+	s := New(Options{})
+	defer s.Close()
+	if err := s.ServeHTTP(context.Background(), HTTPOptions{Addr: "0.0.0.0:0"}, nil); err != ErrNeedToken {
+		t.Errorf("ServeHTTP beyond loopback without a token = %v, want ErrNeedToken", err)
+	}
+}
+
+func TestHTTPToken(t *testing.T) {
+	t.Setenv("GITNEXUS_HOME", t.TempDir())
+	s := New(Options{})
+	defer s.Close()
+	ts := httptest.NewServer(s.HTTPHandler("s3cret"))
+	defer ts.Close()
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	post := func(auth string) int {
+		req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(init))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if c := post(""); c != http.StatusUnauthorized {
+		t.Errorf("no token: status %d, want 401", c)
+	}
+	if c := post("Bearer wrong"); c != http.StatusUnauthorized {
+		t.Errorf("wrong token: status %d, want 401", c)
+	}
+	if c := post("Bearer s3cret"); c != http.StatusOK {
+		t.Errorf("right token: status %d, want 200", c)
+	}
+
+	// And a real client over streamable HTTP lists the tools.
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(),
+		&sdk.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: &http.Client{Transport: bearer{"s3cret"}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil || len(tools.Tools) < 7 {
+		t.Errorf("tools over HTTP: %v %v", err, tools)
+	}
+	// No repository is indexed: a clear tool error, not a crash.
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "query", Arguments: map[string]any{"search_query": "x"}})
+	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "no repository is indexed") {
+		t.Errorf("query with no repos: %v %+v", err, res)
+	}
+}
+
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}

@@ -64,7 +64,7 @@ type Stats struct {
 	Sequences    int64         // sequences embedded
 	Tokens       int64         // real tokens ([CLS] and [SEP] included)
 	PaddedTokens int64         // rows × padded length actually computed
-	ORTTime      time.Duration // time in session runs (input tensors, ORT Run, pooling)
+	ORTTime      time.Duration // time inside ORT's Run (the rest is this package's overhead)
 }
 
 // New loads the tokenizer and the model. A directory without the model
@@ -102,7 +102,7 @@ func New(opts Options) (*Embedder, error) {
 	}
 	e := &Embedder{tok: tok, sess: sess, paths: p, opts: opts}
 	// One tiny run checks the model's interface and learns its dimension.
-	probe, err := sess.run(makeBatch([][]int32{{tok.CLS(), tok.SEP()}}, tok.PAD()))
+	probe, _, err := sess.run(makeBatch([][]int32{{tok.CLS(), tok.SEP()}}, tok.PAD()))
 	if err != nil {
 		sess.close()
 		return nil, fmt.Errorf("model %s: %w", p.ONNX, err)
@@ -219,9 +219,8 @@ func (e *Embedder) run(rows [][]int32) ([][]float32, error) {
 	if e.sess.s == nil {
 		return nil, errors.New("embedder is closed")
 	}
-	t0 := time.Now()
-	vs, err := e.sess.run(b)
-	e.stats.ORTTime += time.Since(t0)
+	vs, took, err := e.sess.run(b)
+	e.stats.ORTTime += took
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"time"
 
 	ort "github.com/yalue/onnxruntime_go"
 )
@@ -148,10 +149,10 @@ func makeBatch(seqs [][]int32, pad int32) batch {
 }
 
 // run feeds one batch and returns the CLS-pooled, L2-normalised vector of
-// each row.
-func (s *session) run(b batch) ([][]float32, error) {
+// each row, and the time spent inside ORT's Run.
+func (s *session) run(b batch) ([][]float32, time.Duration, error) {
 	if b.rows == 0 {
-		return nil, nil
+		return nil, 0, nil
 	}
 	shape := ort.NewShape(int64(b.rows), int64(b.seqLen))
 	var ins []ort.Value
@@ -163,22 +164,24 @@ func (s *session) run(b batch) ([][]float32, error) {
 	for _, data := range [][]int64{b.ids, b.mask, b.types} {
 		t, err := ort.NewTensor(shape, data)
 		if err != nil {
-			return nil, fmt.Errorf("input tensor: %w", err)
+			return nil, 0, fmt.Errorf("input tensor: %w", err)
 		}
 		ins = append(ins, t)
 	}
 	outs := []ort.Value{nil}
+	t0 := time.Now()
 	if err := s.s.Run(ins, outs); err != nil {
-		return nil, fmt.Errorf("onnxruntime run (batch %dx%d): %w", b.rows, b.seqLen, err)
+		return nil, 0, fmt.Errorf("onnxruntime run (batch %dx%d): %w", b.rows, b.seqLen, err)
 	}
+	took := time.Since(t0)
 	defer outs[0].Destroy()
 	out, ok := outs[0].(*ort.Tensor[float32])
 	if !ok {
-		return nil, errors.New("last_hidden_state is not a float32 tensor")
+		return nil, 0, errors.New("last_hidden_state is not a float32 tensor")
 	}
 	sh := out.GetShape()
 	if len(sh) != 3 || sh[0] != int64(b.rows) || sh[1] != int64(b.seqLen) {
-		return nil, fmt.Errorf("last_hidden_state has shape %v, want [%d %d hidden]", sh, b.rows, b.seqLen)
+		return nil, 0, fmt.Errorf("last_hidden_state has shape %v, want [%d %d hidden]", sh, b.rows, b.seqLen)
 	}
-	return poolCLS(out.GetData(), b.rows, b.seqLen, int(sh[2])), nil
+	return poolCLS(out.GetData(), b.rows, b.seqLen, int(sh[2])), took, nil
 }

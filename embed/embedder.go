@@ -72,6 +72,11 @@ type Stats struct {
 // library one wrapping ErrORTNotFound; an explicit --device that cannot be
 // used one wrapping ErrDeviceUnavailable.
 func New(opts Options) (*Embedder, error) {
+	dev, err := ParseDevice(string(opts.Device))
+	if err != nil {
+		return nil, err
+	}
+	opts.Device = dev
 	dir, err := models.ArcticEmbedXS.Dir(opts.ModelDir)
 	if err != nil {
 		return nil, err

@@ -183,6 +183,9 @@ func TestDeviceFallback(t *testing.T) {
 	if _, err := ParseDevice("tpu"); err == nil {
 		t.Error("ParseDevice(tpu) accepted")
 	}
+	if _, err := New(Options{ModelDir: fixtureDir, Device: "tpu"}); err == nil {
+		t.Error("New accepted device tpu")
+	}
 }
 
 func TestModelMissing(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
@@ -235,23 +236,28 @@ func coverage(ctx context.Context, db Querier, targetFiles, callerFiles []string
 	if len(conds) == 0 {
 		return cov, nil
 	}
-	q := "MATCH (f:File) WHERE f.unresolved > 0 AND (" + strings.Join(conds, " OR ") + ") RETURN count(f), sum(f.unresolved)"
-	res, err := db.Query(ctx, q, nil)
+	// Each file counts once, whichever way it may reach the targets.
+	sites := map[string]int{}
+	add := func(res *graph.Result) {
+		for _, r := range res.Rows {
+			sites[str(r[0])] = num(r[1])
+		}
+	}
+	res, err := db.Query(ctx, "MATCH (f:File) WHERE f.unresolved > 0 AND ("+strings.Join(conds, " OR ")+") RETURN f.id, f.unresolved", nil)
 	if err != nil {
 		return nil, fmt.Errorf("count unresolved call sites: %w", err)
 	}
-	if len(res.Rows) == 1 {
-		cov.UnresolvedFiles, cov.UnresolvedCallSites = num(res.Rows[0][0]), num(res.Rows[0][1])
-	}
+	add(res)
 	if len(files) > 0 {
-		imp, err := db.Query(ctx, "MATCH (f:File)-[:IMPORTS]->(t:File) WHERE t.id IN "+litList(files)+" AND f.unresolved > 0 AND NOT f.id IN "+litList(files)+" RETURN count(DISTINCT f), sum(f.unresolved)", nil)
+		imp, err := db.Query(ctx, "MATCH (f:File)-[:IMPORTS]->(t:File) WHERE t.id IN "+litList(files)+" AND f.unresolved > 0 RETURN DISTINCT f.id, f.unresolved", nil)
 		if err != nil {
 			return nil, fmt.Errorf("count unresolved call sites of importers: %w", err)
 		}
-		if len(imp.Rows) == 1 {
-			cov.UnresolvedFiles += num(imp.Rows[0][0])
-			cov.UnresolvedCallSites += num(imp.Rows[0][1])
-		}
+		add(imp)
+	}
+	for _, n := range sites {
+		cov.UnresolvedFiles++
+		cov.UnresolvedCallSites += n
 	}
 	if cov.UnresolvedCallSites > 0 {
 		cov.Exact = false

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gitnexus/gitnexus/query"
 )
 
 func TestParseDiff(t *testing.T) {
@@ -196,4 +198,42 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+func TestFuseContext(t *testing.T) {
+	hit := func(id string, score float64) query.Hit { return query.Hit{ID: id, Name: id, Score: score} }
+	main := &query.Result{
+		Processes:      []query.Process{{ID: "p1", Summary: "a → b"}},
+		ProcessSymbols: []query.ProcessSymbol{{Hit: hit("b", 0.8), ProcessID: "p1", StepIndex: 2}},
+		Definitions:    []query.Hit{hit("a", 0.9), hit("c", 0.7)},
+	}
+	// The context names c first and adds d, which the query did not find.
+	extra := &query.Result{Definitions: []query.Hit{hit("c", 1), hit("d", 0.5)}}
+	out := fuseContext(main, extra, 10, 5)
+	var order []string
+	for _, h := range out.Definitions {
+		order = append(order, h.ID)
+	}
+	// Main ranks: a 1, b 2, c 3; context: c 1, d 2.
+	// a = 1/61, b = 1/62, c = 1/63 + 0.5/61, d = 0.5/62: c first, d last.
+	if want := []string{"c", "a", "d"}; !reflect.DeepEqual(order, want) {
+		t.Errorf("definitions after fusion = %v, want %v", order, want)
+	}
+	if len(out.ProcessSymbols) != 1 || out.ProcessSymbols[0].ID != "b" || len(out.Processes) != 1 {
+		t.Errorf("process grouping lost: %+v", out)
+	}
+	if top := out.Definitions[0].Score; top <= 0 || top > 1 {
+		t.Errorf("fused score %v outside (0, 1]", top)
+	}
+
+	// Capping: at most limit processes, max_symbols per process and definitions.
+	r := &query.Result{
+		Processes:      []query.Process{{ID: "p1"}, {ID: "p2"}},
+		ProcessSymbols: []query.ProcessSymbol{{Hit: hit("x", 1), ProcessID: "p1"}, {Hit: hit("y", 1), ProcessID: "p1"}, {Hit: hit("z", 1), ProcessID: "p2"}},
+		Definitions:    []query.Hit{hit("d1", 1), hit("d2", 1)},
+	}
+	capResult(r, 1, 1)
+	if len(r.Processes) != 1 || len(r.ProcessSymbols) != 1 || len(r.Definitions) != 1 || len(r.Notices) != 1 {
+		t.Errorf("capResult(1, 1) = %+v", r)
+	}
 }

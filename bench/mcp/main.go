@@ -1,0 +1,245 @@
+// Command mcpbench measures an MCP server the way an agent uses it: the
+// time from spawning it to a completed initialize handshake, the warm
+// per-call latency of query, context and impact, and the server's resident
+// memory before and after a long soak of calls. It speaks to any stdio MCP
+// server with the reference tool's tool names, so gitnexus and the
+// reference GitNexus are measured by the same client.
+//
+//	go run ./bench/mcp -label ours -repo prometheus -- bin/gitnexus mcp
+//	go run ./bench/mcp -label peer -repo m7-prometheus -- gitnexus mcp
+//
+// See bench/mcp/README.md for the figures and how they were taken.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Workload: questions and symbols of the prometheus corpus.
+var (
+	queries = []string{"scrape target labels", "tsdb compaction", "rule evaluation", "remote write queue",
+		"parse promql expression", "alertmanager notification", "kubernetes service discovery", "label matcher",
+		"head block append", "query engine timeout", "config reload", "web api handler"}
+	symbols = []string{"LoadFile", "NewEngine", "NewFanout", "OpenDBReadOnly", "FromMap", "PopulateLabels",
+		"ParseMetricSelector", "Intersect", "NewMergeSeriesSet", "RegisterConfig", "SanitizeLabelName",
+		"AlertmanagerFromGroup", "MetricTextToWriteRequest", "NewDBStats", "NewBlockWriter"}
+)
+
+type stats struct {
+	N      int     `json:"n"`
+	Errors int     `json:"errors"`
+	P50    float64 `json:"p50_ms"`
+	P95    float64 `json:"p95_ms"`
+	Mean   float64 `json:"mean_ms"`
+}
+
+type report struct {
+	Label      string           `json:"label"`
+	Command    string           `json:"command"`
+	Repo       string           `json:"repo"`
+	Initialize stats            `json:"spawn_to_initialize"`
+	Calls      map[string]stats `json:"warm_calls"`
+	Soak       *soak            `json:"soak,omitempty"`
+	FirstError string           `json:"first_error,omitempty"`
+}
+
+type soak struct {
+	Calls     int     `json:"calls"`
+	Errors    int     `json:"errors"`
+	RSSStart  float64 `json:"rss_start_mb"`
+	RSSEnd    float64 `json:"rss_end_mb"`
+	RSSGrowth float64 `json:"rss_growth_mb"`
+	Seconds   float64 `json:"seconds"`
+}
+
+func main() {
+	label := flag.String("label", "server", "name of this run in the report")
+	repo := flag.String("repo", "", "repo argument passed to every tool")
+	spawns := flag.Int("spawns", 10, "spawn→initialize measurements")
+	calls := flag.Int("calls", 100, "warm calls per tool")
+	soakN := flag.Int("soak", 0, "calls in the memory soak (0: none)")
+	out := flag.String("out", "", "write the JSON report here too")
+	flag.Parse()
+	argv := flag.Args()
+	if len(argv) == 0 {
+		log.Fatal("usage: mcpbench [flags] -- SERVER COMMAND...")
+	}
+	ctx := context.Background()
+	rep := report{Label: *label, Command: strings.Join(argv, " "), Repo: *repo, Calls: map[string]stats{}}
+
+	// 1. Spawn → initialize.
+	var inits []float64
+	for i := 0; i < *spawns; i++ {
+		start := time.Now()
+		cs, _, err := connect(ctx, argv)
+		if err != nil {
+			log.Fatalf("connect: %v", err)
+		}
+		inits = append(inits, ms(time.Since(start)))
+		cs.Close()
+	}
+	rep.Initialize = summarize(inits, 0)
+
+	// 2. Warm calls.
+	cs, cmd, err := connect(ctx, argv)
+	if err != nil {
+		log.Fatalf("connect: %v", err)
+	}
+	defer cs.Close()
+	args := func(tool string, i int) map[string]any {
+		a := map[string]any{}
+		if *repo != "" {
+			a["repo"] = *repo
+		}
+		switch tool {
+		case "query":
+			a["search_query"] = queries[i%len(queries)]
+		case "context":
+			a["name"] = symbols[i%len(symbols)]
+		case "impact":
+			a["target"] = symbols[i%len(symbols)]
+			a["direction"] = "upstream"
+		}
+		return a
+	}
+	for _, tool := range []string{"query", "context", "impact"} {
+		// Warm up: every distinct argument once.
+		for i := 0; i < len(queries)+len(symbols); i++ {
+			callOnce(ctx, cs, tool, args(tool, i))
+		}
+		var lat []float64
+		errs := 0
+		for i := 0; i < *calls; i++ {
+			start := time.Now()
+			msg := callOnce(ctx, cs, tool, args(tool, i))
+			lat = append(lat, ms(time.Since(start)))
+			if msg != "" {
+				errs++
+				if rep.FirstError == "" {
+					rep.FirstError = tool + ": " + msg
+				}
+			}
+		}
+		rep.Calls[tool] = summarize(lat, errs)
+	}
+
+	// 3. Soak: memory before and after many calls.
+	if *soakN > 0 {
+		s := &soak{Calls: *soakN, RSSStart: rssMB(cmd.Process.Pid)}
+		start := time.Now()
+		tools := []string{"query", "context", "impact"}
+		for i := 0; i < *soakN; i++ {
+			if msg := callOnce(ctx, cs, tools[i%3], args(tools[i%3], i/3)); msg != "" {
+				s.Errors++
+			}
+		}
+		s.Seconds = time.Since(start).Seconds()
+		s.RSSEnd = rssMB(cmd.Process.Pid)
+		s.RSSGrowth = s.RSSEnd - s.RSSStart
+		rep.Soak = s
+	}
+
+	data, _ := json.MarshalIndent(rep, "", "  ")
+	fmt.Println(string(data))
+	if *out != "" {
+		if err := os.WriteFile(*out, append(data, '\n'), 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+	fmt.Fprintf(os.Stderr, "%-6s spawn→initialize p50 %.0f ms | warm p50/p95 ms: query %.1f/%.1f  context %.1f/%.1f  impact %.1f/%.1f",
+		rep.Label, rep.Initialize.P50, rep.Calls["query"].P50, rep.Calls["query"].P95, rep.Calls["context"].P50, rep.Calls["context"].P95,
+		rep.Calls["impact"].P50, rep.Calls["impact"].P95)
+	if rep.Soak != nil {
+		fmt.Fprintf(os.Stderr, " | soak %d calls: RSS %.0f → %.0f MB (%+.1f)", rep.Soak.Calls, rep.Soak.RSSStart, rep.Soak.RSSEnd, rep.Soak.RSSGrowth)
+	}
+	fmt.Fprintln(os.Stderr)
+}
+
+func connect(ctx context.Context, argv []string) (*sdk.ClientSession, *exec.Cmd, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stderr = nil
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "mcpbench", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)
+	return cs, cmd, err
+}
+
+// callOnce calls a tool and returns "" or its error text.
+func callOnce(ctx context.Context, cs *sdk.ClientSession, tool string, args map[string]any) string {
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		return err.Error()
+	}
+	if res.IsError {
+		for _, c := range res.Content {
+			if t, ok := c.(*sdk.TextContent); ok {
+				return t.Text
+			}
+		}
+		return "tool error"
+	}
+	return ""
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func summarize(v []float64, errs int) stats {
+	if len(v) == 0 {
+		return stats{Errors: errs}
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	sum := 0.0
+	for _, x := range s {
+		sum += x
+	}
+	pct := func(p float64) float64 { return s[min(len(s)-1, int(p*float64(len(s))))] }
+	return stats{N: len(s), Errors: errs, P50: pct(0.5), P95: pct(0.95), Mean: sum / float64(len(s))}
+}
+
+// rssMB is the resident memory of pid and its children (the reference
+// tool's launcher may fork), in MiB, from /proc.
+func rssMB(pid int) float64 {
+	total := 0.0
+	seen := map[int]bool{}
+	var walk func(int)
+	walk = func(p int) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p))
+		if err != nil {
+			return
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(line, "VmRSS:") {
+				f := strings.Fields(line)
+				if len(f) >= 2 {
+					kb, _ := strconv.ParseFloat(f[1], 64)
+					total += kb / 1024
+				}
+			}
+		}
+		kids, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", p, p))
+		for _, k := range strings.Fields(string(kids)) {
+			if c, err := strconv.Atoi(k); err == nil {
+				walk(c)
+			}
+		}
+	}
+	walk(pid)
+	return total
+}

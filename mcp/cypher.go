@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -225,6 +226,9 @@ func isWordByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
+// MaxCypherBytes bounds the JSON size of a cypher answer's rows.
+const MaxCypherBytes = 4 << 20
+
 // Cypher runs one read-only statement, capped at in.Limit rows.
 func Cypher(ctx context.Context, db Querier, in CypherInput) (*CypherOutput, error) {
 	if err := CheckReadOnly(in.Statement); err != nil {
@@ -255,8 +259,20 @@ func Cypher(ctx context.Context, db Querier, in CypherInput) (*CypherOutput, err
 		out.Rows = out.Rows[:limit]
 		out.Truncated = true
 	}
+	// Bound the answer's size too: rows of whole nodes carry source text.
+	size := 0
+	for i, row := range out.Rows {
+		b, _ := json.Marshal(row)
+		size += len(b)
+		if size > MaxCypherBytes {
+			out.Rows = out.Rows[:i]
+			out.Truncated = true
+			out.Notices = append(out.Notices, fmt.Sprintf("result cut at %d rows to stay under %d MiB: return fewer columns (not whole nodes) or page with SKIP/LIMIT", i, MaxCypherBytes>>20))
+			break
+		}
+	}
 	out.RowCount = len(out.Rows)
-	if out.Truncated {
+	if out.Truncated && len(out.Notices) == 0 {
 		out.Notices = append(out.Notices, fmt.Sprintf("result cut at %d rows: add LIMIT/SKIP to page through it, or raise limit (max %d)", len(out.Rows), MaxRows))
 	}
 	return out, nil

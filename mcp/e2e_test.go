@@ -418,3 +418,18 @@ func TestCLIMatchesTools(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeCypher checks that a result over the size cap is cut with a
+// notice rather than sent whole.
+func TestHugeCypher(t *testing.T) {
+	w := newWorld(t)
+	cs := w.inMemory(context.Background())
+	// 5000 rows of 2 KiB each: 10 MiB, over MaxCypherBytes.
+	out := call(t, cs, "cypher", map[string]any{"statement": "UNWIND range(1, 5000) AS i RETURN i, repeat('x', 2048) AS pad", "limit": 5000})
+	rows, _ := out["rows"].([]any)
+	if out["truncated"] != true || len(rows) == 0 || len(rows) >= 5000 || out["notices"] == nil {
+		t.Errorf("huge cypher: truncated=%v rows=%d notices=%v", out["truncated"], len(rows), out["notices"])
+	}
+	// The server still answers.
+	call(t, cs, "list_repos", nil)
+}

@@ -16,6 +16,7 @@ type ContextInput struct {
 	Name           string `json:"name,omitempty" jsonschema:"Symbol name (e.g. validateUser, AuthService) or qualified name (Server.HandleOrder)"`
 	UID            string `json:"uid,omitempty" jsonschema:"Direct symbol UID from prior tool results (zero-ambiguity lookup)"`
 	FilePath       string `json:"file_path,omitempty" jsonschema:"File path to disambiguate common names"`
+	File           string `json:"file,omitempty" jsonschema:"Compatibility alias for file_path"`
 	Kind           string `json:"kind,omitempty" jsonschema:"Kind filter to disambiguate: Function, Class, Method, Interface, or a precise kind (struct, constructor, ...)"`
 	IncludeContent bool   `json:"include_content,omitempty" jsonschema:"Include the symbol's source text (default false)"`
 	Limit          int    `json:"limit,omitempty" jsonschema:"Most edges listed per relationship type and direction (default 50, max 500)"`
@@ -90,7 +91,11 @@ type ContextOutput struct {
 // "ambiguous" and the candidates.
 func Context(ctx context.Context, db Querier, in ContextInput) (*ContextOutput, error) {
 	limit := clamp(in.Limit, 50, 1, 500)
-	sym, amb, err := resolveOne(ctx, db, Lookup{Name: in.Name, UID: in.UID, FilePath: in.FilePath, Kind: in.Kind}, "symbol")
+	fp, err := alias("file_path", in.FilePath, "file", in.File)
+	if err != nil {
+		return nil, err
+	}
+	sym, amb, err := resolveOne(ctx, db, Lookup{Name: in.Name, UID: in.UID, FilePath: fp, Kind: in.Kind}, "symbol")
 	if err != nil {
 		return nil, err
 	}
@@ -290,4 +295,16 @@ func clamp(v, def, lo, hi int) int {
 		v = hi
 	}
 	return v
+}
+
+// alias merges a parameter with its compatibility alias; both given must
+// agree.
+func alias(name, v, aliasName, av string) (string, error) {
+	if v != "" && av != "" && v != av {
+		return "", inputErr("%s %q and %s %q disagree: give one", name, v, aliasName, av)
+	}
+	if v == "" {
+		return av, nil
+	}
+	return v, nil
 }

@@ -12,11 +12,13 @@ import (
 // ImpactInput is the impact tool's input (the reference tool's names).
 type ImpactInput struct {
 	Target        string   `json:"target,omitempty" jsonschema:"Name of the function, class or file to analyze"`
+	Name          string   `json:"name,omitempty" jsonschema:"Compatibility alias for target"`
 	TargetUID     string   `json:"target_uid,omitempty" jsonschema:"Direct symbol UID from prior tool results (zero-ambiguity lookup)"`
 	Direction     string   `json:"direction,omitempty" jsonschema:"upstream (what depends on this, default) or downstream (what this depends on)"`
 	FilePath      string   `json:"file_path,omitempty" jsonschema:"File path hint to disambiguate common names"`
 	Kind          string   `json:"kind,omitempty" jsonschema:"Kind filter to disambiguate: Function, Class, Method, Interface"`
 	MaxDepth      int      `json:"maxDepth,omitempty" jsonschema:"Max relationship depth (default 3, clamped to 1..32)"`
+	Depth         int      `json:"depth,omitempty" jsonschema:"Compatibility alias for maxDepth"`
 	RelationTypes []string `json:"relationTypes,omitempty" jsonschema:"Relationship types followed: CALLS, IMPORTS, EXTENDS, IMPLEMENTS, HAS_METHOD (default CALLS, IMPORTS, EXTENDS, IMPLEMENTS)"`
 	MinConfidence float64  `json:"minConfidence,omitempty" jsonschema:"Minimum edge confidence 0..1 (default 0)"`
 	IncludeTests  bool     `json:"includeTests,omitempty" jsonschema:"Include symbols in test files (default false)"`
@@ -130,7 +132,14 @@ func Impact(ctx context.Context, db Querier, in ImpactInput) (*ImpactOutput, err
 	if in.MinConfidence < 0 || in.MinConfidence > 1 {
 		return nil, inputErr("minConfidence must be within 0..1 (got %v)", in.MinConfidence)
 	}
-	depthMax := clamp(in.MaxDepth, 3, 1, 32)
+	target, err := alias("target", in.Target, "name", in.Name)
+	if err != nil {
+		return nil, err
+	}
+	if in.MaxDepth != 0 && in.Depth != 0 && in.MaxDepth != in.Depth {
+		return nil, inputErr("maxDepth %d and depth %d disagree: give one", in.MaxDepth, in.Depth)
+	}
+	depthMax := clamp(max(in.MaxDepth, in.Depth), 3, 1, 32)
 	limit := clamp(in.Limit, 100, 1, 1000)
 	rels, err := relTypes(in.RelationTypes)
 	if err != nil {
@@ -140,7 +149,7 @@ func Impact(ctx context.Context, db Querier, in ImpactInput) (*ImpactOutput, err
 	for i, r := range rels {
 		relNames[i] = string(r)
 	}
-	sym, amb, err := resolveOne(ctx, db, Lookup{Name: in.Target, UID: in.TargetUID, FilePath: in.FilePath, Kind: in.Kind, Files: true}, "symbol or file")
+	sym, amb, err := resolveOne(ctx, db, Lookup{Name: target, UID: in.TargetUID, FilePath: in.FilePath, Kind: in.Kind, Files: true}, "symbol or file")
 	if err != nil {
 		return nil, err
 	}

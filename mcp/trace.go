@@ -10,10 +10,12 @@ type TraceInput struct {
 	From     string `json:"from,omitempty" jsonschema:"Source symbol name"`
 	FromUID  string `json:"from_uid,omitempty" jsonschema:"Source symbol UID (zero-ambiguity)"`
 	FromFile string `json:"from_file,omitempty" jsonschema:"Source file path hint for disambiguation"`
+	File     string `json:"file,omitempty" jsonschema:"Alias for from_file"`
 	To       string `json:"to,omitempty" jsonschema:"Target symbol name"`
 	ToUID    string `json:"to_uid,omitempty" jsonschema:"Target symbol UID (zero-ambiguity)"`
 	ToFile   string `json:"to_file,omitempty" jsonschema:"Target file path hint for disambiguation"`
 	MaxDepth int    `json:"maxDepth,omitempty" jsonschema:"Maximum path length in hops (default 10, max 30)"`
+	Depth    int    `json:"depth,omitempty" jsonschema:"Compatibility alias for maxDepth"`
 	Repo     string `json:"repo,omitempty" jsonschema:"Repository name or path. Omit when only one repo is indexed."`
 }
 
@@ -48,9 +50,16 @@ type TraceOutput struct {
 // CALLS and HAS_METHOD edges (a class reaches its methods), using Kuzu's
 // shortest-path search.
 func Trace(ctx context.Context, db Querier, in TraceInput) (*TraceOutput, error) {
-	depth := clamp(in.MaxDepth, 10, 1, 30)
+	if in.MaxDepth != 0 && in.Depth != 0 && in.MaxDepth != in.Depth {
+		return nil, inputErr("maxDepth %d and depth %d disagree: give one", in.MaxDepth, in.Depth)
+	}
+	depth := clamp(max(in.MaxDepth, in.Depth), 10, 1, 30)
+	fromFile, err := alias("from_file", in.FromFile, "file", in.File)
+	if err != nil {
+		return nil, err
+	}
 	out := &TraceOutput{Path: []Hop{}}
-	from, amb, err := resolveOne(ctx, db, Lookup{Name: in.From, UID: in.FromUID, FilePath: in.FromFile}, "source symbol")
+	from, amb, err := resolveOne(ctx, db, Lookup{Name: in.From, UID: in.FromUID, FilePath: fromFile}, "source symbol")
 	if err != nil {
 		return nil, err
 	}

@@ -31,13 +31,11 @@ type Ranking struct {
 	// a developer asking where something is done wants the code that does
 	// it before the tests that exercise it. 1 turns it off.
 	TestFactor float64
-	// PrefixMin is the shortest query token that is also searched as a
-	// prefix ("getuser" → "getuser*").
+	// PrefixMin is the shortest last query word that is completed as a
+	// name prefix ("validatePass" → names starting with "validatepass").
 	PrefixMin int
-	// PrefixWeight weighs the prefix query against the exact one: each
-	// index is queried twice, once with the exact words and once with the
-	// prefix terms only, and the prefix BM25 counts PrefixWeight times.
-	// 0 turns prefix search off.
+	// PrefixWeight is the fraction of the best full-text score a symbol
+	// whose name starts with that word gains; 0 turns completion off.
 	PrefixWeight float64
 	// Phrases is the longest run of query words also searched joined, as
 	// an identifier ("user repository" → userrepository; text.Phrases);

@@ -76,31 +76,26 @@ type indexHit struct {
 }
 
 // keywordSearch queries every index of the plan in parallel with the
-// full-text query string ftsq and, when prefix is not "", again with the
-// prefix terms (text.FTSQuery and FTSPrefixQuery output: [a-z* ] only;
-// prefix hits weigh Ranking.PrefixWeight), and returns the hits ranked by their combined score, filtered, at most
-// opts.TopK. A plan index that does not exist in the database is skipped
-// (an index built by an older gitnexus); any other error fails the search.
+// full-text query string ftsq (text.FTSQuery output: [a-z ] only) and
+// returns the hits ranked by their combined score, filtered, at most
+// opts.TopK. When prefix is not "" (a [a-z0-9] word), symbols whose name
+// starts with it also score (see prefixSearch). A plan index that does not
+// exist in the database is skipped (an index built by an older gitnexus);
+// errNoIndexes when none exists; any other error fails the search.
 func keywordSearch(ctx context.Context, q Querier, ftsq, prefix string, opts Options) ([]Hit, error) {
 	if ftsq == "" {
 		return nil, nil
 	}
-	for _, s := range []string{ftsq, prefix} {
-		if strings.Trim(s, "abcdefghijklmnopqrstuvwxyz* ") != "" {
-			// graph/text guarantees this; checked again because the
-			// string is inlined into a Cypher literal.
-			return nil, fmt.Errorf("internal error: unsafe full-text query %q", s)
-		}
+	if strings.Trim(ftsq, "abcdefghijklmnopqrstuvwxyz ") != "" || strings.Trim(prefix, "abcdefghijklmnopqrstuvwxyz0123456789") != "" {
+		// graph/text guarantees this; checked again because the strings
+		// are inlined into Cypher literals.
+		return nil, fmt.Errorf("internal error: unsafe full-text query %q / %q", ftsq, prefix)
 	}
 	top := opts.TopK
 	if opts.filtered() {
 		top = min(opts.TopK*8, MaxTopK)
 	}
-	// One job per index and query string; the weight of a prefix job is
-	// scaled by PrefixWeight.
 	var plan []Index
-	var strs []string
-	var isPrefix []bool
 	for _, ix := range opts.Plan {
 		if ix.Table == schema.LabelFile && !opts.Files {
 			continue
@@ -108,18 +103,8 @@ func keywordSearch(ctx context.Context, q Querier, ftsq, prefix string, opts Opt
 		if !identRE.MatchString(string(ix.Table)) || !identRE.MatchString(ix.Name) {
 			return nil, fmt.Errorf("bad index %s.%s in search plan", ix.Table, ix.Name)
 		}
-		if ix.Weight <= 0 {
-			continue
-		}
-		plan = append(plan, ix)
-		strs = append(strs, ftsq)
-		isPrefix = append(isPrefix, false)
-		if prefix != "" {
-			px := ix
-			px.Weight *= opts.Ranking.PrefixWeight
-			plan = append(plan, px)
-			strs = append(strs, prefix)
-			isPrefix = append(isPrefix, true)
+		if ix.Weight > 0 {
+			plan = append(plan, ix)
 		}
 	}
 	lists := make([][]indexHit, len(plan))
@@ -132,12 +117,12 @@ func keywordSearch(ctx context.Context, q Querier, ftsq, prefix string, opts Opt
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			lists[i], errs[i] = queryIndex(ctx, q, ix, strs[i], top)
+			lists[i], errs[i] = queryIndex(ctx, q, ix, ftsq, top)
 			if errs[i] != nil && ctx.Err() == nil && !missingIndex(errs[i]) {
 				// Kuzu 0.11.3 now and then fails a full-text query with
 				// an internal error ("unordered_map::at") that the same
 				// query does not repeat: try once more.
-				lists[i], errs[i] = queryIndex(ctx, q, ix, strs[i], top)
+				lists[i], errs[i] = queryIndex(ctx, q, ix, ftsq, top)
 			}
 		}()
 	}
@@ -149,12 +134,6 @@ func keywordSearch(ctx context.Context, q Querier, ftsq, prefix string, opts Opt
 			found++
 		case missingIndex(err):
 			slog.Debug("full-text index missing, skipped", "table", plan[i].Table, "index", plan[i].Name)
-		case isPrefix[i] && ctx.Err() == nil:
-			// Prefix terms only refine the ranking; lose them, not the
-			// search.
-			slog.Warn("prefix full-text query failed, ranking without it", "index", plan[i].Name, "err", err)
-			lists[i] = nil
-			found++
 		default:
 			return nil, fmt.Errorf("full-text search %s: %w", plan[i].Name, err)
 		}
@@ -163,6 +142,12 @@ func keywordSearch(ctx context.Context, q Querier, ftsq, prefix string, opts Opt
 		return nil, errNoIndexes
 	}
 	hits := combine(plan, lists, opts.Ranking.Combine)
+	if prefix != "" && opts.Ranking.PrefixWeight > 0 {
+		var err error
+		if hits, err = prefixSearch(ctx, q, prefix, plan, hits, opts.Ranking.PrefixWeight); err != nil {
+			return nil, err
+		}
+	}
 	kept := hits[:0]
 	for _, h := range hits {
 		if opts.keep(&h) {
@@ -174,6 +159,64 @@ func keywordSearch(ctx context.Context, q Querier, ftsq, prefix string, opts Opt
 		kept = kept[:opts.TopK]
 	}
 	return kept, nil
+}
+
+// prefixMatches bounds the symbols a name prefix may match.
+const prefixMatches = 50
+
+// prefixSearch completes a partial identifier: symbols whose lower-cased
+// name starts with prefix (the query's last word, joined: "validatePass" →
+// "validatepass") gain weight × the best full-text score, so that the
+// symbol being typed ranks near the top; shorter names first when more than
+// prefixMatches match. It is a scan of the symbol names, not a full-text
+// query: Kuzu's own "term*" wildcard crashes it (see text.FTSQuery).
+func prefixSearch(ctx context.Context, q Querier, prefix string, plan []Index, hits []Hit, weight float64) ([]Hit, error) {
+	tables := map[schema.Label]bool{}
+	var order []schema.Label
+	for _, ix := range plan {
+		if ix.Table != schema.LabelFile && !tables[ix.Table] {
+			tables[ix.Table] = true
+			order = append(order, ix.Table)
+		}
+	}
+	best := 1.0
+	if len(hits) > 0 {
+		best = hits[0].Score
+	}
+	byID := map[string]int{}
+	for i, h := range hits {
+		byID[h.ID] = i
+	}
+	for _, t := range order {
+		label := "'" + string(t) + "'"
+		if !t.IsSymbol() {
+			label = "n.label"
+		}
+		stmt := fmt.Sprintf("MATCH (n:%s) WHERE lower(n.name) STARTS WITH '%s' "+
+			"RETURN n.id, n.name, n.kind, n.filePath, n.startLine, n.endLine, n.language, %s ORDER BY size(n.name), n.id LIMIT %d",
+			t, prefix, label, prefixMatches)
+		res, err := q.Query(ctx, stmt, nil)
+		if err != nil {
+			if missingIndex(err) {
+				continue
+			}
+			return nil, fmt.Errorf("name prefix search: %w", err)
+		}
+		for _, row := range res.Rows {
+			if len(row) < 8 {
+				continue
+			}
+			id := str(row[0])
+			if i, ok := byID[id]; ok {
+				hits[i].Score += weight * best
+				continue
+			}
+			byID[id] = len(hits)
+			hits = append(hits, Hit{ID: id, Name: str(row[1]), Kind: str(row[2]), FilePath: str(row[3]),
+				StartLine: num(row[4]), EndLine: num(row[5]), Language: str(row[6]), Label: str(row[7]), Score: weight * best})
+		}
+	}
+	return derefSorted(ptrs(hits)), nil
 }
 
 // missingIndex reports whether err says the index does not exist.

@@ -65,10 +65,10 @@ func SearchWith(ctx context.Context, db Querier, q string, opts Options) (*Resul
 		if opts.Ranking.Phrases >= 2 && len(words) > 0 {
 			words = append(append([]string(nil), words...), text.Phrases(q, opts.Ranking.Phrases)...)
 		}
-		ftsq := text.FTSQuery(words, 0)
-		var prefix string
-		if opts.Ranking.PrefixWeight > 0 {
-			prefix = text.FTSPrefixQuery(res.Tokens, opts.Ranking.PrefixMin)
+		ftsq := text.FTSQuery(words)
+		prefix := lastWord(q, opts.Ranking.PrefixMin)
+		if opts.Ranking.PrefixWeight <= 0 {
+			prefix = ""
 		}
 		if ftsq == "" && !useVector {
 			res.Notices = append(res.Notices, "the query has no searchable words (only stop words or symbols)")
@@ -151,6 +151,23 @@ func SearchWith(ctx context.Context, db Querier, q string, opts Options) (*Resul
 	}
 	res.Processes, res.ProcessSymbols, res.Definitions = Group(hits, members, procs, opts.MaxProcesses)
 	return res, nil
+}
+
+// lastWord is the query as one lower-case [a-z0-9] word when the query is
+// a single identifier ("validatePass" → "validatepass"), perhaps one being
+// typed. "" for a query of several words (completing the last of them
+// rewards names that merely start with a common word), for a word shorter
+// than min, or when min < 1.
+func lastWord(q string, min int) string {
+	segs := text.Segments(q)
+	if min < 1 || len(segs) != 1 {
+		return ""
+	}
+	w := strings.Join(text.SplitIdentifier(segs[len(segs)-1]), "")
+	if len(w) < min {
+		return ""
+	}
+	return w
 }
 
 // rankedOf records hits in found (first retriever wins the metadata) and

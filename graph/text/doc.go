@@ -15,8 +15,9 @@
 //   - Tokens turns a query into the same kind of words: split, lowercased,
 //     stop words dropped, aliases (k8s → kubernetes) added.
 //   - FTSQuery renders tokens as a query string for QUERY_FTS_INDEX that
-//     contains only [a-z*] and spaces, so it can be embedded in a Cypher
-//     string literal with no way to break out of it.
+//     contains only [a-z] and spaces, so it can be embedded in a Cypher
+//     string literal with no way to break out of it. It never emits Kuzu's
+//     "term*" wildcard, which crashes Kuzu 0.11.3 (see FTSQuery).
 //
 // Digits. A word with digits ("http2", "sha256", "404") is emitted twice:
 // as itself, which Kuzu reduces to its letters ("http", "sha"), and in a
@@ -33,5 +34,5 @@
 // drops the same words, so both agree.
 //
 // Everything here is pure Go with no dependencies, and every output token
-// matches [a-z0-9]+ (FTSQuery output: [a-z* ]).
+// matches [a-z0-9]+ (FTSQuery output: [a-z ]).
 package text

@@ -167,54 +167,32 @@ func Phrases(query string, maxN int) []string {
 }
 
 // FTSQuery renders tokens as the query string of QUERY_FTS_INDEX. Each
-// token appears as itself and, when it has digits, digit-spelled. With
-// prefixMin > 0, every token of at least prefixMin letters (letters only)
-// also appears as "token*", which Kuzu matches against every indexed term
-// starting with it (partial identifiers: "getuser*" finds getuserbyid).
+// token appears as itself and, when it has digits, digit-spelled.
 //
-// The result contains only [a-z*] and spaces: no quote, backslash or
-// other character that could end a Cypher string literal, and never a lone
-// "*" (which Kuzu would match against every term). It is "" when tokens
-// has nothing to search for.
-func FTSQuery(tokens []string, prefixMin int) string {
+// The result contains only [a-z] and spaces: no quote, backslash or other
+// character that could end a Cypher string literal, and no "*": Kuzu
+// 0.11.3 treats "term*" as a prefix wildcard, and wildcard queries crash it
+// (double free, segmentation fault) or hang it after a few hundred
+// queries on a real index (reproduced on prometheus; exact terms ran
+// thousands of times cleanly). Prefix matching is done outside the
+// full-text index (query package). It is "" when tokens has nothing to
+// search for.
+func FTSQuery(tokens []string) string {
 	var b builder
 	for _, t := range tokens {
-		t = clean(t)
-		if t == "" {
-			continue
-		}
-		b.addForms(t)
-		if prefixMin > 0 && len(t) >= prefixMin && lettersOnly(t) {
-			b.add(t + "*")
+		if t = clean(t); t != "" {
+			b.addForms(t)
 		}
 	}
 	// Kuzu strips digits from each term; a term of digits only would
 	// become empty, and its letters-only forms are already present.
 	var terms []string
 	for _, t := range b.out {
-		if lettersOnly(strings.TrimSuffix(t, "*")) {
+		if lettersOnly(t) {
 			terms = append(terms, t)
 		}
 	}
 	return strings.Join(terms, " ")
-}
-
-// FTSPrefixQuery is the prefix half of a query: "token*" for every token
-// of at least prefixMin letters (letters only), and nothing else, so the
-// caller can weigh prefix matches below exact ones. Same guarantees as
-// FTSQuery: only [a-z*] and spaces, never a lone "*"; "" when no token
-// qualifies or prefixMin < 1.
-func FTSPrefixQuery(tokens []string, prefixMin int) string {
-	if prefixMin < 1 {
-		return ""
-	}
-	var b builder
-	for _, t := range tokens {
-		if t = clean(t); len(t) >= prefixMin && lettersOnly(t) {
-			b.add(t + "*")
-		}
-	}
-	return strings.Join(b.out, " ")
 }
 
 // clean keeps the [a-z0-9] bytes of t, lowercasing ASCII capitals.

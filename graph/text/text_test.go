@@ -107,23 +107,21 @@ func TestTokensBounded(t *testing.T) {
 
 func TestFTSQuery(t *testing.T) {
 	cases := []struct {
-		toks   []string
-		prefix int
-		want   string
+		toks []string
+		want string
 	}{
-		{[]string{"get", "user", "getuser"}, 0, "get user getuser"},
-		{[]string{"get", "user", "getuser"}, 4, "get user user* getuser getuser*"},
-		{[]string{"http2", "sha256"}, 0, "httptwo shatwofivesix"},
-		{[]string{"404"}, 3, "numfourzerofour"},
-		{[]string{"k8s", "kubernetes"}, 0, "keights kubernetes"},
-		{[]string{"a"}, 1, "a a*"},
-		{[]string{"*", "'", `\`, ""}, 1, ""},
-		{[]string{"Mixed'Case"}, 0, "mixedcase"},
-		{nil, 3, ""},
+		{[]string{"get", "user", "getuser"}, "get user getuser"},
+		{[]string{"http2", "sha256"}, "httptwo shatwofivesix"},
+		{[]string{"404"}, "numfourzerofour"},
+		{[]string{"k8s", "kubernetes"}, "keights kubernetes"},
+		{[]string{"repo*", "*"}, "repo"},
+		{[]string{"'", `\`, ""}, ""},
+		{[]string{"Mixed'Case"}, "mixedcase"},
+		{nil, ""},
 	}
 	for _, c := range cases {
-		if got := FTSQuery(c.toks, c.prefix); got != c.want {
-			t.Errorf("FTSQuery(%q, %d) = %q, want %q", c.toks, c.prefix, got, c.want)
+		if got := FTSQuery(c.toks); got != c.want {
+			t.Errorf("FTSQuery(%q) = %q, want %q", c.toks, got, c.want)
 		}
 	}
 }
@@ -148,24 +146,6 @@ func TestPhrases(t *testing.T) {
 	}
 	if got := Phrases(strings.Repeat("w ", 5000), 3); len(got) > MaxTokens {
 		t.Errorf("%d phrases", len(got))
-	}
-}
-
-func TestFTSPrefixQuery(t *testing.T) {
-	cases := []struct {
-		toks   []string
-		prefix int
-		want   string
-	}{
-		{[]string{"get", "user", "getuser", "http2"}, 4, "user* getuser*"},
-		{[]string{"get", "user"}, 0, ""},
-		{[]string{"*", "'", "a"}, 1, "a*"},
-		{nil, 3, ""},
-	}
-	for _, c := range cases {
-		if got := FTSPrefixQuery(c.toks, c.prefix); got != c.want {
-			t.Errorf("FTSPrefixQuery(%q, %d) = %q, want %q", c.toks, c.prefix, got, c.want)
-		}
 	}
 }
 
@@ -195,7 +175,7 @@ func TestStopWordsCSV(t *testing.T) {
 
 var (
 	tokenRE = regexp.MustCompile(`^[a-z0-9]+$`)
-	ftsRE   = regexp.MustCompile(`^([a-z]+\*? )*[a-z]+\*?$`)
+	ftsRE   = regexp.MustCompile(`^([a-z]+ )*[a-z]+$`)
 )
 
 // checkOutputs asserts the output contracts for any input.
@@ -219,16 +199,11 @@ func checkOutputs(t *testing.T, s string) {
 			t.Fatalf("Tokens(%q) gave %q", s, w)
 		}
 	}
-	for _, p := range []int{0, 3} {
-		if q := FTSQuery(toks, p); q != "" && !ftsRE.MatchString(q) {
-			t.Fatalf("FTSQuery(Tokens(%q)) = %q", s, q)
-		}
-		if q := FTSQuery([]string{s}, p); q != "" && !ftsRE.MatchString(q) {
-			t.Fatalf("FTSQuery([%q]) = %q", s, q)
-		}
-		if q := FTSPrefixQuery(append(toks, s), p); q != "" && !ftsRE.MatchString(q) {
-			t.Fatalf("FTSPrefixQuery(%q) = %q", s, q)
-		}
+	if q := FTSQuery(append(toks, Phrases(s, 3)...)); q != "" && !ftsRE.MatchString(q) {
+		t.Fatalf("FTSQuery(Tokens(%q)) = %q", s, q)
+	}
+	if q := FTSQuery([]string{s}); q != "" && !ftsRE.MatchString(q) {
+		t.Fatalf("FTSQuery([%q]) = %q", s, q)
 	}
 	if st := SearchText(s, s, s); st != "" {
 		for _, w := range strings.Split(st, " ") {

@@ -163,6 +163,12 @@ func runAnalyze(c *cobra.Command, args []string) error {
 	st.Labels["Process"] = len(pres.Processes)
 	st.Phases["processes"] = time.Since(t0).Seconds()
 
+	// The index and edges are loaded from the NDJSON files now: give their
+	// memory back before Kuzu needs its own.
+	samples, resolution, procStats, discovery := res.Samples, res.Resolution, pres.Stats, res.Discovery
+	res, pres = nil, nil
+	ingest.ReleaseMemory()
+
 	t0 = time.Now()
 	if err := b.Load(ctx, prog.Update); err != nil {
 		return interrupted(ctx, fmt.Errorf("load graph: %w", err))
@@ -190,8 +196,8 @@ func runAnalyze(c *cobra.Command, args []string) error {
 		ToolVersion:   Version,
 		RepoRoot:      abs,
 		RepoName:      name,
-		Commit:        res.Discovery.Commit,
-		Branch:        res.Discovery.Branch,
+		Commit:        discovery.Commit,
+		Branch:        discovery.Branch,
 		IndexedAt:     time.Now().UTC(),
 		Counts:        counts,
 		Files:         st.FileHashes,
@@ -218,17 +224,17 @@ func runAnalyze(c *cobra.Command, args []string) error {
 	}
 
 	sum := analyzeSummary{
-		Repo: name, Name: name, Path: abs, Commit: meta.Commit, Git: res.Discovery.Git,
+		Repo: name, Name: name, Path: abs, Commit: meta.Commit, Git: discovery.Git,
 		Files: st.Files, Folders: st.Folders, Symbols: st.Symbols,
 		Languages: st.Languages, Kinds: st.Kinds, Nodes: st.Labels, Edges: st.Edges,
 		ParseStatus: st.ParseStatus, Skipped: st.Skipped, Phases: st.Phases,
 		Seconds: time.Since(start).Seconds(), Embeddings: embeddings,
-		Resolution: res.Resolution, Unresolved: res.Samples, Processes: pres.Stats,
+		Resolution: resolution, Unresolved: samples, Processes: procStats,
 	}
 	if flagJSON {
 		return printJSON(sum)
 	}
-	printAnalyzeSummary(sum, res.Discovery)
+	printAnalyzeSummary(sum, discovery)
 	return nil
 }
 

@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	kuzu "github.com/kuzudb/go-kuzu"
@@ -52,6 +55,7 @@ type Build struct {
 	root    string
 	dir     string // <root>/.gitnexus
 	staging string
+	work    string // scratch dir on a memory file system for the database, "" to build in staging
 	opts    BuildOptions
 	log     *slog.Logger
 	lock    *fileLock
@@ -105,7 +109,7 @@ func NewBuild(ctx context.Context, repoRoot string, opts BuildOptions) (*Build, 
 	if err != nil {
 		return nil, err
 	}
-	b := &Build{root: root, dir: dir, opts: opts, log: log, lock: lock, files: map[string]*rowFile{}, ids: newIDSet()}
+	b := &Build{root: root, dir: dir, opts: opts, log: log, lock: lock, files: map[string]*rowFile{}, ids: newIDSet(), work: memWorkDir(log)}
 	b.cleanStale()
 	b.staging, err = os.MkdirTemp(dir, "staging-")
 	if err != nil {
@@ -289,7 +293,7 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 	}
 	start := time.Now()
 	cfg := systemConfig(b.opts.BufferPoolSize, b.opts.MaxThreads, false)
-	if b.db, err = openKuzu(filepath.Join(b.staging, "db.kuzu"), cfg); err != nil {
+	if b.db, err = openKuzu(b.dbPath(), cfg); err != nil {
 		return err
 	}
 	if b.conn, err = kuzu.OpenConnection(b.db); err != nil {
@@ -549,10 +553,7 @@ func (b *Build) Commit(meta *Meta) (err error) {
 		}
 	}()
 	b.closeDB()
-	src := filepath.Join(b.staging, "db.kuzu")
-	if err := fsyncFile(src); err != nil {
-		return err
-	}
+	src := b.dbPath()
 	name, err := newDBName()
 	if err != nil {
 		return err
@@ -561,11 +562,11 @@ func (b *Build) Commit(meta *Meta) (err error) {
 	if err := commitHook("before-rename"); err != nil {
 		return err
 	}
-	if err := os.Rename(src, newPath); err != nil {
+	if err := moveDurably(src, newPath); err != nil {
 		return fmt.Errorf("move new database into place: %w", err)
 	}
 	if _, err := os.Stat(src + ".wal"); err == nil {
-		if err := os.Rename(src+".wal", newPath+".wal"); err != nil {
+		if err := moveDurably(src+".wal", newPath+".wal"); err != nil {
 			return fmt.Errorf("move new database WAL into place: %w", err)
 		}
 	}
@@ -636,7 +637,108 @@ func (b *Build) abortLocked() {
 	if err := os.RemoveAll(b.staging); err != nil {
 		b.log.Warn("could not remove staging directory", "dir", b.staging, "err", err)
 	}
+	if b.work != "" {
+		os.RemoveAll(b.work)
+	}
 	b.lock.unlock()
+}
+
+// dbPath is where the new database is built: in a scratch directory on a
+// memory file system when one is available (see workDir), else in staging.
+func (b *Build) dbPath() string {
+	if b.work != "" {
+		return filepath.Join(b.work, "db.kuzu")
+	}
+	return filepath.Join(b.staging, "db.kuzu")
+}
+
+// memWorkDir makes a scratch directory on /dev/shm when it exists and has
+// room, "" otherwise. Kuzu syncs its WAL after every statement (hundreds of
+// fdatasync calls for the DDL, COPYs and full-text indexes of one build):
+// on a memory file system they cost nothing, and Commit then copies the
+// finished file to disk with a single sync. GITNEXUS_BUILD_TMPDIR overrides
+// the location ("" or "none" keeps the database in staging).
+func memWorkDir(log *slog.Logger) string {
+	base, set := os.LookupEnv("GITNEXUS_BUILD_TMPDIR")
+	if !set {
+		base = "/dev/shm"
+	}
+	if base == "" || base == "none" {
+		return ""
+	}
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(base, &st); err != nil || st.Bavail*uint64(st.Bsize) < 2<<30 {
+		return ""
+	}
+	cleanDeadWorkDirs(base)
+	d, err := os.MkdirTemp(base, fmt.Sprintf("gitnexus-build-%d-", os.Getpid()))
+	if err != nil {
+		log.Debug("no scratch directory on a memory file system", "base", base, "err", err)
+		return ""
+	}
+	return d
+}
+
+// cleanDeadWorkDirs removes scratch directories of builds whose process
+// is gone (killed analyzes), so they never pin memory.
+func cleanDeadWorkDirs(base string) {
+	ents, err := os.ReadDir(base)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), "gitnexus-build-")
+		if !ok || !e.IsDir() {
+			continue
+		}
+		pidStr, _, _ := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidStr)
+		if err != nil || pid <= 0 {
+			continue
+		}
+		if syscall.Kill(pid, 0) == syscall.ESRCH {
+			os.RemoveAll(filepath.Join(base, e.Name()))
+		}
+	}
+}
+
+// moveDurably renames src to dst, or, across file systems, copies it to a
+// temporary name beside dst, syncs it and renames that; src is removed.
+func moveDurably(src, dst string) error {
+	if err := os.Rename(src, dst); err == nil {
+		return fsyncFile(dst)
+	} else if !errors.Is(err, syscall.EXDEV) {
+		return err
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	tmp := dst + ".copying"
+	out, err := os.OpenFile(tmp, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := out.Sync(); err != nil {
+		out.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := out.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Remove(src)
 }
 
 func (b *Build) closeDB() {

@@ -15,7 +15,7 @@ import (
 // about 128 MiB with 1 thread and 160 MiB with 2; a read-only open fails
 // at 16 MiB and works at 32 MiB.
 const (
-	DefaultBuildBufferPool = 512 << 20
+	DefaultBuildBufferPool = 256 << 20
 	MinBuildBufferPool     = 192 << 20
 	DefaultReadBufferPool  = 256 << 20
 )

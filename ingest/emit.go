@@ -10,6 +10,7 @@ import (
 	"github.com/gitnexus/gitnexus/graph/text"
 	"github.com/gitnexus/gitnexus/ingest/discover"
 	"github.com/gitnexus/gitnexus/ingest/lang"
+	"github.com/gitnexus/gitnexus/ingest/resolve"
 )
 
 // RootFolder is the id and path of the repository's root Folder node.
@@ -177,6 +178,17 @@ func (e *emitter) crossFileMethods(ix *Index) error {
 			byName[s.Name] = append(byName[s.Name], s)
 		}
 	}
+	byQName := map[string][]*schema.Symbol{}
+	for _, ss := range byName {
+		for _, s := range ss {
+			k := resolve.Family(s.Language) + "\x00" + s.QualifiedName
+			byQName[k] = append(byQName[k], s)
+		}
+	}
+	link := func(m, p *schema.Symbol) error {
+		m.ParentID = p.ID
+		return e.edge(schema.Edge{Type: schema.RelHasMethod, From: p.ID, FromLabel: p.Label, To: m.ID, ToLabel: m.Label})
+	}
 	for _, f := range ix.Files {
 		for _, tf := range f.Types {
 			if tf.Kind != "receiver" || tf.Scope == "" {
@@ -194,10 +206,28 @@ func (e *emitter) crossFileMethods(ix *Index) error {
 			if len(cands) != 1 {
 				continue
 			}
-			p := cands[0]
-			m.ParentID = p.ID
-			if err := e.edge(schema.Edge{Type: schema.RelHasMethod, From: p.ID, FromLabel: p.Label, To: m.ID, ToLabel: m.Label}); err != nil {
+			if err := link(m, cands[0]); err != nil {
 				return err
+			}
+		}
+	}
+	// Out-of-line C++ definitions (Shape::area in shape.cpp, the class in
+	// shape.h) name their class in the qualified name: link them to the
+	// one class with that qualified name.
+	for _, f := range ix.Files {
+		for i := range f.Symbols {
+			m := &f.Symbols[i]
+			if m.Label != schema.LabelMethod || m.ParentID != "" {
+				continue
+			}
+			j := strings.LastIndexByte(m.QualifiedName, '.')
+			if j <= 0 {
+				continue
+			}
+			if cands := byQName[resolve.Family(m.Language)+"\x00"+m.QualifiedName[:j]]; len(cands) == 1 && cands[0].FilePath != m.FilePath {
+				if err := link(m, cands[0]); err != nil {
+					return err
+				}
 			}
 		}
 	}

@@ -287,3 +287,65 @@ export function handleLogin(u: string): boolean {
 	want(t, edgeSet(sink, schema.RelImplements), "src/lib/validate.ts#AuthService -> src/lib/validate.ts#IAuth (declared)")
 	want(t, edgeSet(sink, schema.RelImports), "src/index.ts -> src/lib/validate.ts (module-rule)")
 }
+
+func TestJavaAndCppResolution(t *testing.T) {
+	sink, _ := run(t, map[string]string{
+		"src/com/ex/Base.java": `package com.ex;
+
+public class Base {
+    public Base(int x) {}
+    protected void log(String m) {}
+}
+`,
+		"src/com/ex/Service.java": `package com.ex;
+
+import com.ex.util.Helper;
+
+public class Service extends Base implements Runnable {
+    private final Helper helper = new Helper();
+
+    public Service() {
+        super(1);
+    }
+
+    public void run() {
+        log("start");
+        helper.assist();
+        Helper.create().assist();
+    }
+}
+`,
+		"src/com/ex/util/Helper.java": `package com.ex.util;
+
+public class Helper {
+    public static Helper create() { return new Helper(); }
+    public void assist() {}
+}
+`,
+		"geo/shape.h": `namespace geo {
+class Shape {
+public:
+    double area() const;
+    double twice() const;
+};
+}
+`,
+		"geo/shape.cpp": `#include "shape.h"
+namespace geo {
+double Shape::area() const { return 1.0; }
+double Shape::twice() const { return area() * 2; }
+}
+`,
+	})
+	calls := edgeSet(sink, schema.RelCalls)
+	want(t, calls,
+		"src/com/ex/Service.java#Service.Service -> src/com/ex/Base.java#Base.Base (receiver-typed)",     // super(1)
+		"src/com/ex/Service.java#Service.run -> src/com/ex/Base.java#Base.log (receiver-typed)",          // inherited, implicit this
+		"src/com/ex/Service.java#Service.run -> src/com/ex/util/Helper.java#Helper.assist (receiver-typed)", // field type through an import
+		"src/com/ex/Service.java#Service.run -> src/com/ex/util/Helper.java#Helper.create (receiver-typed)", // static call on a class name
+		"geo/shape.cpp#geo.Shape.twice -> geo/shape.cpp#geo.Shape.area (receiver-typed)",
+	)
+	want(t, edgeSet(sink, schema.RelExtends), "src/com/ex/Service.java#Service -> src/com/ex/Base.java#Base (declared)")
+	want(t, edgeSet(sink, schema.RelHasMethod), "geo/shape.h#geo.Shape -> geo/shape.cpp#geo.Shape.area (structural)")
+	want(t, edgeSet(sink, schema.RelImports), "geo/shape.cpp -> geo/shape.h (module-rule)", "src/com/ex/Service.java -> src/com/ex/util/Helper.java (module-rule)")
+}

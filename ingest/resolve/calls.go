@@ -91,7 +91,7 @@ func (r *resolver) calls(f *lang.Facts) {
 // resolveCall finds what one call site calls. Several targets come back
 // only when the language leaves it open (overloads of one name).
 func (r *resolver) resolveCall(c ctx, cs lang.CallSite) ([]*sym, string, float64, outcome) {
-	fam := family(c.sc.f.Language)
+	fam := Family(c.sc.f.Language)
 	recv := strings.TrimSpace(cs.Receiver)
 	name := cs.Name
 
@@ -134,6 +134,21 @@ func (r *resolver) resolveCall(c ctx, cs lang.CallSite) ([]*sym, string, float64
 		t := r.selfType(c.caller)
 		if t == nil {
 			return nil, "", 0, unresolved
+		}
+		if name == "constructor" { // super(...) / this(...) in JS, TS, Java
+			targets := []*sym{t}
+			if isSuper(recv) {
+				targets = r.parents(t)
+			}
+			for _, tt := range targets {
+				if ctors := r.constructors(tt); len(ctors) > 0 {
+					return ctors, schema.ReasonReceiverTyped, 0.95, resolved
+				}
+			}
+			if isSuper(recv) && r.hasExternalAncestor(t) {
+				return nil, "", 0, external
+			}
+			return nil, "", 0, noEdge
 		}
 		var ms []*sym
 		if isSuper(recv) {
@@ -424,7 +439,7 @@ func (r *resolver) isExternalName(c ctx, recv, name string) bool {
 	if _, _, ok := r.packageGlobal(c.sc, id); ok {
 		return false
 	}
-	fam := family(c.sc.f.Language)
+	fam := Family(c.sc.f.Language)
 	if len(r.typesByName[key(fam, id)]) > 0 || len(r.funcsByName[key(fam, id)]) > 0 {
 		return false
 	}
@@ -456,7 +471,7 @@ func (r *resolver) externalTyped(c ctx, id string) bool {
 		}
 		return c.sc.external[segs[0]] || r.typeNamed(c, tf.Type) == nil
 	}
-	fam := family(c.sc.f.Language)
+	fam := Family(c.sc.f.Language)
 	return len(r.typesByName[key(fam, segs[0])]) == 0
 }
 
@@ -489,9 +504,9 @@ func (r *resolver) isExternalType(c ctx, typ string) bool {
 	segs := splitChain(typ)
 	if len(segs) > 1 {
 		_, inRepo := c.sc.modules[segs[0]]
-		return c.sc.external[segs[0]] || !inRepo && len(r.typesByName[key(family(c.sc.f.Language), segs[len(segs)-1])]) == 0
+		return c.sc.external[segs[0]] || !inRepo && len(r.typesByName[key(Family(c.sc.f.Language), segs[len(segs)-1])]) == 0
 	}
-	return len(r.typesByName[key(family(c.sc.f.Language), typ)]) == 0
+	return len(r.typesByName[key(Family(c.sc.f.Language), typ)]) == 0
 }
 
 func qualify(recv, name string) string {

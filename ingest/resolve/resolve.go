@@ -155,7 +155,7 @@ func (r *resolver) index() {
 			r.dirs[d] = append(r.dirs[d], f.Path)
 		}
 		if f.Package != "" {
-			k := key(family(f.Language), f.Package)
+			k := key(Family(f.Language), f.Package)
 			r.byPackage[k] = append(r.byPackage[k], f.Path)
 		}
 		switch f.Language {
@@ -173,7 +173,7 @@ func (r *resolver) index() {
 		for i := range f.Symbols {
 			s := &f.Symbols[i]
 			r.syms[s.ID] = s
-			fam := family(s.Language)
+			fam := Family(s.Language)
 			switch s.Label {
 			case schema.LabelFunction:
 				ff[s.Name] = append(ff[s.Name], s)
@@ -235,9 +235,9 @@ func sortSyms(v []*sym) {
 	sort.Slice(v, func(i, j int) bool { return v[i].ID < v[j].ID })
 }
 
-// family groups languages that share a namespace: TS, TSX and JS modules
+// Family groups languages that share a namespace: TS, TSX and JS modules
 // import each other; C and C++ share headers.
-func family(l string) string {
+func Family(l string) string {
 	switch l {
 	case "typescript", "tsx", "javascript":
 		return "js"

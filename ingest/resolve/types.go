@@ -339,7 +339,7 @@ func (r *resolver) typeNamed(c ctx, name string) *sym {
 		if files, ok := c.sc.modules[q]; ok {
 			return first(r.typesIn(files, n))
 		}
-		fam := family(c.sc.f.Language)
+		fam := Family(c.sc.f.Language)
 		if ts := r.typesIn(r.byPackage[key(fam, q)], n); len(ts) > 0 {
 			return ts[0]
 		}
@@ -376,7 +376,7 @@ func (r *resolver) typeNamed(c ctx, name string) *sym {
 	if ts := r.typesIn(c.sc.open, name); len(ts) > 0 {
 		return ts[0]
 	}
-	if ts := r.typesByName[key(family(f.Language), name)]; len(ts) == 1 {
+	if ts := r.typesByName[key(Family(f.Language), name)]; len(ts) == 1 {
 		return ts[0]
 	}
 	return nil
@@ -407,7 +407,7 @@ func (r *resolver) packageFiles(f *lang.Facts) []string {
 		}
 	case "java", "csharp", "php":
 		if f.Package != "" {
-			out = r.byPackage[key(family(f.Language), f.Package)]
+			out = r.byPackage[key(Family(f.Language), f.Package)]
 		}
 	}
 	r.pkgCache[f.Path] = out

@@ -29,20 +29,18 @@ type Index struct {
 
 // Weights of the SearchTable indexes (see doc.go for how they were
 // measured): identifier words dominate, signature and doc comment count
-// half as much, the body a little.
+// half as much.
 var (
 	WeightIdent = 1.0
 	WeightDoc   = 0.5
-	WeightBody  = 0.2
 )
 
-// DefaultPlan is what Search queries: the three SearchTable indexes and,
+// DefaultPlan is what Search queries: the two SearchTable indexes and,
 // used only with Options.Files, the File index of schema.FTSIndexes.
 func DefaultPlan() []Index {
 	out := []Index{
 		{Table: SearchTable, Name: IndexIdent, Weight: WeightIdent},
 		{Table: SearchTable, Name: IndexDoc, Weight: WeightDoc},
-		{Table: SearchTable, Name: IndexBody, Weight: WeightBody},
 	}
 	if ix, ok := schema.FTSIndexOf(schema.LabelFile); ok {
 		out = append(out, Index{Table: ix.Table, Name: ix.Name, Weight: 1})

@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -371,12 +373,14 @@ func (x *goExtractor) body(scope string, n *sitter.Node, varKind string) {
 			})
 		case "range_clause":
 			x.declareList(field(c, "left"))
+			x.rangeElem(scope, c)
 		case "type_switch_statement":
 			namedChildren(c, func(a *sitter.Node) {
 				if a.Kind() == "expression_list" {
 					x.declareList(a)
 				}
 			})
+			x.typeSwitchCases(scope, c)
 		}
 		return true
 	})
@@ -470,6 +474,43 @@ func (x *goExtractor) genericCallee(c *sitter.Node) (name, recv string) {
 	return "", ""
 }
 
+// rangeElem records the value variable of `for k, v := range expr` as a
+// TypeFact of type "elem:expr": the element type of expr, which the
+// resolver reads as expr's type (slice and pointer markers are stripped
+// from types, and map types resolve to their value type).
+func (x *goExtractor) rangeElem(scope string, c *sitter.Node) {
+	left, right := field(c, "left"), field(c, "right")
+	if left == nil || right == nil || left.NamedChildCount() != 2 {
+		return
+	}
+	v := left.NamedChild(1)
+	if v.Kind() != "identifier" {
+		return
+	}
+	x.typeFact(scope, x.f.Text(v), "elem:"+exprText(x.f, right), "local", v)
+}
+
+// typeSwitchCases records, for `switch v := x.(type)`, the type v has in
+// each single-type case, at the case's line: the resolver takes the fact
+// nearest above a call, so inside a case v has that case's type.
+func (x *goExtractor) typeSwitchCases(scope string, c *sitter.Node) {
+	alias := field(c, "alias")
+	if alias == nil || alias.NamedChildCount() != 1 {
+		return
+	}
+	name := x.f.Text(alias.NamedChild(0))
+	namedChildren(c, func(tc *sitter.Node) {
+		if tc.Kind() != "type_case" {
+			return
+		}
+		var types []*sitter.Node
+		eachField(tc, "type", func(t *sitter.Node) { types = append(types, t) })
+		if len(types) == 1 {
+			x.typeFact(scope, name, baseType(x.f.Text(types[0])), "local", tc)
+		}
+	})
+}
+
 // ref records e as a reference when it names a function or method value
 // (an identifier that is not a local or builtin, or a selector).
 func (x *goExtractor) ref(scope string, e *sitter.Node) {
@@ -499,8 +540,14 @@ func (x *goExtractor) shortVar(scope string, c *sitter.Node) {
 		}
 		name := x.f.Text(l)
 		x.locals[name] = true
-		if i < len(rhs) && (i == 0 || len(rhs) == len(lhs)) {
+		switch {
+		case i < len(rhs) && (i == 0 || len(rhs) == len(lhs)):
 			x.typeFact(scope, name, x.exprType(rhs[i]), "local", l)
+		case len(rhs) == 1 && i > 0:
+			// v0, v1 := f(): v1 is f's second result ("call:f#1")
+			if t := x.exprType(rhs[0]); strings.HasPrefix(t, "call:") {
+				x.typeFact(scope, name, t+"#"+strconv.Itoa(i), "local", l)
+			}
 		}
 	}
 	for _, r := range rhs {

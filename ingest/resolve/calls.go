@@ -2,11 +2,16 @@ package resolve
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 	"github.com/gitnexus/gitnexus/ingest/lang"
 )
+
+// traceSite ("path:line", from GITNEXUS_RESOLVE_TRACE) prints how the
+// call sites on that line were resolved: a debugging aid for the resolver.
+var traceSite = os.Getenv("GITNEXUS_RESOLVE_TRACE")
 
 // outcome of one call site.
 type outcome int
@@ -37,7 +42,10 @@ func (r *resolver) calls(f *lang.Facts) {
 			continue // top-level code: no symbol to draw an edge from
 		}
 		r.out.Stats.CallSites++
-		targets, reason, conf, out := r.resolveCall(ctx{sc: sc, caller: caller}, cs)
+		targets, reason, conf, out := r.resolveCall(ctx{sc: sc, caller: caller, line: cs.Line}, cs)
+		if traceSite != "" && traceSite == fmt.Sprintf("%s:%d", f.Path, cs.Line) {
+			fmt.Fprintf(os.Stderr, "resolve trace %s: %s(%s) kind=%s → outcome=%d reason=%s targets=%v\n", traceSite, qualify(cs.Receiver, cs.Name), cs.Kind, cs.Kind, out, reason, targets)
+		}
 		if cs.Kind == "reference" && out != resolved {
 			// a name used as a value that is not a function or method of the
 			// repository (a constant, a variable, a field): not a call site.
@@ -179,7 +187,7 @@ func (r *resolver) resolveCall(c ctx, cs lang.CallSite) ([]*sym, string, float64
 			return r.callTargets(cands, schema.ReasonImportScoped)
 		}
 		for _, f := range files {
-			if _, ok := r.facts["file:"+f][name]; ok {
+			if _, ok := r.facts["file:"+f].get(name, 0); ok {
 				return nil, "", 0, dynamic // a package-level function variable
 			}
 		}
@@ -360,7 +368,7 @@ func (r *resolver) isLocal(c ctx, name string) bool {
 	if c.caller == nil {
 		return false
 	}
-	tf, ok := r.facts[c.caller.ID][name]
+	tf, ok := r.facts[c.caller.ID].get(name, 0)
 	return ok && (tf.Kind == "param" || tf.Kind == "local")
 }
 
@@ -447,7 +455,7 @@ func (r *resolver) isExternalName(c ctx, recv, name string) bool {
 		return false
 	}
 	if c.caller != nil {
-		if _, ok := r.facts[c.caller.ID][id]; ok {
+		if _, ok := r.facts[c.caller.ID].get(id, 0); ok {
 			return false
 		}
 	}
@@ -457,8 +465,8 @@ func (r *resolver) isExternalName(c ctx, recv, name string) bool {
 // externalTyped reports whether id is a variable declared with a type
 // that lives outside the repository (`r *http.Request`, `x: List[str]`).
 func (r *resolver) externalTyped(c ctx, id string) bool {
-	tf, ok := r.factOf(c.caller, c.sc.f.Path, id)
-	if !ok || tf.Type == "" || strings.HasPrefix(tf.Type, "call:") {
+	tf, ok := r.factOf(c.caller, c.sc.f.Path, id, c.line)
+	if !ok || tf.Type == "" || strings.HasPrefix(tf.Type, "call:") || strings.HasPrefix(tf.Type, "elem:") {
 		return false
 	}
 	segs := splitChain(tf.Type)
@@ -494,7 +502,11 @@ func (r *resolver) isExternalType(c ctx, typ string) bool {
 	if typ == "" {
 		return false
 	}
-	if expr, ok := strings.CutPrefix(typ, "call:"); ok {
+	expr, ok := strings.CutPrefix(typ, "call:")
+	if !ok {
+		expr, ok = strings.CutPrefix(typ, "elem:")
+	}
+	if ok {
 		segs := splitChain(expr)
 		return len(segs) > 1 && c.sc != nil && c.sc.external[segs[0]] && !r.isLocal(c, segs[0])
 	}

@@ -72,7 +72,7 @@ type resolver struct {
 	typesByName map[string][]*sym
 	methsByName map[string][]*sym
 	methodsOf   map[string]map[string][]*sym // type id → name → methods
-	facts       map[string]map[string]lang.TypeFact
+	facts       map[string]factTable          // scope (symbol id, or "file:"+path) → name → facts
 	returns     map[string][]string        // symbol id → result types in order
 	heritage    map[string][]lang.Heritage // child id → clauses
 	impls       []implFact                 // Rust `impl Trait for Type` with Type declared elsewhere
@@ -104,7 +104,7 @@ func Resolve(ctx context.Context, in Input) (*Output, error) {
 		dirs: map[string][]string{}, funcsByFile: map[string]map[string][]*sym{},
 		typesByFile: map[string]map[string][]*sym{}, funcsByName: map[string][]*sym{},
 		typesByName: map[string][]*sym{}, methsByName: map[string][]*sym{},
-		methodsOf: map[string]map[string][]*sym{}, facts: map[string]map[string]lang.TypeFact{},
+		methodsOf: map[string]map[string][]*sym{}, facts: map[string]factTable{},
 		returns: map[string][]string{}, heritage: map[string][]lang.Heritage{},
 		byPackage: map[string][]string{},
 		scopes:    map[string]*fileScope{}, parentCache: map[string][]*sym{}, pkgCache: map[string][]string{}, pyMods: map[string]string{}, rustMod: map[string]string{},
@@ -200,12 +200,10 @@ func (r *resolver) index() {
 			}
 			m := r.facts[scope]
 			if m == nil {
-				m = map[string]lang.TypeFact{}
+				m = factTable{}
 				r.facts[scope] = m
 			}
-			if _, dup := m[tf.Name]; !dup || tf.Kind == "field" {
-				m[tf.Name] = tf
-			}
+			m[tf.Name] = append(m[tf.Name], tf)
 		}
 		for _, h := range f.Heritage {
 			if h.ChildID != "" {
@@ -269,16 +267,38 @@ func (r *resolver) enclosingType(s *sym) *sym {
 	return r.syms[s.ParentID]
 }
 
-// factOf returns the type fact for name in scope, walking from a symbol to
-// its enclosing class (fields) and to the file (globals).
-func (r *resolver) factOf(scope *sym, file, name string) (lang.TypeFact, bool) {
+// factTable holds the facts of one scope by name, in source order.
+type factTable map[string][]lang.TypeFact
+
+// get returns the fact for name that holds at line: the last one declared
+// at or above it (a variable re-declared or narrowed — Go's `if v, ok :=
+// x.(T)`, a type switch case — has the type of its nearest declaration).
+// line 0 means "anywhere": the first declaration.
+func (t factTable) get(name string, line int) (lang.TypeFact, bool) {
+	fs := t[name]
+	if len(fs) == 0 {
+		return lang.TypeFact{}, false
+	}
+	best := fs[0]
+	if line > 0 {
+		for _, f := range fs[1:] {
+			if f.Line <= line && f.Line >= best.Line {
+				best = f
+			}
+		}
+	}
+	return best, true
+}
+
+// factOf returns the type fact for name in scope at line, falling back
+// from the symbol's own scope to the file (globals).
+func (r *resolver) factOf(scope *sym, file, name string, line int) (lang.TypeFact, bool) {
 	if scope != nil {
-		if tf, ok := r.facts[scope.ID][name]; ok {
+		if tf, ok := r.facts[scope.ID].get(name, line); ok {
 			return tf, true
 		}
 	}
-	tf, ok := r.facts["file:"+file][name]
-	return tf, ok
+	return r.facts["file:"+file].get(name, 0)
 }
 
 // isSelf reports whether a receiver names the enclosing object.

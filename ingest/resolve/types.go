@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
@@ -17,6 +18,14 @@ const maxInfer = 8
 // "$this->repo" → [$this repo], "r.URL.Query().Get" → [r URL Query() Get].
 // Index expressions and parentheses around the whole are dropped.
 func splitChain(expr string) []string {
+	segs, _ := splitChainIdx(expr)
+	return segs
+}
+
+// splitChainIdx is splitChain that also says which segments were indexed
+// (`la[0]`: the element of la, which for a named slice type is not la's
+// type).
+func splitChainIdx(expr string) ([]string, []bool) {
 	expr = strings.TrimSpace(expr)
 	for strings.HasPrefix(expr, "(") && strings.HasSuffix(expr, ")") && balanced(expr[1:len(expr)-1]) {
 		expr = strings.TrimSpace(expr[1 : len(expr)-1])
@@ -65,16 +74,71 @@ func splitChain(expr string) []string {
 	}
 	parts = append(parts, expr[start:])
 	out := parts[:0]
+	var indexed []bool
 	for _, p := range parts {
 		p = strings.TrimSpace(p)
-		if i := strings.IndexByte(p, '['); i > 0 && !strings.Contains(p, "(") { // x[0] → x
-			p = p[:i]
+		ix := false
+		for strings.HasSuffix(p, "]") { // x[0], f()[i] → x, f()
+			i := strings.LastIndexByte(p, '[')
+			if i <= 0 {
+				break
+			}
+			p, ix = strings.TrimSpace(p[:i]), true
 		}
 		if p != "" {
 			out = append(out, p)
+			indexed = append(indexed, ix)
 		}
 	}
-	return out
+	return out, indexed
+}
+
+// elemOf is the type of an element of a value of type t: for a named
+// slice, array or map type (`type Rules []*Rule`) its element type; for
+// anything else t itself, because slice markers are stripped from written
+// types (a variable of type []*Rule has type Rule here).
+func (r *resolver) elemOf(t *sym) *sym {
+	if t == nil || t.Kind != schema.KindTypeAlias {
+		return t
+	}
+	sig := strings.TrimSpace(strings.TrimPrefix(t.Signature, "type "))
+	sig = strings.TrimSpace(strings.TrimPrefix(sig, t.Name))
+	sig = strings.TrimSpace(strings.TrimPrefix(sig, "="))
+	var elem string
+	switch {
+	case strings.HasPrefix(sig, "map["):
+		if i := closingBracket(sig, 3); i > 0 {
+			elem = sig[i+1:]
+		}
+	case strings.HasPrefix(sig, "["):
+		if i := closingBracket(sig, 0); i > 0 {
+			elem = sig[i+1:]
+		}
+	default:
+		return t
+	}
+	elem = strings.TrimLeft(strings.TrimSpace(elem), "*&")
+	if e := r.typeNamed(ctx{sc: r.scopeOf(t.FilePath)}, elem); e != nil {
+		return e
+	}
+	return nil
+}
+
+// closingBracket returns the index of the ']' matching the '[' at open.
+func closingBracket(s string, open int) int {
+	d := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '[':
+			d++
+		case ']':
+			d--
+			if d == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 func balanced(s string) bool {
@@ -114,6 +178,7 @@ type ctx struct {
 	sc     *fileScope
 	caller *sym
 	depth  int
+	line   int // the line being resolved (0: anywhere), for line-aware facts
 }
 
 func (r *resolver) scopeOf(file string) *fileScope { return r.scopes[file] }
@@ -124,12 +189,15 @@ func (r *resolver) typeOfExpr(c ctx, expr string) *sym {
 		return nil
 	}
 	c.depth++
-	segs := splitChain(expr)
+	segs, indexed := splitChainIdx(expr)
 	if len(segs) == 0 {
 		return nil
 	}
 	t, files := r.firstSegment(c, segs[0])
-	for _, seg := range segs[1:] {
+	if indexed[0] {
+		t = r.elemOf(t)
+	}
+	for i, seg := range segs[1:] {
 		switch {
 		case t != nil:
 			t = r.memberType(c, t, seg)
@@ -137,6 +205,9 @@ func (r *resolver) typeOfExpr(c ctx, expr string) *sym {
 			t, files = r.moduleMember(c, files, seg)
 		default:
 			return nil
+		}
+		if indexed[i+1] {
+			t = r.elemOf(t)
 		}
 	}
 	return t
@@ -161,13 +232,13 @@ func (r *resolver) firstSegment(c ctx, seg string) (*sym, []string) {
 		}
 		return nil, nil
 	}
-	if tf, ok := r.factOf(c.caller, c.sc.f.Path, seg); ok {
-		return r.typeFromFact(c, r.factFile(tf.Scope, c.sc.f.Path), tf.Scope, tf.Type), nil
+	if tf, ok := r.factOf(c.caller, c.sc.f.Path, seg, c.line); ok {
+		return r.typeFromFact(c, r.factFile(tf.Scope, c.sc.f.Path), tf.Scope, tf.Type, tf.Line), nil
 	}
 	if c.caller != nil && c.sc.f.Language == "python" {
 		// a module-level name used inside a function
-		if tf, ok := r.facts["file:"+c.sc.f.Path][seg]; ok {
-			return r.typeFromFact(c, c.sc.f.Path, "", tf.Type), nil
+		if tf, ok := r.facts["file:"+c.sc.f.Path].get(seg, 0); ok {
+			return r.typeFromFact(c, c.sc.f.Path, "", tf.Type, 0), nil
 		}
 	}
 	if files, ok := c.sc.modules[seg]; ok {
@@ -181,7 +252,7 @@ func (r *resolver) firstSegment(c ctx, seg string) (*sym, []string) {
 		return t, nil
 	}
 	if tf, file, ok := r.packageGlobal(c.sc, seg); ok {
-		return r.typeFromFact(ctx{sc: r.scopeOf(file), depth: c.depth}, file, "", tf.Type), nil
+		return r.typeFromFact(ctx{sc: r.scopeOf(file), depth: c.depth}, file, "", tf.Type, 0), nil
 	}
 	return nil, nil
 }
@@ -196,8 +267,8 @@ func (r *resolver) memberType(c ctx, t *sym, seg string) *sym {
 		return r.returnType(c, ms[0])
 	}
 	for _, tt := range r.ancestry(t) {
-		if tf, ok := r.facts[tt.ID][seg]; ok && tf.Kind == "field" {
-			return r.typeFromFact(c, tt.FilePath, tt.ID, tf.Type)
+		if tf, ok := r.facts[tt.ID].get(seg, 0); ok && tf.Kind == "field" {
+			return r.typeFromFact(c, tt.FilePath, tt.ID, tf.Type, 0)
 		}
 	}
 	return nil
@@ -215,8 +286,8 @@ func (r *resolver) moduleMember(c ctx, files []string, seg string) (*sym, []stri
 		}
 	}
 	for _, f := range files {
-		if tf, ok := r.facts["file:"+f][seg]; ok {
-			return r.typeFromFact(ctx{sc: r.scopeOf(f), depth: c.depth}, f, "", tf.Type), nil
+		if tf, ok := r.facts["file:"+f].get(seg, 0); ok {
+			return r.typeFromFact(ctx{sc: r.scopeOf(f), depth: c.depth}, f, "", tf.Type, 0), nil
 		}
 	}
 	// Python package attribute that is a submodule: pkg.sub
@@ -273,6 +344,41 @@ func (r *resolver) callResultType(c ctx, name string, files []string) *sym {
 	return r.returnType(c, s)
 }
 
+// callee resolves a call expression written without its arguments
+// ("F", "pkg.F", "x.m") to the function or method it calls, or nil.
+func (r *resolver) callee(c ctx, expr string) *sym {
+	segs := splitChain(expr)
+	if len(segs) == 0 {
+		return nil
+	}
+	last := segs[len(segs)-1]
+	if len(segs) == 1 {
+		cands, _ := r.bareName(c, last)
+		for _, s := range cands {
+			if s.Label == schema.LabelFunction || s.Label == schema.LabelMethod {
+				return s
+			}
+		}
+		return nil
+	}
+	head := strings.Join(segs[:len(segs)-1], ".")
+	t, files := r.firstSegment(c, head)
+	if len(segs) > 2 {
+		t, files = r.chainModule(c, segs[:len(segs)-1])
+	}
+	switch {
+	case t != nil:
+		return first(r.methodLookup(t, last))
+	case files != nil:
+		for _, f := range files {
+			if fs := r.funcsByFile[f][last]; len(fs) > 0 {
+				return fs[0]
+			}
+		}
+	}
+	return nil
+}
+
 // returnType is the declared (first) result type of a function or method,
 // resolved in the scope of its own file.
 func (r *resolver) returnType(c ctx, fn *sym) *sym {
@@ -284,12 +390,15 @@ func (r *resolver) returnType(c ctx, fn *sym) *sym {
 	if ret == "Self" || ret == "self" || ret == "static" || ret == "$this" {
 		return r.syms[fn.ParentID]
 	}
-	return r.typeFromFact(c, fn.FilePath, fn.ID, ret)
+	return r.typeFromFact(c, fn.FilePath, fn.ID, ret, 0)
 }
 
 // typeFromFact resolves a fact's type string in the file that declared it:
-// a type name, or "call:F" (the result of F).
-func (r *resolver) typeFromFact(c ctx, file, scopeID, typ string) *sym {
+// a type name, "call:F" (the result of F; "call:F#i" its i-th result) or
+// "elem:X" (an element of X). line is the fact's own line: its expression
+// is evaluated just above it, so `for _, c := range c.items` reads the
+// outer c.
+func (r *resolver) typeFromFact(c ctx, file, scopeID, typ string, line int) *sym {
 	sc := r.scopeOf(file)
 	if sc == nil {
 		return nil
@@ -299,10 +408,28 @@ func (r *resolver) typeFromFact(c ctx, file, scopeID, typ string) *sym {
 		scope = nil // a field's scope is its type: evaluate in the file
 	}
 	nc := ctx{sc: sc, caller: scope, depth: c.depth + 1}
+	if line > 1 {
+		nc.line = line - 1
+	}
 	if nc.depth > maxInfer {
 		return nil
 	}
+	if expr, ok := strings.CutPrefix(typ, "elem:"); ok {
+		// the element of a slice, array or map: slice markers are stripped
+		// from written types and map types resolve to their value type, so
+		// the collection's type is the element's.
+		return r.typeOfExpr(nc, expr)
+	}
 	if expr, ok := strings.CutPrefix(typ, "call:"); ok {
+		if base, idx, ok := strings.Cut(expr, "#"); ok {
+			i, err := strconv.Atoi(idx)
+			if fn := r.callee(nc, base); fn != nil && err == nil {
+				if rets := r.returns[fn.ID]; i < len(rets) {
+					return r.typeFromFact(nc, fn.FilePath, fn.ID, rets[i], 0)
+				}
+			}
+			return nil
+		}
 		t := r.typeOfExpr(nc, expr+"()")
 		if t == nil && r.isExternalType(nc, typ) {
 			r.extHit = true
@@ -328,6 +455,12 @@ func (r *resolver) factFile(scopeID, fallback string) string {
 // ("pkg.T", "a.b.T", "ns::T", "NS\T") or bare.
 func (r *resolver) typeNamed(c ctx, name string) *sym {
 	name = strings.TrimSpace(strings.TrimLeft(name, "*&"))
+	if strings.HasPrefix(name, "map[") {
+		// only elements of maps (range, index) reach here: the value type
+		if i := closingBracket(name, 3); i > 0 {
+			name = strings.TrimLeft(strings.TrimSpace(name[i+1:]), "*&[]")
+		}
+	}
 	if name == "" || c.sc == nil {
 		return nil
 	}
@@ -419,7 +552,7 @@ func (r *resolver) packageFiles(f *lang.Facts) []string {
 func (r *resolver) packageGlobal(sc *fileScope, name string) (lang.TypeFact, string, bool) {
 	for _, files := range [][]string{{sc.f.Path}, r.packageFiles(sc.f), sc.open} {
 		for _, f := range files {
-			if tf, ok := r.facts["file:"+f][name]; ok {
+			if tf, ok := r.facts["file:"+f].get(name, 0); ok {
 				return tf, f, true
 			}
 		}

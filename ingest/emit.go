@@ -178,6 +178,12 @@ func (e *emitter) crossFileMethods(ix *Index) error {
 			byName[s.Name] = append(byName[s.Name], s)
 		}
 	}
+	inactive := map[string]bool{}
+	for _, f := range ix.Files {
+		if !resolve.Active(f) {
+			inactive[f.Path] = true
+		}
+	}
 	byQName := map[string][]*schema.Symbol{}
 	for _, ss := range byName {
 		for _, s := range ss {
@@ -202,6 +208,15 @@ func (e *emitter) crossFileMethods(ix *Index) error {
 			cands := byDir[key{path.Dir(f.Path), typ}]
 			if len(cands) == 0 && f.Language != "go" {
 				cands = byName[typ]
+			}
+			if len(cands) > 1 { // build variants (labels.go, labels_stringlabels.go): the default build's
+				var act []*schema.Symbol
+				for _, c := range cands {
+					if !inactive[c.FilePath] {
+						act = append(act, c)
+					}
+				}
+				cands = act
 			}
 			if len(cands) != 1 {
 				continue

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"unicode"
@@ -45,9 +46,31 @@ type goExtractor struct {
 }
 
 func extractGo(f *File, root *sitter.Node) {
+	f.Facts.BuildConstraint = goBuildLine(f.Src)
 	x := &goExtractor{f: f, types: map[string]schema.Kind{}, locals: map[string]bool{}}
 	x.prescan(root)
 	x.topLevel(root)
+}
+
+// goBuildLine returns the expression of the `//go:build` line in the
+// header of a Go file (before the package clause), "" when there is none.
+func goBuildLine(src []byte) string {
+	for len(src) > 0 {
+		line := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			src = nil
+		}
+		t := bytes.TrimSpace(line)
+		if rest, ok := bytes.CutPrefix(t, []byte("//go:build ")); ok {
+			return string(bytes.TrimSpace(rest))
+		}
+		if bytes.HasPrefix(t, []byte("package ")) {
+			return ""
+		}
+	}
+	return ""
 }
 
 // prescan records the kind of every type declared in the file so that

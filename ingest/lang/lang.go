@@ -49,11 +49,15 @@ type Facts struct {
 	// Package is the file's package or namespace where the language has
 	// one: the Go package name, Java/Kotlin package, C# namespace, PHP
 	// namespace, Python dotted module path derived from the file path.
-	Package  string
-	Symbols  []schema.Symbol
-	Imports  []Import
-	Calls    []CallSite
-	Heritage []Heritage
+	Package string
+	// BuildConstraint is the file's `//go:build` expression (Go), "" when
+	// it has none. Resolution prefers files the default build includes
+	// when one name is declared in several build variants.
+	BuildConstraint string
+	Symbols         []schema.Symbol
+	Imports         []Import
+	Calls           []CallSite
+	Heritage        []Heritage
 	// Types carries type information the resolver uses for receiver
 	// inference: struct/class fields, variable and parameter types, return
 	// types. Extractors fill what their language makes cheap to see.

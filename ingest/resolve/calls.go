@@ -74,8 +74,8 @@ func (r *resolver) calls(f *lang.Facts) {
 		r.out.Stats.Resolved++
 		if cs.Kind == "reference" {
 			reason = schema.ReasonReference
-			if conf > 0.7 {
-				conf = 0.7
+			if conf > referenceConf {
+				conf = referenceConf
 			}
 		}
 		r.out.Stats.ByReason[reason]++
@@ -209,7 +209,7 @@ func (r *resolver) resolveCall(c ctx, cs lang.CallSite) ([]*sym, string, float64
 	}
 	if t != nil {
 		if ms := r.methodLookup(t, name); len(ms) > 0 {
-			return ms, schema.ReasonReceiverTyped, 0.9, resolved
+			return r.preferActive(ms), schema.ReasonReceiverTyped, 0.9, resolved
 		}
 		if t.Label == schema.LabelInterface || r.hasExternalAncestor(t) {
 			return nil, "", 0, dynamic
@@ -245,7 +245,7 @@ func (r *resolver) resolveCall(c ctx, cs lang.CallSite) ([]*sym, string, float64
 		return nil, "", 0, external
 	}
 	if g := r.globalUnique(r.methsByName, fam, name); g != nil {
-		return []*sym{g}, schema.ReasonGlobalName, 0.5, resolved
+		return []*sym{g}, schema.ReasonGlobalName, globalConf(fam), resolved
 	}
 	return nil, "", 0, unresolved
 }
@@ -270,6 +270,7 @@ func (r *resolver) chainModule(c ctx, segs []string) (*sym, []string) {
 // callTargets turns candidates into call targets: a type called as a
 // function (Python, JS factory style) means its constructor.
 func (r *resolver) callTargets(cands []*sym, reason string) ([]*sym, string, float64, outcome) {
+	cands = r.preferActive(cands)
 	var out []*sym
 	typeOnly := false
 	for _, s := range cands {
@@ -302,10 +303,15 @@ func confidenceOf(reason string) float64 {
 	case schema.ReasonImportScoped, schema.ReasonReceiverTyped:
 		return 0.9
 	case schema.ReasonGlobalName:
-		return 0.5
+		return 0.6
 	}
 	return 0.8
 }
+
+// referenceConf caps the confidence of a callback edge: the caller names
+// the function but the call happens elsewhere (in whatever it was passed
+// to), so it is the least certain kind of CALLS edge.
+const referenceConf = 0.55
 
 // globalConf is the confidence of a global-name match: C and C++ link
 // non-static functions in one global namespace, so a unique name there is
@@ -314,7 +320,7 @@ func globalConf(fam string) float64 {
 	if fam == "c" {
 		return 0.8
 	}
-	return 0.5
+	return 0.6
 }
 
 // bareName resolves an unqualified call name. The reason is "dynamic" for

@@ -424,6 +424,9 @@ func (r *resolver) typesIn(files []string, name string) []*sym {
 	for _, f := range files {
 		out = append(out, r.typesByFile[f][name]...)
 	}
+	if len(out) > 1 {
+		r.sortActiveFirst(out)
+	}
 	return out
 }
 

@@ -64,6 +64,9 @@ type resolver struct {
 	files map[string]*lang.Facts
 	syms  map[string]*sym
 	paths map[string]bool
+	// inactive marks files the default build leaves out (Go build
+	// constraints and GOOS/GOARCH file suffixes).
+	inactive map[string]bool
 	dirs  map[string][]string // dir → files in it (all indexed files)
 
 	funcsByFile map[string]map[string][]*sym // file → function name → functions
@@ -101,7 +104,7 @@ func key(l, name string) string { return l + "\x00" + name }
 func Resolve(ctx context.Context, in Input) (*Output, error) {
 	r := &resolver{
 		in: in, files: map[string]*lang.Facts{}, syms: map[string]*sym{}, paths: map[string]bool{},
-		dirs: map[string][]string{}, funcsByFile: map[string]map[string][]*sym{},
+		dirs: map[string][]string{}, inactive: map[string]bool{}, funcsByFile: map[string]map[string][]*sym{},
 		typesByFile: map[string]map[string][]*sym{}, funcsByName: map[string][]*sym{},
 		typesByName: map[string][]*sym{}, methsByName: map[string][]*sym{},
 		methodsOf: map[string]map[string][]*sym{}, facts: map[string]factTable{},
@@ -149,6 +152,9 @@ func (r *resolver) index() {
 	}
 	for _, f := range r.in.Files {
 		r.files[f.Path] = f
+		if !Active(f) {
+			r.inactive[f.Path] = true
+		}
 		if !r.paths[f.Path] {
 			r.paths[f.Path] = true
 			d := path.Dir(f.Path)
@@ -224,13 +230,26 @@ func (r *resolver) index() {
 	// deterministic candidate order everywhere
 	for _, tbl := range []map[string][]*sym{r.funcsByName, r.typesByName, r.methsByName} {
 		for _, v := range tbl {
-			sortSyms(v)
+			r.sortActiveFirst(v)
 		}
 	}
 }
 
 func sortSyms(v []*sym) {
 	sort.Slice(v, func(i, j int) bool { return v[i].ID < v[j].ID })
+}
+
+// sortActiveFirst orders candidates so that those of active files come
+// first (then by id): code that takes the first candidate takes the
+// variant the default build compiles.
+func (r *resolver) sortActiveFirst(v []*sym) {
+	sort.SliceStable(v, func(i, j int) bool {
+		ai, aj := !r.inactive[v[i].FilePath], !r.inactive[v[j].FilePath]
+		if ai != aj {
+			return ai
+		}
+		return v[i].ID < v[j].ID
+	})
 }
 
 // Family groups languages that share a namespace: TS, TSX and JS modules

@@ -339,8 +339,8 @@ double Shape::twice() const { return area() * 2; }
 	})
 	calls := edgeSet(sink, schema.RelCalls)
 	want(t, calls,
-		"src/com/ex/Service.java#Service.Service -> src/com/ex/Base.java#Base.Base (receiver-typed)",     // super(1)
-		"src/com/ex/Service.java#Service.run -> src/com/ex/Base.java#Base.log (receiver-typed)",          // inherited, implicit this
+		"src/com/ex/Service.java#Service.Service -> src/com/ex/Base.java#Base.Base (receiver-typed)",        // super(1)
+		"src/com/ex/Service.java#Service.run -> src/com/ex/Base.java#Base.log (receiver-typed)",             // inherited, implicit this
 		"src/com/ex/Service.java#Service.run -> src/com/ex/util/Helper.java#Helper.assist (receiver-typed)", // field type through an import
 		"src/com/ex/Service.java#Service.run -> src/com/ex/util/Helper.java#Helper.create (receiver-typed)", // static call on a class name
 		"geo/shape.cpp#geo.Shape.twice -> geo/shape.cpp#geo.Shape.area (receiver-typed)",

@@ -67,7 +67,7 @@ type resolver struct {
 	// inactive marks files the default build leaves out (Go build
 	// constraints and GOOS/GOARCH file suffixes).
 	inactive map[string]bool
-	dirs  map[string][]string // dir → files in it (all indexed files)
+	dirs     map[string][]string // dir → files in it (all indexed files)
 
 	funcsByFile map[string]map[string][]*sym // file → function name → functions
 	typesByFile map[string]map[string][]*sym // file → type name → Class/Interface
@@ -75,11 +75,11 @@ type resolver struct {
 	typesByName map[string][]*sym
 	methsByName map[string][]*sym
 	methodsOf   map[string]map[string][]*sym // type id → name → methods
-	facts       map[string]factTable          // scope (symbol id, or "file:"+path) → name → facts
-	returns     map[string][]string        // symbol id → result types in order
-	heritage    map[string][]lang.Heritage // child id → clauses
-	impls       []implFact                 // Rust `impl Trait for Type` with Type declared elsewhere
-	byPackage   map[string][]string        // lang+"\x00"+package → files
+	facts       map[string]factTable         // scope (symbol id, or "file:"+path) → name → facts
+	returns     map[string][]string          // symbol id → result types in order
+	heritage    map[string][]lang.Heritage   // child id → clauses
+	impls       []implFact                   // Rust `impl Trait for Type` with Type declared elsewhere
+	byPackage   map[string][]string          // lang+"\x00"+package → files
 	scopes      map[string]*fileScope
 
 	goMods  []goModule

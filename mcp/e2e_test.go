@@ -433,3 +433,20 @@ func TestHugeCypher(t *testing.T) {
 	// The server still answers.
 	call(t, cs, "list_repos", nil)
 }
+
+// TestToolTimeout checks that a call past ToolTimeout ends with a clear
+// error and the server keeps serving.
+func TestToolTimeout(t *testing.T) {
+	w := newWorld(t)
+	cs := w.inMemory(context.Background())
+	old := ToolTimeout
+	ToolTimeout = time.Nanosecond
+	_, e := callRaw(t, cs, "impact", map[string]any{"target": "validate"})
+	ToolTimeout = old
+	if !strings.Contains(e, "deadline exceeded") {
+		t.Errorf("impact past the timeout: %q", e)
+	}
+	if c := call(t, cs, "context", map[string]any{"name": "HandleOrder"}); c["status"] != "found" {
+		t.Errorf("after a timeout, context = %v", c)
+	}
+}

@@ -62,22 +62,52 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 	return s.SDK.Run(ctx, &sdk.StdioTransport{})
 }
 
-// withRepo acquires the request's repository, runs fn, and turns errors
-// into tool errors the client sees (the server keeps serving).
-func withRepo[Out any](s *Server, ctx context.Context, tool, repo string, fn func(*Repo) (Out, error)) (*sdk.CallToolResult, Out, error) {
+// ToolTimeout bounds one tool call. When it passes, the call's statements
+// are interrupted and the client gets an error at once, even if a
+// statement is slow to notice the interrupt (its connection returns to
+// the pool when it does).
+var ToolTimeout = 45 * time.Second
+
+// slowCall is when a call is logged as slow (with its tool and repo).
+const slowCall = 5 * time.Second
+
+// withRepo acquires the request's repository and runs fn under
+// ToolTimeout; errors become tool errors the client sees (the server keeps
+// serving).
+func withRepo[Out any](s *Server, ctx context.Context, tool, repo string, fn func(context.Context, *Repo) (Out, error)) (*sdk.CallToolResult, Out, error) {
 	var zero Out
 	start := time.Now()
 	r, err := s.Repos.Acquire(ctx, repo)
 	if err != nil {
 		return nil, zero, err
 	}
-	defer r.Release()
-	out, err := fn(r)
-	slog.Debug("mcp tool", "tool", tool, "repo", r.Entry.Name, "ms", time.Since(start).Milliseconds(), "err", err)
-	if err != nil {
-		return nil, zero, err
+	ctx, cancel := context.WithTimeout(ctx, ToolTimeout)
+	defer cancel()
+	type result struct {
+		out Out
+		err error
 	}
-	return nil, out, nil
+	done := make(chan result, 1)
+	go func() {
+		defer r.Release()
+		out, err := fn(ctx, r)
+		done <- result{out, err}
+	}()
+	var res result
+	select {
+	case res = <-done:
+	case <-ctx.Done():
+		res.err = fmt.Errorf("%s on %s stopped after %v (%w): narrow the request (lower limit or depth)", tool, r.Entry.Name, time.Since(start).Round(time.Millisecond), ctx.Err())
+	}
+	if d := time.Since(start); d > slowCall {
+		slog.Warn("slow mcp tool call", "tool", tool, "repo", r.Entry.Name, "duration", d, "err", res.err)
+	} else {
+		slog.Debug("mcp tool", "tool", tool, "repo", r.Entry.Name, "ms", d.Milliseconds(), "err", res.err)
+	}
+	if res.err != nil {
+		return nil, zero, res.err
+	}
+	return nil, res.out, nil
 }
 
 // ListReposInput is list_repos's input.
@@ -153,7 +183,7 @@ func (s *Server) addTools() {
 			"each with its matching symbols (process_symbols: filePath, startLine, step_index), plus definitions in no flow. " +
 			"task_context and goal take part in ranking. Next: context on a symbol for its callers and callees."},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in QueryInput) (*sdk.CallToolResult, *QueryOutput, error) {
-			return withRepo(s, ctx, "query", in.Repo, func(r *Repo) (*QueryOutput, error) {
+			return withRepo(s, ctx, "query", in.Repo, func(ctx context.Context, r *Repo) (*QueryOutput, error) {
 				res, err := Query(ctx, r.DB, in, nil)
 				if err != nil {
 					return nil, err
@@ -166,32 +196,32 @@ func (s *Server) addTools() {
 			"with confidence, the processes it is a step of, its community, and whether its callers are complete or a lower bound. " +
 			"Several matches give status ambiguous with candidates: call again with uid."},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in ContextInput) (*sdk.CallToolResult, *ContextOutput, error) {
-			return withRepo(s, ctx, "context", in.Repo, func(r *Repo) (*ContextOutput, error) { return Context(ctx, r.DB, in) })
+			return withRepo(s, ctx, "context", in.Repo, func(ctx context.Context, r *Repo) (*ContextOutput, error) { return Context(ctx, r.DB, in) })
 		})
 	sdk.AddTool(s.SDK, &sdk.Tool{Name: "impact", Annotations: ro,
 		Description: "Blast radius of changing a symbol or file: affected symbols by depth (upstream: what depends on it; downstream: what it depends on), " +
 			"affected processes and modules, a risk level, and whether the answer is exact or a lower bound (unresolved call sites)."},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in ImpactInput) (*sdk.CallToolResult, *ImpactOutput, error) {
-			return withRepo(s, ctx, "impact", in.Repo, func(r *Repo) (*ImpactOutput, error) { return Impact(ctx, r.DB, in) })
+			return withRepo(s, ctx, "impact", in.Repo, func(ctx context.Context, r *Repo) (*ImpactOutput, error) { return Impact(ctx, r.DB, in) })
 		})
 	sdk.AddTool(s.SDK, &sdk.Tool{Name: "detect_changes", Annotations: ro,
 		Description: "Map the git diff (unstaged, staged, all, or compare against base_ref) to changed symbols by line overlap, and to the execution flows they are steps of."},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in DetectChangesInput) (*sdk.CallToolResult, *DetectChangesOutput, error) {
-			return withRepo(s, ctx, "detect_changes", in.Repo, func(r *Repo) (*DetectChangesOutput, error) {
+			return withRepo(s, ctx, "detect_changes", in.Repo, func(ctx context.Context, r *Repo) (*DetectChangesOutput, error) {
 				return DetectChanges(ctx, r.DB, r.Entry.Path, in)
 			})
 		})
 	sdk.AddTool(s.SDK, &sdk.Tool{Name: "trace", Annotations: ro,
 		Description: "Shortest directed call path from one symbol to another over CALLS and HAS_METHOD edges, with file:line and confidence per hop."},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in TraceInput) (*sdk.CallToolResult, *TraceOutput, error) {
-			return withRepo(s, ctx, "trace", in.Repo, func(r *Repo) (*TraceOutput, error) { return Trace(ctx, r.DB, in) })
+			return withRepo(s, ctx, "trace", in.Repo, func(ctx context.Context, r *Repo) (*TraceOutput, error) { return Trace(ctx, r.DB, in) })
 		})
 	sdk.AddTool(s.SDK, &sdk.Tool{Name: "cypher", Annotations: ro,
 		Description: "Run one read-only Cypher statement on the code graph (writes are rejected). Tables: File, Folder, Function, Class, Method, Interface, " +
 			"Community, Process; relationships: CONTAINS, DEFINES, HAS_METHOD, IMPORTS, CALLS (confidence, reason, line), EXTENDS, IMPLEMENTS, MEMBER_OF, " +
 			"STEP_IN_PROCESS (step). Read gitnexus://repo/{name}/schema for properties."},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in CypherInput) (*sdk.CallToolResult, *CypherOutput, error) {
-			return withRepo(s, ctx, "cypher", in.Repo, func(r *Repo) (*CypherOutput, error) { return Cypher(ctx, r.DB, in) })
+			return withRepo(s, ctx, "cypher", in.Repo, func(ctx context.Context, r *Repo) (*CypherOutput, error) { return Cypher(ctx, r.DB, in) })
 		})
 }
 

@@ -62,6 +62,8 @@ type soak struct {
 	RSSEnd    float64 `json:"rss_end_mb"`
 	RSSGrowth float64 `json:"rss_growth_mb"`
 	Seconds   float64 `json:"seconds"`
+	// FirstError is the first tool error of the soak, if any.
+	FirstError string `json:"first_error,omitempty"`
 }
 
 func main() {
@@ -143,6 +145,9 @@ func main() {
 		for i := 0; i < *soakN; i++ {
 			if msg := callOnce(ctx, cs, tools[i%3], args(tools[i%3], i/3)); msg != "" {
 				s.Errors++
+				if s.FirstError == "" {
+					s.FirstError = fmt.Sprintf("call %d %s: %s", i, tools[i%3], msg)
+				}
 			}
 		}
 		s.Seconds = time.Since(start).Seconds()

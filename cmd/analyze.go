@@ -20,6 +20,7 @@ import (
 	"github.com/gitnexus/gitnexus/ingest/discover"
 	"github.com/gitnexus/gitnexus/ingest/resolve"
 	"github.com/gitnexus/gitnexus/processes"
+	"github.com/gitnexus/gitnexus/query"
 )
 
 var analyzeFlags struct {
@@ -172,6 +173,10 @@ func runAnalyze(c *cobra.Command, args []string) error {
 	t0 = time.Now()
 	if err := b.Load(ctx, prog.Update); err != nil {
 		return interrupted(ctx, fmt.Errorf("load graph: %w", err))
+	}
+	prog.Update("search", 0, 0)
+	if err := query.BuildIndexes(ctx, b, b.StagingDir()); err != nil {
+		return interrupted(ctx, fmt.Errorf("build search index: %w", err))
 	}
 	st.Phases["load"] = time.Since(t0).Seconds()
 

@@ -6,8 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"log/slog"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -92,6 +92,14 @@ func NewBuild(ctx context.Context, repoRoot string, opts BuildOptions) (*Build, 
 	}
 	if opts.BufferPoolSize == 0 {
 		opts.BufferPoolSize = DefaultBuildBufferPool
+		if mb, err := strconv.Atoi(os.Getenv("GITNEXUS_BUILD_POOL_MB")); err == nil && mb > 0 {
+			opts.BufferPoolSize = uint64(mb) << 20
+		}
+	}
+	if opts.MaxThreads == 0 {
+		if n, err := strconv.Atoi(os.Getenv("GITNEXUS_BUILD_THREADS")); err == nil && n > 0 {
+			opts.MaxThreads = n
+		}
 	}
 	if opts.BufferPoolSize < MinBuildBufferPool {
 		log.Warn("build buffer pool too small for Kuzu's COPY; raised", "asked_MiB", opts.BufferPoolSize>>20, "using_MiB", MinBuildBufferPool>>20)
@@ -182,19 +190,6 @@ func (b *Build) add(key, fileName string, line []byte, label schema.Label, id st
 	return rf.write(line)
 }
 
-// fileNeedsSearchText is true while schema.File has no SearchText field:
-// then AddFile fills the File table's searchText column itself.
-var fileNeedsSearchText = func() bool {
-	nt, _ := schema.NodeTableOf(schema.LabelFile)
-	missing := nt.MissingColumns()
-	for _, c := range missing {
-		if c.Name != "searchText" {
-			panic("graph: File column " + c.Name + " has no value source")
-		}
-	}
-	return len(missing) > 0
-}()
-
 func (b *Build) addNode(l schema.Label, id string, v any, extra []column) error {
 	if id == "" {
 		return fmt.Errorf("graph build: %s row with empty id", l)
@@ -211,14 +206,13 @@ func (b *Build) AddFolder(f schema.Folder) error {
 	return b.addNode(schema.LabelFolder, f.ID, f, nil)
 }
 
-// AddFile adds a File node. Its searchText column (schema.File has no such
-// field yet) is text.SearchText(name, "", path).
+// AddFile adds a File node. An empty SearchText is filled with
+// text.SearchText(name, "", path), so the file-name index always has words.
 func (b *Build) AddFile(f schema.File) error {
-	var extra []column
-	if fileNeedsSearchText {
-		extra = []column{{"searchText", text.SearchText(f.Name, "", f.Path)}}
+	if f.SearchText == "" {
+		f.SearchText = text.SearchText(f.Name, "", f.Path)
 	}
-	return b.addNode(schema.LabelFile, f.ID, f, extra)
+	return b.addNode(schema.LabelFile, f.ID, f, nil)
 }
 
 // AddSymbol adds a symbol node to the table of s.Label (or, when Label is

@@ -36,6 +36,11 @@ func TestBuildLoadQuery(t *testing.T) {
 	if got := strings.Join(stages, ","); got != "schema,nodes,edges,fts" {
 		t.Errorf("stages %s", got)
 	}
+	// A symbol-table full-text index (as indexes built before SymbolSearch
+	// had) can still be added after Load.
+	if err := b.Exec(ctx, schema.SymbolFTSIndex(schema.LabelFunction).CreateStatement()); err != nil {
+		t.Fatal(err)
+	}
 	// The build itself can be queried and extended before Commit.
 	if err := b.Exec(ctx, "CREATE NODE TABLE Extra(id STRING PRIMARY KEY)"); err != nil {
 		t.Fatal(err)
@@ -398,14 +403,14 @@ func TestCustomStopWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Abort()
-	if err := b.AddSymbol(schema.Symbol{ID: "1", Kind: schema.KindFunction, Name: "x", SearchText: "the banana split"}); err != nil {
+	if err := b.AddFile(schema.File{ID: "x.go", Path: "x.go", Name: "x.go", SearchText: "the banana split"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.Load(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
 	for q, want := range map[string]int{"banana": 0, "the": 1, "split": 1} {
-		r, err := b.Query(ctx, "CALL QUERY_FTS_INDEX('Function', 'function_fts', '"+q+"') RETURN node.id", nil)
+		r, err := b.Query(ctx, "CALL QUERY_FTS_INDEX('File', 'file_fts', '"+q+"') RETURN node.id", nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,7 +16,7 @@ import (
 // at 16 MiB and works at 32 MiB.
 const (
 	DefaultBuildBufferPool = 256 << 20
-	MinBuildBufferPool     = 192 << 20
+	MinBuildBufferPool     = 96 << 20
 	DefaultReadBufferPool  = 256 << 20
 )
 

@@ -48,10 +48,14 @@ func DefaultPlan() []Index {
 	return out
 }
 
-// FallbackPlan is every index of schema.FTSIndexes with weight 1: what an
-// index without SearchTable (built before BuildIndexes ran) offers.
+// FallbackPlan is the per-table indexes with weight 1: what an index
+// without SearchTable (built before BuildIndexes ran) offers.
 func FallbackPlan() []Index {
 	var out []Index
+	for _, l := range schema.SymbolLabels {
+		ix := schema.SymbolFTSIndex(l)
+		out = append(out, Index{Table: ix.Table, Name: ix.Name, Weight: 1})
+	}
 	for _, ix := range schema.FTSIndexes {
 		out = append(out, Index{Table: ix.Table, Name: ix.Name, Weight: 1})
 	}

@@ -133,6 +133,11 @@ func (d *testDB) indexes(legacy bool) {
 	for _, ix := range schema.FTSIndexes {
 		d.exec(ix.CreateStatement(), nil)
 	}
+	if legacy { // indexes built before SymbolSearch had one index per symbol table
+		for _, l := range schema.SymbolLabels {
+			d.exec(schema.SymbolFTSIndex(l).CreateStatement(), nil)
+		}
+	}
 	if !legacy {
 		if err := BuildIndexes(context.Background(), d, d.t.TempDir()); err != nil {
 			d.t.Fatal(err)

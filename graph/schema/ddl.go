@@ -222,13 +222,19 @@ type FTSIndex struct {
 	Fields []string
 }
 
-// FTSIndexes are the full-text indexes created after every load.
+// FTSIndexes are the full-text indexes created after every load. Symbols
+// are searched through the query package's SymbolSearch table (one table,
+// so one set of BM25 statistics over all symbols; built after Load by
+// query.BuildIndexes): per-table symbol indexes would double the full-text
+// cost of a load (its largest part) for no use.
 var FTSIndexes = []FTSIndex{
-	{LabelFunction, "function_fts", []string{"name", "searchText", "signature", "docComment"}},
-	{LabelClass, "class_fts", []string{"name", "searchText", "signature", "docComment"}},
-	{LabelMethod, "method_fts", []string{"name", "searchText", "signature", "docComment"}},
-	{LabelInterface, "interface_fts", []string{"name", "searchText", "signature", "docComment"}},
 	{LabelFile, "file_fts", []string{"name", "searchText"}},
+}
+
+// SymbolFTSIndex is the per-table index shape for a symbol table; indexes
+// built before SymbolSearch existed used it (query's fallback plan).
+func SymbolFTSIndex(l Label) FTSIndex {
+	return FTSIndex{l, strings.ToLower(string(l)) + "_fts", []string{"name", "searchText", "signature", "docComment"}}
 }
 
 // FTSIndexOf returns the full-text index of table l.

@@ -12,7 +12,7 @@ package schema
 // Version is the schema version written into meta.json. Bump it whenever a
 // table or property changes; an index with another version is rebuilt rather
 // than read.
-const Version = 1
+const Version = 2
 
 // Label is a node table.
 type Label string

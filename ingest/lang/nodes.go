@@ -70,14 +70,6 @@ func lineOf(n *sitter.Node) int {
 	return int(n.StartPosition().Row) + 1
 }
 
-// endLineOf is the 1-based line n ends on (inclusive), 0 for nil.
-func endLineOf(n *sitter.Node) int {
-	if n == nil {
-		return 0
-	}
-	return int(n.EndPosition().Row) + 1
-}
-
 // namedChildren calls fn for each named child of n in order. It walks
 // with a cursor: indexed access (NamedChild(i)) scans from the first child
 // and makes a loop over a file's top-level declarations quadratic.

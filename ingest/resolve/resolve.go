@@ -278,14 +278,6 @@ func (r *resolver) fileEdge(from, to string, conf float64, reason string, line i
 	})
 }
 
-// enclosingType returns the class a method belongs to, or nil.
-func (r *resolver) enclosingType(s *sym) *sym {
-	if s == nil || s.ParentID == "" {
-		return nil
-	}
-	return r.syms[s.ParentID]
-}
-
 // factTable holds the facts of one scope by name, in source order.
 type factTable map[string][]lang.TypeFact
 

@@ -1,0 +1,107 @@
+package resolve
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/gitnexus/gitnexus/ingest/lang"
+)
+
+func TestSplitChain(t *testing.T) {
+	for in, want := range map[string]string{
+		"s.db.Query()":          "[s db Query()]",
+		"r.URL.Query().Get":     "[r URL Query() Get]",
+		"a::b::C":               "[a b C]",
+		"$this->repo":           "[$this repo]",
+		"(x)":                   "[x]",
+		"db.Blocks()[0].Meta()": "[db Blocks() Meta()]",
+		"f(a.b, c).d":           "[f(a.b, c) d]",
+		"x?.y":                  "[x y]",
+		"Foo<Bar>::new":         "[Foo<Bar> new]",
+	} {
+		if got := fmt.Sprint(splitChain(in)); got != want {
+			t.Errorf("splitChain(%q) = %s, want %s", in, got, want)
+		}
+	}
+	_, ix := splitChainIdx("la[0].String")
+	if fmt.Sprint(ix) != "[true false]" {
+		t.Errorf("indexed = %v", ix)
+	}
+}
+
+func TestParamCount(t *testing.T) {
+	for in, want := range map[string]int{
+		"Read(p []byte) (n int, err error)": 1,
+		"Close() error":                     0,
+		"Do(a, b int, f func(x, y int))":    3,
+		"NoParens":                          -1,
+		"M(m map[string]int, xs ...string)": 2,
+	} {
+		if got := paramCount(in); got != want {
+			t.Errorf("paramCount(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+func TestGoDefaultName(t *testing.T) {
+	for in, want := range map[string]string{
+		"github.com/a/b":         "b",
+		"gopkg.in/yaml.v3":       "yaml",
+		"github.com/x/go-kit/v2": "kit",
+		"k8s.io/client-go/rest":  "rest",
+		"github.com/foo/bar-baz": "bar_baz",
+	} {
+		if got := goDefaultName(in); got != want {
+			t.Errorf("goDefaultName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestActive(t *testing.T) {
+	for _, c := range []struct {
+		path, build string
+		want        bool
+	}{
+		{"a.go", "", true},
+		{"a_windows.go", "", false},
+		{"a_linux.go", "", true},
+		{"a_linux_arm64.go", "", false},
+		{"a_amd64.go", "", true},
+		{"labels.go", "!stringlabels && !dedupelabels", true},
+		{"labels_stringlabels.go", "stringlabels", false},
+		{"x.go", "go1.21", true},
+		{"x.go", "ignore", false},
+		{"x.go", "linux && cgo", true},
+		{"x.go", "(((", true}, // unparsable: kept
+	} {
+		if got := Active(&lang.Facts{Path: c.path, Language: "go", BuildConstraint: c.build}); got != c.want {
+			t.Errorf("Active(%s, %q) = %v", c.path, c.build, got)
+		}
+	}
+	if !Active(&lang.Facts{Path: "x_windows.py", Language: "python"}) {
+		t.Error("non-Go files are always active")
+	}
+}
+
+func TestFactTableLineAware(t *testing.T) {
+	ft := factTable{"db": {{Name: "db", Type: "Storage", Line: 10}, {Name: "db", Type: "DB", Line: 12}, {Name: "db", Type: "Head", Line: 20}}}
+	for line, want := range map[int]string{0: "Storage", 11: "Storage", 12: "DB", 19: "DB", 25: "Head"} {
+		if tf, _ := ft.get("db", line); tf.Type != want {
+			t.Errorf("line %d: %s, want %s", line, tf.Type, want)
+		}
+	}
+}
+
+func TestTSConfigCandidates(t *testing.T) {
+	c := &tsConfig{baseURL: ".", paths: map[string][]string{"@lib/*": {"src/lib/*"}, "exact": {"src/exact.ts"}}}
+	if got := fmt.Sprint(c.candidates("@lib/validate")); got != "[src/lib/validate @lib/validate]" {
+		t.Errorf("candidates = %s", got)
+	}
+	if got := c.candidates("exact"); len(got) == 0 || got[0] != "src/exact.ts" {
+		t.Errorf("exact = %v", got)
+	}
+	var nilc *tsConfig
+	if nilc.candidates("x") != nil {
+		t.Error("nil config has candidates")
+	}
+}

@@ -375,3 +375,54 @@ func write(t *testing.T, dir, rel, content string) {
 		t.Fatal(err)
 	}
 }
+
+func TestE2EEmbeddingsWithFixtureModel(t *testing.T) {
+	e := newEnv(t)
+	dir := fixture(t, "goshop")
+	model, err := filepath.Abs(filepath.Join("embed", "testdata", "tiny"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Without a model: a keyword-only index, exit 0, said once.
+	_, errs, code := e.run(dir, "analyze", dir)
+	if code != 0 || strings.Count(errs, "keyword-only") != 1 {
+		t.Fatalf("analyze without a model: exit %d, stderr %q", code, errs)
+	}
+	if _, errs, code := e.run(dir, "query", "--mode", "vector", "order"); code != 3 || !strings.Contains(errs, "no embeddings") {
+		t.Errorf("vector query on a keyword-only index: exit %d, %q", code, errs)
+	}
+
+	out := e.ok(dir, "analyze", "--json", "--model-dir", model, dir)
+	if !strings.Contains(out, `13 embedded, 0 reused`) {
+		t.Errorf("first embedding run: %s", out)
+	}
+	rows := e.cypher(dir, "MATCH (c:CodeEmbedding) RETURN count(*)")
+	if fmt.Sprint(rows) != "[[13]]" {
+		t.Errorf("vectors stored = %v, want one per symbol (13)", rows)
+	}
+	// Re-analyze of unchanged code reuses every vector.
+	out = e.ok(dir, "analyze", "--json", "--model-dir", model, dir)
+	if !strings.Contains(out, `0 embedded, 13 reused`) {
+		t.Errorf("second run should reuse all vectors: %s", out)
+	}
+	out = e.ok(dir, "query", "--json", "--mode", "vector", "--model-dir", model, "save the order")
+	var res struct {
+		Definitions []struct {
+			Matched string `json:"matched"`
+		} `json:"definitions"`
+		ProcessSymbols []struct {
+			Matched string `json:"matched"`
+		} `json:"process_symbols"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("query --json: %v\n%s", err, out)
+	}
+	if len(res.Definitions)+len(res.ProcessSymbols) == 0 {
+		t.Errorf("vector query found nothing: %s", out)
+	}
+	for _, d := range res.Definitions {
+		if d.Matched != "vector" {
+			t.Errorf("vector-mode hit matched by %q", d.Matched)
+		}
+	}
+}

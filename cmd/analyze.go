@@ -30,6 +30,8 @@ var analyzeFlags struct {
 	noDefaultExcludes bool
 	workers           int
 	skipEmbeddings    bool
+	modelDir          string
+	device            string
 	name              string
 }
 
@@ -57,6 +59,8 @@ func init() {
 	f.BoolVar(&analyzeFlags.noDefaultExcludes, "no-default-excludes", false, "do not leave out vendored/generated code and lock files")
 	f.IntVar(&analyzeFlags.workers, "workers", 0, "parse workers (default: one per core)")
 	f.BoolVar(&analyzeFlags.skipEmbeddings, "skip-embeddings", false, "build a keyword-only index (no vectors)")
+	f.StringVar(&analyzeFlags.modelDir, "model-dir", "", "embedding model directory (default: $GITNEXUS_MODEL_DIR or $GITNEXUS_HOME/models/snowflake-arctic-embed-xs)")
+	f.StringVar(&analyzeFlags.device, "device", "auto", "embedding device: auto, cpu, cuda or dml")
 	f.StringVar(&analyzeFlags.name, "name", "", "name to register the repository under (default: the directory name)")
 	rootCmd.AddCommand(analyzeCmd)
 }
@@ -126,7 +130,21 @@ func runAnalyze(c *cobra.Command, args []string) error {
 		}
 	}()
 
-	res, err := ingest.Run(ctx, abs, b, ingest.Options{
+	var emb *embedStage
+	embeddings := "skipped (--skip-embeddings)"
+	if !analyzeFlags.skipEmbeddings {
+		var msg string
+		if emb, msg, err = startEmbedding(ctx, abs, b, analyzeFlags.modelDir, analyzeFlags.device); err != nil {
+			return err
+		}
+		if emb == nil {
+			embeddings = msg
+		} else {
+			defer emb.close()
+		}
+	}
+
+	res, err := ingest.Run(ctx, abs, emb.sink(b), ingest.Options{
 		Discover: discover.Options{
 			MaxFileSize:       analyzeFlags.maxFileSize,
 			Excludes:          analyzeFlags.excludes,
@@ -178,12 +196,17 @@ func runAnalyze(c *cobra.Command, args []string) error {
 	if err := query.BuildIndexes(ctx, b, b.StagingDir()); err != nil {
 		return interrupted(ctx, fmt.Errorf("build search index: %w", err))
 	}
-	st.Phases["load"] = time.Since(t0).Seconds()
-
-	embeddings := "skipped (--skip-embeddings)"
-	if !analyzeFlags.skipEmbeddings {
-		embeddings = "not computed: this build has no embedding step yet; the index is keyword-only"
+	var embInfo graph.EmbeddingInfo
+	if emb != nil {
+		t1 := time.Now()
+		prog.Update("embed", 0, 0)
+		if embInfo, err = emb.finish(ctx, b); err != nil {
+			return interrupted(ctx, err)
+		}
+		embeddings = emb.status
+		st.Phases["embed"] = time.Since(t1).Seconds()
 	}
+	st.Phases["load"] = time.Since(t0).Seconds()
 
 	name := analyzeFlags.name
 	if name == "" {
@@ -211,6 +234,7 @@ func runAnalyze(c *cobra.Command, args []string) error {
 		Languages:     st.Languages,
 		Kinds:         st.Kinds,
 		Phases:        st.Phases,
+		Embeddings:    embInfo,
 	}
 	st.Phases["total"] = time.Since(start).Seconds()
 	if err := b.Commit(meta); err != nil {

@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"github.com/gitnexus/gitnexus/embed"
 	"io"
 	"os"
 	"strings"
@@ -24,6 +25,8 @@ var queryFlags struct {
 	minScore float64
 	content  bool
 	files    bool
+	modelDir string
+	device   string
 }
 
 var queryCmd = &cobra.Command{
@@ -57,6 +60,8 @@ func init() {
 	f.Float64Var(&queryFlags.minScore, "min-score", 0, "drop hits scoring below this (0..1; the best possible hit scores 1)")
 	f.BoolVar(&queryFlags.content, "content", false, "include each symbol's signature and source")
 	f.BoolVar(&queryFlags.files, "files", false, "also search files by path and name")
+	f.StringVar(&queryFlags.modelDir, "model-dir", "", "embedding model directory (default: $GITNEXUS_MODEL_DIR or $GITNEXUS_HOME/models/snowflake-arctic-embed-xs)")
+	f.StringVar(&queryFlags.device, "device", "auto", "embedding device for the query: auto, cpu, cuda or dml")
 	rootCmd.AddCommand(queryCmd)
 }
 
@@ -103,6 +108,14 @@ func runQuery(c *cobra.Command, args []string) error {
 		return err
 	}
 	defer db.Close()
+	if opts.Mode != query.ModeKeyword {
+		vf, closeEmb, notice := vectorRetriever(db, queryFlags.modelDir, queryFlags.device)
+		defer closeEmb()
+		opts.Vectors = vf
+		if notice != "" && opts.Mode == query.ModeHybrid {
+			fmt.Fprintf(os.Stderr, "gitnexus: %s\n", notice)
+		}
+	}
 	res, err := query.Search(c.Context(), db, q, opts)
 	if err != nil {
 		if errors.Is(err, query.ErrNoVectors) {
@@ -190,4 +203,28 @@ func firstLine(s string) string {
 		return s[:i] + " …"
 	}
 	return s
+}
+
+// vectorRetriever opens the embedding model the index was built with and
+// returns the vector retriever, or nil with a reason when the index has no
+// vectors or the model cannot be loaded (the search then runs keyword-only).
+func vectorRetriever(db *graph.DB, modelDir, device string) (query.VectorFunc, func(), string) {
+	none := func() {}
+	m := db.Meta()
+	if m == nil || m.Embeddings.Count == 0 {
+		return nil, none, ""
+	}
+	dev, err := embed.ParseDevice(device)
+	if err != nil {
+		return nil, none, err.Error()
+	}
+	emb, err := embed.New(embed.Options{ModelDir: modelDir, Device: dev})
+	if err != nil {
+		return nil, none, fmt.Sprintf("vectors not searched: %v", err)
+	}
+	if emb.ModelID() != m.Embeddings.Model {
+		emb.Close()
+		return nil, none, fmt.Sprintf("vectors not searched: the index was embedded with %s, the model here is %s (re-run analyze)", m.Embeddings.Model, emb.ModelID())
+	}
+	return query.VectorRetriever(db, emb.EmbedQuery), func() { emb.Close() }, ""
 }

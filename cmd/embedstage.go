@@ -1,0 +1,109 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/gitnexus/gitnexus/embed"
+	"github.com/gitnexus/gitnexus/embed/vectors"
+	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/ingest"
+	"github.com/gitnexus/gitnexus/models"
+)
+
+// embedStage is analyze's embedding step: it tees the symbols ingest
+// streams into a vectors.Writer that embeds them in the background, and
+// loads the vectors into the new database after the graph.
+type embedStage struct {
+	emb    *embed.Embedder
+	w      *vectors.Writer
+	prev   *graph.DB // the live index, read for vectors to reuse
+	status string    // one line for the summary
+}
+
+// startEmbedding opens the model. A missing model or ONNX Runtime is not
+// an error: analyze says so once and builds a keyword-only index (nil
+// stage). An explicitly requested device that cannot load is an error.
+func startEmbedding(ctx context.Context, root string, b *graph.Build, modelDir, device string) (*embedStage, string, error) {
+	dev, err := embed.ParseDevice(device)
+	if err != nil {
+		return nil, "", Usage("%v", err)
+	}
+	emb, err := embed.New(embed.Options{ModelDir: modelDir, Device: dev})
+	switch {
+	case err == nil:
+	case errors.Is(err, models.ErrModelMissing), errors.Is(err, embed.ErrORTNotFound):
+		msg := fmt.Sprintf("not computed: %v — the index is keyword-only (--skip-embeddings silences this)", err)
+		fmt.Fprintln(os.Stderr, "gitnexus: embeddings "+msg)
+		return nil, msg, nil
+	case errors.Is(err, embed.ErrDeviceUnavailable):
+		return nil, "", Fail(ExitUsage, "%v (use --device auto or cpu)", err)
+	default:
+		return nil, "", fmt.Errorf("load embedding model: %w", err)
+	}
+	st := &embedStage{emb: emb}
+	var prev vectors.Previous
+	if m, err := graph.ReadMeta(root); err == nil && m.Embeddings.Model == emb.ModelID() {
+		if db, err := graph.Open(ctx, root, graph.OpenOptions{}); err == nil {
+			st.prev = db
+			prev = vectors.FromDB(db)
+		}
+	}
+	st.w, err = vectors.NewWriter(ctx, emb, b.StagingDir(), vectors.Options{Previous: prev})
+	if err != nil {
+		st.close()
+		return nil, "", fmt.Errorf("start embedding: %w", err)
+	}
+	return st, "", nil
+}
+
+// sink wraps the graph build so that every symbol also goes to the writer.
+func (s *embedStage) sink(next ingest.Sink) ingest.Sink {
+	if s == nil {
+		return next
+	}
+	return teeSink{Sink: next, w: s.w}
+}
+
+type teeSink struct {
+	ingest.Sink
+	w *vectors.Writer
+}
+
+func (t teeSink) AddSymbol(sym schema.Symbol) error {
+	if err := t.Sink.AddSymbol(sym); err != nil {
+		return err
+	}
+	return t.w.AddSymbol(sym)
+}
+
+// finish waits for the last batch and loads the vectors into the build
+// (after b.Load). It returns what meta.json records.
+func (s *embedStage) finish(ctx context.Context, b *graph.Build) (graph.EmbeddingInfo, error) {
+	defer s.close()
+	st, err := s.w.Close()
+	if err != nil {
+		return graph.EmbeddingInfo{}, fmt.Errorf("embed symbols: %w", err)
+	}
+	if err := s.w.Load(ctx, b); err != nil {
+		return graph.EmbeddingInfo{}, fmt.Errorf("load vectors: %w", err)
+	}
+	dev, why := s.emb.Device()
+	s.status = fmt.Sprintf("%d chunks of %d symbols (%d embedded, %d reused) with %s on %s (%s)",
+		st.Chunks, st.Owners, st.Embedded, st.Reused, s.emb.ModelID(), dev, why)
+	return graph.EmbeddingInfo{Model: s.emb.ModelID(), Count: st.Chunks, Dim: s.emb.Dim()}, nil
+}
+
+func (s *embedStage) close() {
+	if s.prev != nil {
+		s.prev.Close()
+		s.prev = nil
+	}
+	if s.emb != nil {
+		s.emb.Close()
+		s.emb = nil
+	}
+}

@@ -349,3 +349,124 @@ double Shape::twice() const { return area() * 2; }
 	want(t, edgeSet(sink, schema.RelHasMethod), "geo/shape.h#geo.Shape -> geo/shape.cpp#geo.Shape.area (structural)")
 	want(t, edgeSet(sink, schema.RelImports), "geo/shape.cpp -> geo/shape.h (module-rule)", "src/com/ex/Service.java -> src/com/ex/util/Helper.java (module-rule)")
 }
+
+func TestRustRubyPHPCSharpCResolution(t *testing.T) {
+	sink, _ := run(t, map[string]string{
+		"src/lib.rs": `mod greet;
+use crate::greet::{Greet, English};
+
+pub fn run(g: &dyn Greet) -> String {
+    g.greet()
+}
+
+pub fn main_entry() {
+    let e = English::new();
+    run(&e);
+}
+`,
+		"src/greet.rs": `pub trait Greet {
+    fn greet(&self) -> String;
+}
+
+pub struct English;
+
+impl English {
+    pub fn new() -> English { English }
+}
+
+impl Greet for English {
+    fn greet(&self) -> String { "hello".to_string() }
+}
+`,
+		"lib/greeter.rb": `require_relative "formatter"
+
+class Greeter
+  def initialize
+    @fmt = Formatter.new
+  end
+
+  def greet(name)
+    shout(name)
+  end
+
+  def shout(name)
+    name.upcase
+  end
+end
+`,
+		"lib/formatter.rb": `class Formatter
+  def initialize; end
+end
+`,
+		"app/Page.php": `<?php
+namespace App;
+
+use App\Models\User;
+
+class Page {
+    public function render(): string {
+        $u = new User();
+        return $this->title() . $u->name();
+    }
+    private function title(): string { return "t"; }
+}
+`,
+		"app/Models/User.php": `<?php
+namespace App\Models;
+
+class User {
+    public function __construct() {}
+    public function name(): string { return "n"; }
+}
+`,
+		"cs/Repo.cs": `namespace Demo
+{
+    public interface IRepo { void Save(); }
+
+    public class Repo : IRepo
+    {
+        public void Save() { Flush(); }
+        private void Flush() { }
+    }
+}
+`,
+		"cs/Service.cs": `using Demo;
+
+namespace Demo.App
+{
+    public class Service
+    {
+        private readonly Repo repo = new Repo();
+        public void Run() { repo.Save(); }
+    }
+}
+`,
+		"c/util.c": `#include "util.h"
+int add(int a, int b) { return a + b; }
+`,
+		"c/util.h": `int add(int a, int b);
+`,
+		"c/main.c": `#include "util.h"
+int main(void) { return add(1, 2); }
+`,
+	})
+	calls := edgeSet(sink, schema.RelCalls)
+	want(t, calls,
+		"src/lib.rs#run -> src/greet.rs#Greet.greet (receiver-typed)",         // dyn Trait call: the trait method
+		"src/lib.rs#main_entry -> src/greet.rs#English.new (receiver-typed)",  // Type::new()
+		"src/lib.rs#main_entry -> src/lib.rs#run (same-file)",
+		"lib/greeter.rb#Greeter.greet -> lib/greeter.rb#Greeter.shout (receiver-typed)", // implicit self
+		"lib/greeter.rb#Greeter.initialize -> lib/formatter.rb#Formatter.initialize (receiver-typed)", // Foo.new
+		"app/Page.php#Page.render -> app/Page.php#Page.title (receiver-typed)",            // $this->
+		"app/Page.php#Page.render -> app/Models/User.php#User.__construct (receiver-typed)", // new through use
+		"app/Page.php#Page.render -> app/Models/User.php#User.name (receiver-typed)",        // typed local
+		"cs/Repo.cs#Repo.Save -> cs/Repo.cs#Repo.Flush (receiver-typed)",
+		"cs/Service.cs#Service.Run -> cs/Repo.cs#Repo.Save (receiver-typed)", // field through using
+		"c/main.c#main -> c/util.c#add (global-name)",
+	)
+	impl := edgeSet(sink, schema.RelImplements)
+	want(t, impl, "src/greet.rs#English -> src/greet.rs#Greet (declared)", "cs/Repo.cs#Repo -> cs/Repo.cs#IRepo (declared)")
+	want(t, edgeSet(sink, schema.RelImports),
+		"src/lib.rs -> src/greet.rs (module-rule)", "lib/greeter.rb -> lib/formatter.rb (module-rule)",
+		"app/Page.php -> app/Models/User.php (module-rule)", "c/main.c -> c/util.h (module-rule)")
+}

@@ -479,6 +479,14 @@ func (r *resolver) phpImport(sc *fileScope, imp lang.Import) []string {
 		return nil
 	}
 	spec := strings.TrimPrefix(imp.Spec, "\\")
+	if _, last := splitLast(spec, "\\"); len(imp.Names) == 1 && strings.HasPrefix(imp.Names[0], last) {
+		// use A\B\C (as D): the name is the spec's own last segment
+		_, alias := splitAs(imp.Names[0])
+		if alias == last {
+			alias = imp.Alias
+		}
+		return r.nsImport(sc, lang.Import{Spec: spec, Alias: alias}, "php", "\\")
+	}
 	if len(imp.Names) > 0 { // use A\B\{C, D}
 		var out []string
 		for _, n := range imp.Names {

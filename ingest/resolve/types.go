@@ -235,6 +235,16 @@ func (r *resolver) firstSegment(c ctx, seg string) (*sym, []string) {
 	if tf, ok := r.factOf(c.caller, c.sc.f.Path, seg, c.line); ok {
 		return r.typeFromFact(c, r.factFile(tf.Scope, c.sc.f.Path), tf.Scope, tf.Type, tf.Line), nil
 	}
+	if implicitThis[c.sc.f.Language] {
+		// a field of the enclosing class named without this. (Java, C#, C++)
+		if t := r.selfType(c.caller); t != nil {
+			for _, tt := range r.ancestry(t) {
+				if tf, ok := r.facts[tt.ID].get(seg, 0); ok && tf.Kind == "field" {
+					return r.typeFromFact(c, tt.FilePath, tt.ID, tf.Type, 0), nil
+				}
+			}
+		}
+	}
 	if c.caller != nil && c.sc.f.Language == "python" {
 		// a module-level name used inside a function
 		if tf, ok := r.facts["file:"+c.sc.f.Path].get(seg, 0); ok {

@@ -452,14 +452,14 @@ int main(void) { return add(1, 2); }
 	})
 	calls := edgeSet(sink, schema.RelCalls)
 	want(t, calls,
-		"src/lib.rs#run -> src/greet.rs#Greet.greet (receiver-typed)",         // dyn Trait call: the trait method
-		"src/lib.rs#main_entry -> src/greet.rs#English.new (receiver-typed)",  // Type::new()
+		"src/lib.rs#run -> src/greet.rs#Greet.greet (receiver-typed)",        // dyn Trait call: the trait method
+		"src/lib.rs#main_entry -> src/greet.rs#English.new (receiver-typed)", // Type::new()
 		"src/lib.rs#main_entry -> src/lib.rs#run (same-file)",
-		"lib/greeter.rb#Greeter.greet -> lib/greeter.rb#Greeter.shout (receiver-typed)", // implicit self
+		"lib/greeter.rb#Greeter.greet -> lib/greeter.rb#Greeter.shout (receiver-typed)",               // implicit self
 		"lib/greeter.rb#Greeter.initialize -> lib/formatter.rb#Formatter.initialize (receiver-typed)", // Foo.new
-		"app/Page.php#Page.render -> app/Page.php#Page.title (receiver-typed)",            // $this->
-		"app/Page.php#Page.render -> app/Models/User.php#User.__construct (receiver-typed)", // new through use
-		"app/Page.php#Page.render -> app/Models/User.php#User.name (receiver-typed)",        // typed local
+		"app/Page.php#Page.render -> app/Page.php#Page.title (receiver-typed)",                        // $this->
+		"app/Page.php#Page.render -> app/Models/User.php#User.__construct (receiver-typed)",           // new through use
+		"app/Page.php#Page.render -> app/Models/User.php#User.name (receiver-typed)",                  // typed local
 		"cs/Repo.cs#Repo.Save -> cs/Repo.cs#Repo.Flush (receiver-typed)",
 		"cs/Service.cs#Service.Run -> cs/Repo.cs#Repo.Save (receiver-typed)", // field through using
 		"c/main.c#main -> c/util.c#add (global-name)",

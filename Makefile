@@ -14,9 +14,9 @@ ORT_SO    := lib/libonnxruntime.so.1
 LDFLAGS   := -r '$$ORIGIN:$$ORIGIN/lib' -X github.com/gitnexus/gitnexus/cmd.Version=$(VERSION)
 STATICCHECK_VERSION := v0.8.2
 DEMO_REPO ?= .
-DEMO_QUERY ?= parse files in parallel
+DEMO_QUERY ?= resolve calls across files
 
-.PHONY: build demo test vet staticcheck unit deps bench clean
+.PHONY: build demo test vet staticcheck unit deps ort bench bench-callgraph clean
 
 build: deps
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/gitnexus .
@@ -31,9 +31,11 @@ deps: $(ORT_SO)
 $(ORT_SO):
 	bash scripts/fetch-ort.sh lib
 
+ort: $(ORT_SO)
+
 demo: build
 	$(BIN)/gitnexus analyze $(DEMO_REPO)
-	$(BIN)/gitnexus cypher -r $(DEMO_REPO) "MATCH (f:File)-[:DEFINES]->(s:Function) RETURN f.language AS language, count(s) AS functions ORDER BY functions DESC"
+	$(BIN)/gitnexus query -r $(DEMO_REPO) "$(DEMO_QUERY)"
 
 test: deps vet staticcheck unit
 
@@ -48,6 +50,10 @@ unit:
 
 bench: build
 	bash bench/run.sh
+
+# call-graph accuracy against golang.org/x/tools (see bench/callgraph/README.md)
+bench-callgraph: build
+	for c in gin prometheus; do bash bench/callgraph/run.sh $$c || exit 1; done
 
 clean:
 	rm -rf $(BIN)

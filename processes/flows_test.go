@@ -1,0 +1,261 @@
+package processes_test
+
+// Expected flows on small repositories: an HTTP handler, a CLI command and
+// a class hierarchy in Go, Python and TypeScript, through the whole
+// pipeline (discovery, parsing, resolution, processes).
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/ingest"
+	"github.com/gitnexus/gitnexus/processes"
+)
+
+type nopSink struct{}
+
+func (nopSink) AddFolder(schema.Folder) error { return nil }
+func (nopSink) AddFile(schema.File) error     { return nil }
+func (nopSink) AddSymbol(schema.Symbol) error { return nil }
+func (nopSink) AddEdge(schema.Edge) error     { return nil }
+
+func flows(t *testing.T, files map[string]string) (*processes.Result, []string) {
+	t.Helper()
+	dir := t.TempDir()
+	for p, src := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := ingest.Run(context.Background(), dir, nopSink{}, ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr := processes.Run(processes.FromIndex(res.Index, res.Edges), processes.Options{})
+	var labels []string
+	for _, p := range pr.Processes {
+		labels = append(labels, p.Label)
+	}
+	return pr, labels
+}
+
+func wantFlow(t *testing.T, labels []string, want string) {
+	t.Helper()
+	for _, l := range labels {
+		if l == want {
+			return
+		}
+	}
+	t.Errorf("no flow %q; have %q", want, labels)
+}
+
+func TestGoFlows(t *testing.T) {
+	pr, labels := flows(t, map[string]string{
+		"go.mod": "module example.com/app\n",
+		"server/login.go": `package server
+
+import "net/http"
+
+type Server struct{ store *Store }
+
+func (s *Server) HandleLogin(w http.ResponseWriter, r *http.Request) {
+	u := s.validateUser(r)
+	s.createSession(u)
+}
+
+func (s *Server) validateUser(r *http.Request) string { return checkPassword(r.FormValue("p")) }
+
+func checkPassword(p string) string { return p }
+
+func (s *Server) createSession(u string) { s.store.Save(u) }
+
+type Store struct{}
+
+func (st *Store) Save(u string) { writeRow(u) }
+
+func writeRow(u string) {}
+`,
+		"cmd/serve.go": `package cmd
+
+import "github.com/spf13/cobra"
+
+func runServe(cmd *cobra.Command, args []string) error {
+	cfg := loadConfig(args)
+	return startServer(cfg)
+}
+
+func loadConfig(args []string) string { return "" }
+
+func startServer(cfg string) error { return listen(cfg) }
+
+func listen(addr string) error { return nil }
+`,
+		"server/login_test.go": `package server
+
+import "testing"
+
+func TestLogin(t *testing.T) { (&Server{}).HandleLogin(nil, nil); checkPassword("x") }
+`,
+	})
+	wantFlow(t, labels, "HandleLogin → validateUser → checkPassword")
+	wantFlow(t, labels, "HandleLogin → createSession → Save → writeRow")
+	wantFlow(t, labels, "runServe → startServer → listen")
+	for _, l := range labels {
+		if strings.HasPrefix(l, "TestLogin") {
+			t.Errorf("a test is an entry point: %s", l)
+		}
+	}
+	for _, p := range pr.Processes {
+		if p.EntryPointID == "" || p.TerminalID == "" || p.StepCount < 3 || p.ProcessType == "" {
+			t.Errorf("incomplete process %+v", p)
+		}
+	}
+	for _, c := range pr.Communities {
+		if strings.HasPrefix(c.Label, "Cluster") || c.Label == "" {
+			t.Errorf("community label %q", c.Label)
+		}
+	}
+}
+
+func TestPythonFlows(t *testing.T) {
+	_, labels := flows(t, map[string]string{
+		"app/__init__.py": "",
+		"app/views.py": `from flask import Flask
+from .auth import authenticate, create_session
+
+app = Flask(__name__)
+
+
+@app.route("/login", methods=["POST"])
+def login():
+    user = authenticate()
+    return create_session(user)
+`,
+		"app/auth.py": `def authenticate():
+    return check_password("x")
+
+
+def check_password(p):
+    return p
+
+
+def create_session(user):
+    return user
+`,
+		"app/cli.py": `import sys
+
+
+def main():
+    args = parse_args(sys.argv)
+    run(args)
+
+
+def parse_args(argv):
+    return argv
+
+
+def run(args):
+    process_files(args)
+
+
+def process_files(args):
+    return args
+`,
+		"app/models.py": `class Model:
+    def save(self):
+        self.validate()
+        self.write()
+
+    def validate(self):
+        pass
+
+    def write(self):
+        pass
+
+
+class User(Model):
+    def register(self):
+        self.save()
+`,
+	})
+	wantFlow(t, labels, "login → authenticate → check_password")
+	wantFlow(t, labels, "main → run → process_files")
+	wantFlow(t, labels, "register → save → validate")
+}
+
+func TestTypeScriptFlows(t *testing.T) {
+	_, labels := flows(t, map[string]string{
+		"app/api/login/route.ts": `import { validateUser, createSession } from "../../../lib/auth";
+
+export async function POST(req: Request) {
+  const user = validateUser(req);
+  return createSession(user);
+}
+`,
+		"lib/auth.ts": `export function validateUser(req: Request): string {
+  return checkPassword(req.url);
+}
+
+function checkPassword(p: string): string {
+  return p;
+}
+
+export function createSession(user: string): string {
+  return user;
+}
+`,
+		"lib/controllers.ts": `export class BaseController {
+  handle(req: string) {
+    this.authorize(req);
+    return this.render(req);
+  }
+  authorize(req: string) {
+    return audit(req);
+  }
+  render(req: string) {
+    return req;
+  }
+}
+
+function audit(req: string) { return req; }
+
+export class UserController extends BaseController {
+  show(req: string) {
+    return this.handle(req);
+  }
+}
+`,
+	})
+	wantFlow(t, labels, "POST → validateUser → checkPassword")
+	wantFlow(t, labels, "show → handle → authorize → audit")
+}
+
+func TestProcessIDsStableAcrossRuns(t *testing.T) {
+	files := map[string]string{
+		"go.mod": "module example.com/app\n",
+		"a.go":   "package app\n\nfunc Run() { load(); serve() }\nfunc load() { parse() }\nfunc parse() {}\nfunc serve() { handle() }\nfunc handle() { parse() }\n",
+	}
+	a, _ := flows(t, files)
+	b, _ := flows(t, files)
+	if len(a.Processes) == 0 || len(a.Processes) != len(b.Processes) {
+		t.Fatalf("processes: %d vs %d", len(a.Processes), len(b.Processes))
+	}
+	for i := range a.Processes {
+		if a.Processes[i].ID != b.Processes[i].ID || a.Processes[i].Label != b.Processes[i].Label {
+			t.Errorf("process %d differs: %+v vs %+v", i, a.Processes[i], b.Processes[i])
+		}
+	}
+	for i := range a.Communities {
+		if a.Communities[i].ID != b.Communities[i].ID {
+			t.Errorf("community %d differs", i)
+		}
+	}
+}

@@ -73,8 +73,17 @@ func main() {
 	calls := flag.Int("calls", 100, "warm calls per tool")
 	soakN := flag.Int("soak", 0, "calls in the memory soak (0: none)")
 	out := flag.String("out", "", "write the JSON report here too")
+	stderrPath := flag.String("stderr", "", "append the server's stderr to this file (default: discard)")
 	flag.Parse()
 	argv := flag.Args()
+	if *stderrPath != "" {
+		f, err := os.OpenFile(*stderrPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer f.Close()
+		serverStderr = f
+	}
 	if len(argv) == 0 {
 		log.Fatal("usage: mcpbench [flags] -- SERVER COMMAND...")
 	}
@@ -170,11 +179,25 @@ func main() {
 		fmt.Fprintf(os.Stderr, " | soak %d calls: RSS %.0f → %.0f MB (%+.1f)", rep.Soak.Calls, rep.Soak.RSSStart, rep.Soak.RSSEnd, rep.Soak.RSSGrowth)
 	}
 	fmt.Fprintln(os.Stderr)
+	if rep.FirstError != "" {
+		fmt.Fprintf(os.Stderr, "errors: %s\n", rep.FirstError)
+	}
+	for tool, st := range rep.Calls {
+		if st.N > 0 && st.Errors == st.N {
+			fmt.Fprintf(os.Stderr, "every %s call failed: the latencies measure errors, not answers\n", tool)
+			os.Exit(1)
+		}
+	}
 }
+
+// serverStderr receives the server's stderr (nil: discarded).
+var serverStderr *os.File
 
 func connect(ctx context.Context, argv []string) (*sdk.ClientSession, *exec.Cmd, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stderr = nil
+	if serverStderr != nil {
+		cmd.Stderr = serverStderr
+	}
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "mcpbench", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)
 	return cs, cmd, err
 }

@@ -234,9 +234,78 @@ section_analyze() {
 # Each later issue replaces one of these with a real measurement. Until then they say so in the
 # report rather than print numbers.
 
+# Whole-process `gitnexus query` latency (spawn, open, search, print) on prometheus, keyword mode,
+# over the labeled prometheus queries of query/testdata/labeled.json; the peer's `query` on the same
+# queries beside it (offline it cannot load its full-text extension and returns nothing, so its time
+# is that of an empty answer).
 section_query() {
-  out ""; out "## query latency"; out ""; out "_not measured yet: no query benchmark in this harness._"
+  local c=prometheus dir tmp q t0 t1 n=0
+  out ""; out "## query latency (whole process, $c, keyword mode)"
+  dir=$(corpus_dir "$c"); tmp="$TMPD/query-$c"
+  make_copies "$c" "$dir" "$tmp"
+  "$OURS" analyze --skip-embeddings --json "$tmp/ours" >"$LOGS/query-analyze.json" 2>"$LOGS/query-analyze.err" ||
+    { out "_our analyze failed: see $LOGS/query-analyze.err_"; FAILED=1; return; }
+  mapfile -t qs < <(jq -r --arg c "$c" '.queries[] | select(.corpus == $c) | .query' "$ROOT/query/testdata/labeled.json")
+  : >"$LOGS/query-ours.ms"
+  for q in "${qs[@]}"; do
+    t0=$(date +%s%N)
+    "$OURS" query -r "$tmp/ours" --mode keyword --json "$q" >/dev/null 2>>"$LOGS/query-ours.err" || FAILED=1
+    t1=$(date +%s%N); echo $(((t1 - t0) / 1000000)) >>"$LOGS/query-ours.ms"; n=$((n + 1))
+  done
+  local ours50 ours90 peer50="-" peer90="-"
+  ours50=$(median <"$LOGS/query-ours.ms")
+  ours90=$(sort -n "$LOGS/query-ours.ms" | awk '{v[NR]=$1} END{print v[int(NR*0.9+0.5)]}')
+  if [ "$BENCH_PEER" != 0 ]; then
+    log "$c: peer analyze for the query section"
+    if run_peer "$tmp/peer" "bench-query-$c" "$LOGS/query-peer-analyze"; then
+      : >"$LOGS/query-peer.ms"
+      for q in "${qs[@]}"; do
+        t0=$(date +%s%N)
+        (eval "$(bash "$PEER_SH" env)" && cd "$tmp/peer" && timeout 60 gitnexus query "$q") >/dev/null 2>>"$LOGS/query-peer.err" || true
+        t1=$(date +%s%N); echo $(((t1 - t0) / 1000000)) >>"$LOGS/query-peer.ms"
+      done
+      peer50=$(median <"$LOGS/query-peer.ms")
+      peer90=$(sort -n "$LOGS/query-peer.ms" | awk '{v[NR]=$1} END{print v[int(NR*0.9+0.5)]}')
+    fi
+  fi
+  out ""
+  out "| queries | ours p50 (ms) | ours p90 (ms) | peer p50 (ms) | peer p90 (ms) | target p50 ≤ 150 ms |"
+  out "|--:|--:|--:|--:|--:|---|"
+  out "| $n | $ours50 | $ours90 | $peer50 | $peer90 | $(awk -v a="$ours50" 'BEGIN{print (a<=150)?"met":"missed"}') |"
 }
+
+# Communities and processes: counts beside the peer's (from its analyze output), process ids
+# compared across two analyzes of identical copies, and any community labelled Cluster_N.
+section_processes() {
+  local corpora=("$@") c dir tmp
+  out ""; out "## communities and processes"; out ""
+  out "| corpus | communities | processes | entry points ranked / traced | ids identical across 2 runs | Cluster_N labels | peer communities | peer processes |"
+  out "|---|--:|--:|---|---|--:|--:|--:|"
+  for c in "${corpora[@]}"; do
+    dir=$(corpus_dir "$c"); tmp="$TMPD/proc-$c"
+    make_copies "$c" "$dir" "$tmp"
+    local ok=1 k
+    for k in ours peer; do
+      "$OURS" analyze --skip-embeddings --json "$tmp/$k" >"$LOGS/proc-$c-$k.json" 2>"$LOGS/proc-$c-$k.err" || ok=0
+      "$OURS" processes -r "$tmp/$k" --limit 1000000 --json | jq -r '.processes[].id' | sort >"$LOGS/proc-$c-$k.ids" || ok=0
+    done
+    [ "$ok" = 1 ] || { out "| $c | failed | | | | | | |"; FAILED=1; continue; }
+    local same comms procs ranked traced clusters pc="-" pp="-"
+    same=$(cmp -s "$LOGS/proc-$c-ours.ids" "$LOGS/proc-$c-peer.ids" && echo "yes ($(wc -l <"$LOGS/proc-$c-ours.ids"))" || echo "NO")
+    comms=$(jq -r '.processes.communities' "$LOGS/proc-$c-ours.json")
+    procs=$(jq -r '.processes.trace.processes' "$LOGS/proc-$c-ours.json")
+    ranked=$(jq -r '.processes.trace.ranked' "$LOGS/proc-$c-ours.json")
+    traced=$(jq -r '.processes.trace.traced' "$LOGS/proc-$c-ours.json")
+    clusters=$("$OURS" communities -r "$tmp/ours" --limit 1000000 --json | jq '[.communities[] | select(.label | test("^Cluster_"))] | length')
+    if [ -f "$ROOT/bench/results/peer-$c.txt" ]; then
+      pc=$(sed -n 's/.*| \([0-9,]*\) clusters | \([0-9,]*\) flows.*/\1/p' "$ROOT/bench/results/peer-$c.txt" | head -n 1)
+      pp=$(sed -n 's/.*| \([0-9,]*\) clusters | \([0-9,]*\) flows.*/\2/p' "$ROOT/bench/results/peer-$c.txt" | head -n 1)
+    fi
+    out "| $c | $comms | $procs | $ranked / $traced | $same | $clusters | ${pc:--} | ${pp:--} |"
+  done
+  out ""; out "_peer figures: its own analyze summary, from bench/results/peer-CORPUS.txt (same corpus version, recorded earlier on this machine kind)._"
+}
+
 section_mcp() {
   out ""; out "## mcp latency"; out ""; out "_not measured yet: no MCP benchmark in this harness._"
 }
@@ -286,8 +355,8 @@ main() {
   done
   local s
   for s in $(words "${BENCH_SKIP:-}"); do
-    case $s in analyze | query | mcp | embeddings | callgraph) ;;
-      *) echo "bench: unknown section '$s' in BENCH_SKIP (known: analyze query mcp embeddings callgraph)" >&2; exit 2 ;;
+    case $s in analyze | query | processes | mcp | embeddings | callgraph) ;;
+      *) echo "bench: unknown section '$s' in BENCH_SKIP (known: analyze query processes mcp embeddings callgraph)" >&2; exit 2 ;;
     esac
   done
 
@@ -328,6 +397,7 @@ main() {
 
   skipped analyze || section_analyze "${corpora[@]}"
   skipped query || section_query
+  skipped processes || section_processes "${corpora[@]}"
   skipped mcp || section_mcp
   skipped embeddings || section_embeddings
   skipped callgraph || section_callgraph "${corpora[@]}"

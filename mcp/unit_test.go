@@ -145,7 +145,7 @@ func TestNormalizeAddr(t *testing.T) {
 
 func TestHTTPToken(t *testing.T) {
 	t.Setenv("GITNEXUS_HOME", t.TempDir())
-	s := New(Options{})
+	s := New(Options{Cwd: t.TempDir()}) // not inside any indexed repo
 	defer s.Close()
 	ts := httptest.NewServer(s.HTTPHandler("s3cret"))
 	defer ts.Close()

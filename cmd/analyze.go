@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"log/slog"
+	"runtime"
 	"context"
 	"errors"
 	"fmt"
@@ -186,7 +188,9 @@ func runAnalyze(c *cobra.Command, args []string) error {
 	// memory back before Kuzu needs its own.
 	samples, resolution, procStats, discovery := res.Samples, res.Resolution, pres.Stats, res.Discovery
 	res, pres = nil, nil
+	slog.Debug("before release", "heap", heapMiB())
 	ingest.ReleaseMemory()
+	slog.Debug("after release", "heap", heapMiB())
 
 	t0 = time.Now()
 	if err := b.Load(ctx, prog.Update); err != nil {
@@ -350,4 +354,17 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+func heapMiB() string {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	b, _ := os.ReadFile("/proc/self/status")
+	rss := ""
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "VmRSS:") {
+			rss = strings.TrimSpace(strings.TrimPrefix(l, "VmRSS:"))
+		}
+	}
+	return fmt.Sprintf("heapInuse=%dMiB sys=%dMiB rss=%s", m.HeapInuse>>20, m.Sys>>20, rss)
 }

@@ -333,7 +333,7 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 		}
 		b.counts[string(t.Label)] = n
 		done += rf.rows
-		b.log.Debug("copied nodes", "table", t.Label, "rows", n, "took", time.Since(t0))
+		b.log.Debug("copied nodes", "table", t.Label, "rows", n, "took", time.Since(t0), "rss_MiB", rssMiB())
 		progress("nodes", done, total)
 	}
 
@@ -375,7 +375,7 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 			}
 			b.counts[string(r.Type)] += n
 			done += rf.rows
-			b.log.Debug("copied edges", "rel", key, "rows", n, "took", time.Since(t0))
+			b.log.Debug("copied edges", "rel", key, "rows", n, "took", time.Since(t0), "rss_MiB", rssMiB())
 			progress("edges", done, total)
 		}
 	}
@@ -391,7 +391,7 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 		}
 		progress("fts", i+1, len(schema.FTSIndexes))
 	}
-	b.log.Debug("graph loaded", "took", time.Since(start))
+	b.log.Debug("graph loaded", "took", time.Since(start), "rss_MiB", rssMiB())
 	b.state = stateLoaded
 	return nil
 }
@@ -776,4 +776,24 @@ func canonical(path string) (string, error) {
 		abs = real
 	}
 	return abs, nil
+}
+
+// rssMiB is this process's resident memory, for debug logs ("" where
+// /proc is not available).
+func rssMiB() string {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return ""
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			f := strings.Fields(rest)
+			if len(f) > 0 {
+				if kb, err := strconv.Atoi(f[0]); err == nil {
+					return strconv.Itoa(kb >> 10)
+				}
+			}
+		}
+	}
+	return ""
 }

@@ -157,7 +157,8 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 			}
 		}
 		unresolved = out.Unresolved
-		res.Resolution = &out.Stats
+		rs := out.Stats // a copy: a pointer into out would keep the resolver's tables alive
+		res.Resolution = &rs
 		res.Samples = out.Samples
 		st.Phases["resolve"] = time.Since(t0).Seconds()
 	}

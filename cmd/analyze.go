@@ -1,14 +1,14 @@
 package cmd
 
 import (
-	"log/slog"
-	"runtime"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"syscall"

@@ -470,3 +470,24 @@ int main(void) { return add(1, 2); }
 		"src/lib.rs -> src/greet.rs (module-rule)", "lib/greeter.rb -> lib/formatter.rb (module-rule)",
 		"app/Page.php -> app/Models/User.php (module-rule)", "c/main.c -> c/util.h (module-rule)")
 }
+
+func TestPHPComposerPSR4(t *testing.T) {
+	sink, _ := run(t, map[string]string{
+		"composer.json": `{"autoload": {"psr-4": {"Acme\\": "src/"}}}`,
+		"src/Billing/Invoice.php": `<?php
+class Invoice {
+    public function total(): int { return 1; }
+}
+`,
+		"web/index.php": `<?php
+use Acme\Billing\Invoice;
+
+function show() {
+    $i = new Invoice();
+    return $i->total();
+}
+`,
+	})
+	want(t, edgeSet(sink, schema.RelImports), "web/index.php -> src/Billing/Invoice.php (module-rule)")
+	want(t, edgeSet(sink, schema.RelCalls), "web/index.php#show -> src/Billing/Invoice.php#Invoice.total (receiver-typed)")
+}

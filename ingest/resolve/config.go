@@ -111,3 +111,40 @@ func (c *tsConfig) candidates(spec string) []string {
 	}
 	return out
 }
+
+// readPSR4 reads composer.json's autoload (and autoload-dev) psr-4 map:
+// namespace prefix (with its trailing backslash) → repo-relative
+// directories.
+func readPSR4(root string) map[string][]string {
+	b, err := os.ReadFile(filepath.Join(root, "composer.json"))
+	if err != nil {
+		return nil
+	}
+	var cfg struct {
+		Autoload struct {
+			PSR4 map[string]json.RawMessage `json:"psr-4"`
+		} `json:"autoload"`
+		AutoloadDev struct {
+			PSR4 map[string]json.RawMessage `json:"psr-4"`
+		} `json:"autoload-dev"`
+	}
+	if json.Unmarshal(b, &cfg) != nil {
+		return nil
+	}
+	out := map[string][]string{}
+	for _, m := range []map[string]json.RawMessage{cfg.Autoload.PSR4, cfg.AutoloadDev.PSR4} {
+		for prefix, raw := range m {
+			var one string
+			var many []string
+			if json.Unmarshal(raw, &one) == nil {
+				many = []string{one}
+			} else if json.Unmarshal(raw, &many) != nil {
+				continue
+			}
+			for _, d := range many {
+				out[prefix] = append(out[prefix], path.Clean(strings.TrimSuffix(d, "/")))
+			}
+		}
+	}
+	return out
+}

@@ -485,17 +485,48 @@ func (r *resolver) phpImport(sc *fileScope, imp lang.Import) []string {
 		if alias == last {
 			alias = imp.Alias
 		}
-		return r.nsImport(sc, lang.Import{Spec: spec, Alias: alias}, "php", "\\")
+		return r.phpClass(sc, spec, alias)
 	}
 	if len(imp.Names) > 0 { // use A\B\{C, D}
 		var out []string
 		for _, n := range imp.Names {
 			name, alias := splitAs(n)
-			out = append(out, r.nsImport(sc, lang.Import{Spec: spec + "\\" + name, Alias: alias}, "php", "\\")...)
+			out = append(out, r.phpClass(sc, spec+"\\"+name, alias)...)
 		}
 		return out
 	}
-	return r.nsImport(sc, lang.Import{Spec: spec, Alias: imp.Alias}, "php", "\\")
+	return r.phpClass(sc, spec, imp.Alias)
+}
+
+// phpClass binds a fully qualified class name: through the namespaces the
+// repository's files declare, or, when none declares it, through
+// composer.json's PSR-4 autoload map (App\Models\User → app/Models/User.php).
+func (r *resolver) phpClass(sc *fileScope, fqcn, alias string) []string {
+	before := len(sc.names) + len(sc.modules)
+	files := r.nsImport(sc, lang.Import{Spec: fqcn, Alias: alias}, "php", "\\")
+	if len(files) > 0 || len(sc.names)+len(sc.modules) > before {
+		return files
+	}
+	_, name := splitLast(fqcn, "\\")
+	local := alias
+	if local == "" {
+		local = name
+	}
+	for prefix, dirs := range r.psr4 {
+		rest, ok := strings.CutPrefix(fqcn, prefix)
+		if !ok {
+			continue
+		}
+		for _, d := range dirs {
+			p := path.Join(d, strings.ReplaceAll(rest, "\\", "/")+".php")
+			if r.paths[p] {
+				delete(sc.external, local)
+				sc.names[local] = append(sc.names[local], r.typesByFile[p][name]...)
+				return []string{p}
+			}
+		}
+	}
+	return nil
 }
 
 // ---- Rust ----

@@ -86,6 +86,7 @@ type resolver struct {
 	pyMods  map[string]string // dotted module → file
 	rustMod map[string]string // module path (a::b) → file
 	tsPaths *tsConfig
+	psr4    map[string][]string // composer PSR-4: namespace prefix → dirs
 	byBase  map[string][]string // file base name → paths, built on first use
 
 	// extHit is set when type inference stopped at a type from outside the
@@ -116,6 +117,7 @@ func Resolve(ctx context.Context, in Input) (*Output, error) {
 	r.index()
 	r.goMods = readGoModules(in.Root, in.Paths)
 	r.tsPaths = readTSConfig(in.Root)
+	r.psr4 = readPSR4(in.Root)
 	for _, f := range in.Files {
 		if err := ctx.Err(); err != nil {
 			return nil, err

@@ -187,6 +187,7 @@ func runAnalyze(c *cobra.Command, args []string) error {
 	// The index and edges are loaded from the NDJSON files now: give their
 	// memory back before Kuzu needs its own.
 	samples, resolution, procStats, discovery := res.Samples, res.Resolution, pres.Stats, res.Discovery
+	unresolvedByFile := res.Unresolved
 	res, pres = nil, nil
 	slog.Debug("before release", "heap", heapMiB())
 	ingest.ReleaseMemory()
@@ -239,6 +240,11 @@ func runAnalyze(c *cobra.Command, args []string) error {
 		Kinds:         st.Kinds,
 		Phases:        st.Phases,
 		Embeddings:    embInfo,
+	}
+	if resolution != nil {
+		meta.Calls = map[string]int{"callSites": resolution.CallSites, "resolved": resolution.Resolved,
+			"external": resolution.External, "dynamic": resolution.Dynamic, "unresolved": resolution.Unresolved}
+		meta.Unresolved = unresolvedByFile
 	}
 	st.Phases["total"] = time.Since(start).Seconds()
 	if err := b.Commit(meta); err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sort"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -56,6 +57,24 @@ var statusCmd = &cobra.Command{
 		fmt.Fprintf(w, "  symbols     %s\n", formatCounts(m.Kinds))
 		fmt.Fprintf(w, "  counts      %s\n", formatCounts(m.Counts))
 		fmt.Fprintf(w, "  parse       %s\n", formatCounts(m.ParseStatus))
+		if c := m.Calls; c != nil {
+			fmt.Fprintf(w, "  calls       %d sites: %d resolved, %d external, %d dynamic, %d unresolved in %d files\n",
+				c["callSites"], c["resolved"], c["external"], c["dynamic"], c["unresolved"], len(m.Unresolved))
+			type fc struct {
+				f string
+				n int
+			}
+			var worst []fc
+			for f, n := range m.Unresolved {
+				worst = append(worst, fc{f, n})
+			}
+			sort.Slice(worst, func(i, j int) bool {
+				return worst[i].n > worst[j].n || worst[i].n == worst[j].n && worst[i].f < worst[j].f
+			})
+			for i := 0; i < len(worst) && i < 5; i++ {
+				fmt.Fprintf(w, "              %4d unresolved  %s\n", worst[i].n, worst[i].f)
+			}
+		}
 		if len(m.Skipped) > 0 {
 			fmt.Fprintf(w, "  skipped     %s\n", formatCounts(m.Skipped))
 		}

@@ -58,6 +58,12 @@ type Meta struct {
 	Kinds        map[string]int     `json:"kinds"`
 	Phases       map[string]float64 `json:"phases"` // seconds
 	Embeddings   EmbeddingInfo      `json:"embeddings"`
+	// Calls counts call sites by resolution outcome (callSites, resolved,
+	// external, dynamic, unresolved); Unresolved names the files with
+	// unresolved call sites and how many (callers of symbols they may call
+	// are a lower bound).
+	Calls      map[string]int `json:"calls,omitempty"`
+	Unresolved map[string]int `json:"unresolved,omitempty"`
 }
 
 // EmbeddingInfo says which vectors the index holds (Count 0: none).

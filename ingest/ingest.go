@@ -60,6 +60,9 @@ type Result struct {
 	Resolution *resolve.Stats
 	// Samples are a few unresolved call sites ("file:line name").
 	Samples []string
+	// Unresolved counts unresolved call sites per file (files with none
+	// are absent).
+	Unresolved map[string]int
 }
 
 // Stats are the counts of a run, for the summary and meta.json.
@@ -157,6 +160,7 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 			}
 		}
 		unresolved = out.Unresolved
+		res.Unresolved = out.Unresolved
 		rs := out.Stats // a copy: a pointer into out would keep the resolver's tables alive
 		res.Resolution = &rs
 		res.Samples = out.Samples

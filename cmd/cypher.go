@@ -1,15 +1,12 @@
 package cmd
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
-
-	"github.com/gitnexus/gitnexus/graph"
 )
 
 var cypherCmd = &cobra.Command{
@@ -29,15 +26,8 @@ IMPLEMENTS, MEMBER_OF, STEP_IN_PROCESS. Example:
 		if stmt == "" {
 			return Usage("empty statement: give a Cypher query, e.g. \"MATCH (n:Function) RETURN n.name LIMIT 5\"")
 		}
-		e, err := resolveRepo("")
+		db, err := openRepo(c.Context())
 		if err != nil {
-			return err
-		}
-		db, err := graph.Open(c.Context(), e.Path, graph.OpenOptions{})
-		if err != nil {
-			if errors.Is(err, graph.ErrNoIndex) {
-				return &Error{Code: ExitNotFound, Err: err}
-			}
 			return err
 		}
 		defer db.Close()

@@ -185,45 +185,16 @@ var communitiesCmd = &cobra.Command{
 	},
 }
 
-func str(v any) string {
-	if v == nil {
-		return ""
-	}
-	if s, ok := v.(string); ok {
-		return s
-	}
-	return fmt.Sprint(v)
-}
-
-func num(v any) int {
-	switch x := v.(type) {
-	case int64:
-		return int(x)
-	case int:
-		return x
-	case int32:
-		return int(x)
-	case float64:
-		return int(x)
-	}
-	return 0
-}
-
-func flt(v any) float64 {
-	switch x := v.(type) {
-	case float64:
-		return x
-	case float32:
-		return float64(x)
-	case int64:
-		return float64(x)
-	}
-	return 0
-}
-
 func init() {
 	processesCmd.Flags().IntVar(&processesLimit, "limit", 200, "most rows to list")
 	communitiesCmd.Flags().IntVar(&processesLimit, "limit", 200, "most rows to list")
 	processCmd.Flags().BoolVar(&processMermaid, "mermaid", false, "print a mermaid flowchart")
 	rootCmd.AddCommand(processesCmd, processCmd, communitiesCmd)
 }
+
+// Result cells as Go values.
+var (
+	str = graph.String
+	num = graph.Int
+	flt = graph.Float
+)

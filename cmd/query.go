@@ -96,15 +96,8 @@ func runQuery(c *cobra.Command, args []string) error {
 	if opts.MinScore < 0 || opts.MinScore > 1 {
 		return Usage("--min-score must be between 0 and 1 (got %v)", opts.MinScore)
 	}
-	e, err := resolveRepo("")
+	db, err := openRepo(c.Context())
 	if err != nil {
-		return err
-	}
-	db, err := graph.Open(c.Context(), e.Path, graph.OpenOptions{})
-	if err != nil {
-		if errors.Is(err, graph.ErrNoIndex) {
-			return &Error{Code: ExitNotFound, Err: err}
-		}
 		return err
 	}
 	defer db.Close()

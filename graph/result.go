@@ -170,3 +170,50 @@ func props(p map[string]any) map[string]any {
 func internalID(id kuzu.InternalID) string {
 	return fmt.Sprintf("%d:%d", id.TableID, id.Offset)
 }
+
+// String, Int and Float read a Result cell as the Go type a caller wants:
+// Kuzu's integers arrive as int64 (or uint64), doubles as float64, and NULL
+// as nil, which reads as the zero value.
+
+// String is a cell as a string ("" for NULL).
+func String(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	}
+	return fmt.Sprint(v)
+}
+
+// Int is a numeric cell as an int (0 for NULL or non-numbers).
+func Int(v any) int {
+	switch x := v.(type) {
+	case int64:
+		return int(x)
+	case uint64:
+		return int(x)
+	case int32:
+		return int(x)
+	case int:
+		return x
+	case float64:
+		return int(x)
+	}
+	return 0
+}
+
+// Float is a numeric cell as a float64 (0 for NULL or non-numbers).
+func Float(v any) float64 {
+	switch x := v.(type) {
+	case float64:
+		return x
+	case float32:
+		return float64(x)
+	case int64:
+		return float64(x)
+	case int:
+		return float64(x)
+	}
+	return 0
+}

@@ -73,39 +73,12 @@ func litList(ids []string) string {
 
 func fnum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
-func str(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	}
-	return fmt.Sprint(v)
-}
-
-func num(v any) int {
-	switch x := v.(type) {
-	case int64:
-		return int(x)
-	case uint64:
-		return int(x)
-	case float64:
-		return int(x)
-	case int:
-		return x
-	}
-	return 0
-}
-
-func flt(v any) float64 {
-	switch x := v.(type) {
-	case float64:
-		return x
-	case int64:
-		return float64(x)
-	}
-	return 0
-}
+// Result cells as Go values.
+var (
+	str = graph.String
+	num = graph.Int
+	flt = graph.Float
+)
 
 // symbolPattern is a node pattern over every symbol table.
 func symbolPattern(v string) string {

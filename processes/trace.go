@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -153,7 +154,7 @@ func dedupe(ts []Trace, minSteps int) []Trace {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(itoa(s))
+			b.WriteString(strconv.Itoa(s))
 		}
 		return b.String()
 	}
@@ -177,20 +178,6 @@ func dedupe(ts []Trace, minSteps int) []Trace {
 		out = append(out, t)
 	}
 	return out
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [20]byte
-	i := len(b)
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return string(b[i:])
 }
 
 // ProcessID is the stable id of a flow: a hash of its step symbol ids, so

@@ -302,38 +302,6 @@ func combine(plan []Index, lists [][]indexHit, how string) []Hit {
 	return derefSorted(order)
 }
 
-func str(v any) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	if v == nil {
-		return ""
-	}
-	return fmt.Sprint(v)
-}
-
-func num(v any) int {
-	switch x := v.(type) {
-	case int64:
-		return int(x)
-	case uint64:
-		return int(x)
-	case float64:
-		return int(x)
-	}
-	return 0
-}
-
-func flt(v any) float64 {
-	switch x := v.(type) {
-	case float64:
-		return x
-	case int64:
-		return float64(x)
-	}
-	return 0
-}
-
 // cypherList renders ids as a Cypher list of string literals. Backslashes
 // and quotes are escaped, so any id (a file path may hold both) stays one
 // literal. Used instead of $parameters because go-kuzu leaks every string
@@ -353,3 +321,10 @@ func cypherList(ids []string) string {
 	b.WriteByte(']')
 	return b.String()
 }
+
+// Result cells as Go values.
+var (
+	str = graph.String
+	num = graph.Int
+	flt = graph.Float
+)

@@ -9,6 +9,8 @@
 // Kuzu.
 package schema
 
+import "strconv"
+
 // Version is the schema version written into meta.json. Bump it whenever a
 // table or property changes; an index with another version is rebuilt rather
 // than read.
@@ -196,23 +198,9 @@ const ContentCap = 8 << 10
 func SymbolID(path, qualifiedName string, kind Kind, overload int) string {
 	id := path + "#" + qualifiedName + ":" + string(kind)
 	if overload > 1 {
-		id += "~" + itoa(overload)
+		id += "~" + strconv.Itoa(overload)
 	}
 	return id
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [20]byte
-	i := len(b)
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return string(b[i:])
 }
 
 // Confidence reasons for resolved edges (IMPORTS, CALLS, EXTENDS,

@@ -426,3 +426,41 @@ func TestE2EEmbeddingsWithFixtureModel(t *testing.T) {
 		}
 	}
 }
+
+func TestE2EMultiRepoQuery(t *testing.T) {
+	e := newEnv(t)
+	goDir, pyDir := fixture(t, "goshop"), fixture(t, "pyapp")
+	e.analyze(goDir)
+	e.analyze(pyDir)
+	out, errs, code := e.run(t.TempDir(), "query", "--json", "--mode", "keyword", "-r", "goshop,pyapp,no-such-repo", "order")
+	if code != 0 || !strings.Contains(errs, "no-such-repo") {
+		t.Errorf("one failed repo: exit %d (want 0: the others answered), stderr %q", code, errs)
+	}
+	var m struct {
+		Repos       []string `json:"repos"`
+		Definitions []struct {
+			Repo string `json:"repo"`
+		} `json:"definitions"`
+		Failed []struct {
+			Repo string `json:"repo"`
+		} `json:"failed"`
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("query --json over several repos: %v\n%s", err, out)
+	}
+	if len(m.Repos) != 2 || len(m.Failed) != 1 || m.Failed[0].Repo != "no-such-repo" {
+		t.Errorf("repos %v failed %+v", m.Repos, m.Failed)
+	}
+	seen := map[string]bool{}
+	for _, d := range m.Definitions {
+		seen[d.Repo] = true
+	}
+	if !seen["goshop"] || !seen["pyapp"] {
+		t.Errorf("hits from %v, want both repos", seen)
+	}
+	// --all searches every registered repo.
+	out = e.ok(t.TempDir(), "query", "--json", "--mode", "keyword", "--all", "order")
+	if !strings.Contains(out, `"goshop"`) || !strings.Contains(out, `"pyapp"`) {
+		t.Errorf("--all: %s", out)
+	}
+}

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"github.com/gitnexus/gitnexus/embed"
@@ -27,6 +28,7 @@ var queryFlags struct {
 	files    bool
 	modelDir string
 	device   string
+	all      bool
 }
 
 var queryCmd = &cobra.Command{
@@ -60,6 +62,7 @@ func init() {
 	f.Float64Var(&queryFlags.minScore, "min-score", 0, "drop hits scoring below this (0..1; the best possible hit scores 1)")
 	f.BoolVar(&queryFlags.content, "content", false, "include each symbol's signature and source")
 	f.BoolVar(&queryFlags.files, "files", false, "also search files by path and name")
+	f.BoolVar(&queryFlags.all, "all", false, "search every registered repository (or name several with -r a,b)")
 	f.StringVar(&queryFlags.modelDir, "model-dir", "", "embedding model directory (default: $GITNEXUS_MODEL_DIR or $GITNEXUS_HOME/models/snowflake-arctic-embed-xs)")
 	f.StringVar(&queryFlags.device, "device", "auto", "embedding device for the query: auto, cpu, cuda or dml")
 	rootCmd.AddCommand(queryCmd)
@@ -96,27 +99,16 @@ func runQuery(c *cobra.Command, args []string) error {
 	if opts.MinScore < 0 || opts.MinScore > 1 {
 		return Usage("--min-score must be between 0 and 1 (got %v)", opts.MinScore)
 	}
+	if queryFlags.all || strings.Contains(flagRepo, ",") {
+		return runMultiQuery(c.Context(), q, opts)
+	}
 	db, err := openRepo(c.Context())
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if opts.Mode != query.ModeKeyword {
-		vf, closeEmb, notice := vectorRetriever(db, queryFlags.modelDir, queryFlags.device)
-		defer closeEmb()
-		opts.Vectors = vf
-		if notice != "" && opts.Mode == query.ModeHybrid {
-			fmt.Fprintf(os.Stderr, "gitnexus: %s\n", notice)
-		}
-	}
-	res, err := query.Search(c.Context(), db, q, opts)
+	res, err := searchOne(c.Context(), db, q, opts)
 	if err != nil {
-		if errors.Is(err, query.ErrNoVectors) {
-			return &Error{Code: ExitNotFound, Err: err}
-		}
-		if strings.Contains(err.Error(), "bad name pattern") {
-			return Usage("%v", err)
-		}
 		return err
 	}
 	for _, n := range res.Notices {
@@ -127,6 +119,30 @@ func runQuery(c *cobra.Command, args []string) error {
 	}
 	printResult(os.Stdout, res)
 	return nil
+}
+
+// searchOne runs the search on one open index, with its vectors when the
+// index has them and the model is here.
+func searchOne(ctx context.Context, db *graph.DB, q string, opts query.Options) (*query.Result, error) {
+	if opts.Mode != query.ModeKeyword {
+		vf, closeEmb, notice := vectorRetriever(db, queryFlags.modelDir, queryFlags.device)
+		defer closeEmb()
+		opts.Vectors = vf
+		if notice != "" && opts.Mode == query.ModeHybrid {
+			fmt.Fprintf(os.Stderr, "gitnexus: %s\n", notice)
+		}
+	}
+	res, err := query.Search(ctx, db, q, opts)
+	if err != nil {
+		if errors.Is(err, query.ErrNoVectors) {
+			return nil, &Error{Code: ExitNotFound, Err: err}
+		}
+		if strings.Contains(err.Error(), "bad name pattern") {
+			return nil, Usage("%v", err)
+		}
+		return nil, err
+	}
+	return res, nil
 }
 
 // printResult draws the terminal view: flows first (A → B → C, the hits

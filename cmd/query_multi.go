@@ -1,0 +1,152 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/query"
+)
+
+// multiResult is `query --all` / `-r a,b`: the hits of every repository
+// searched, merged by score, each tagged with its repository; repositories
+// that failed are listed (and named on stderr) instead of failing the whole
+// query: the exit code is 0 when at least one repository answered.
+type multiResult struct {
+	Query          string            `json:"query"`
+	Repos          []string          `json:"repos"`
+	Processes      []repoProcess     `json:"processes"`
+	ProcessSymbols []repoProcessSym  `json:"process_symbols"`
+	Definitions    []repoHit         `json:"definitions"`
+	Failed         []repoFailure     `json:"failed"`
+	Notices        map[string]string `json:"notices,omitempty"`
+}
+
+type repoHit struct {
+	Repo string `json:"repo"`
+	query.Hit
+}
+
+type repoProcessSym struct {
+	Repo string `json:"repo"`
+	query.ProcessSymbol
+}
+
+type repoProcess struct {
+	Repo string `json:"repo"`
+	query.Process
+}
+
+type repoFailure struct {
+	Repo  string `json:"repo"`
+	Error string `json:"error"`
+}
+
+// runMultiQuery searches several repositories in parallel.
+func runMultiQuery(ctx context.Context, q string, opts query.Options) error {
+	var targets []string
+	if queryFlags.all {
+		reg, err := graph.LoadRegistry()
+		if err != nil {
+			return err
+		}
+		for _, e := range reg.List() {
+			targets = append(targets, e.Path)
+		}
+		if len(targets) == 0 {
+			return Fail(ExitNotFound, "no repositories registered: index one with `gitnexus analyze PATH`")
+		}
+	} else {
+		for _, t := range strings.Split(flagRepo, ",") {
+			if t = strings.TrimSpace(t); t != "" {
+				targets = append(targets, t)
+			}
+		}
+	}
+	cwd, _ := os.Getwd()
+	type outcome struct {
+		name string
+		res  *query.Result
+		err  error
+	}
+	outs := make([]outcome, len(targets))
+	var wg sync.WaitGroup
+	for i, t := range targets {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i].name = t
+			e, err := graph.Resolve(t, cwd)
+			if err != nil {
+				outs[i].err = err
+				return
+			}
+			outs[i].name = e.Name
+			db, err := graph.Open(ctx, e.Path, graph.OpenOptions{})
+			if err != nil {
+				outs[i].err = err
+				return
+			}
+			defer db.Close()
+			outs[i].res, outs[i].err = searchOne(ctx, db, q, opts)
+		}()
+	}
+	wg.Wait()
+
+	m := multiResult{Query: q, Repos: []string{}, Processes: []repoProcess{}, ProcessSymbols: []repoProcessSym{},
+		Definitions: []repoHit{}, Failed: []repoFailure{}}
+	for _, o := range outs {
+		if o.err != nil {
+			m.Failed = append(m.Failed, repoFailure{o.name, o.err.Error()})
+			continue
+		}
+		m.Repos = append(m.Repos, o.name)
+		for _, p := range o.res.Processes {
+			m.Processes = append(m.Processes, repoProcess{o.name, p})
+		}
+		for _, ps := range o.res.ProcessSymbols {
+			m.ProcessSymbols = append(m.ProcessSymbols, repoProcessSym{o.name, ps})
+		}
+		for _, d := range o.res.Definitions {
+			m.Definitions = append(m.Definitions, repoHit{o.name, d})
+		}
+		if len(o.res.Notices) > 0 {
+			if m.Notices == nil {
+				m.Notices = map[string]string{}
+			}
+			m.Notices[o.name] = strings.Join(o.res.Notices, "; ")
+		}
+	}
+	// Scores are normalised per repository (the best hit of each is 1), so
+	// merging by score interleaves the repositories' best answers.
+	sort.SliceStable(m.Processes, func(i, j int) bool { return m.Processes[i].Score > m.Processes[j].Score })
+	sort.SliceStable(m.Definitions, func(i, j int) bool { return m.Definitions[i].Score > m.Definitions[j].Score })
+	if len(m.Definitions) > opts.Limit && opts.Limit > 0 {
+		m.Definitions = m.Definitions[:opts.Limit]
+	}
+	for _, f := range m.Failed {
+		fmt.Fprintf(os.Stderr, "gitnexus: %s: %s\n", f.Repo, f.Error)
+	}
+	if len(m.Repos) == 0 {
+		return Fail(ExitNotFound, "no repository could be searched")
+	}
+	if flagJSON {
+		return printJSON(m)
+	}
+	if len(m.Processes) > 0 {
+		fmt.Println("Flows")
+		for i, p := range m.Processes {
+			fmt.Printf("  %d. [%s] %s  (%s, %d steps, score %.2f)\n", i+1, p.Repo, p.Summary, p.ProcessType, p.StepCount, p.Score)
+		}
+		fmt.Println()
+	}
+	fmt.Println("Definitions")
+	for _, d := range m.Definitions {
+		fmt.Printf("  %.2f  [%s] %-10s %-32s %s\n", d.Score, d.Repo, d.Kind, d.Name, location(d.Hit))
+	}
+	return nil
+}

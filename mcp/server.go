@@ -32,6 +32,9 @@ type Options struct {
 type Server struct {
 	SDK   *sdk.Server
 	Repos *Repos
+
+	cache *queryCache // exact-match answers of the query tool
+	emb   embedder    // the embedding model, opened on first need
 }
 
 // New builds a server. Close it to close its databases.
@@ -47,6 +50,7 @@ func New(opts Options) *Server {
 				"impact for a change's blast radius, detect_changes for the current git diff, trace for a call path, cypher for anything else.",
 		}),
 		Repos: NewRepos(opts.Cwd, opts.Open),
+		cache: newQueryCache(),
 	}
 	s.addTools()
 	s.addResources()
@@ -54,7 +58,12 @@ func New(opts Options) *Server {
 }
 
 // Close closes every open database.
-func (s *Server) Close() error { return s.Repos.Close() }
+func (s *Server) Close() error {
+	if s.emb.emb != nil {
+		s.emb.emb.Close()
+	}
+	return s.Repos.Close()
+}
 
 // ServeStdio serves one client over stdin/stdout until it disconnects or
 // ctx ends.
@@ -184,7 +193,7 @@ func (s *Server) addTools() {
 			"task_context and goal take part in ranking. Next: context on a symbol for its callers and callees."},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in QueryInput) (*sdk.CallToolResult, *QueryOutput, error) {
 			return withRepo(s, ctx, "query", in.Repo, func(ctx context.Context, r *Repo) (*QueryOutput, error) {
-				res, err := Query(ctx, r.DB, in, nil)
+				res, err := s.query(ctx, r, in)
 				if err != nil {
 					return nil, err
 				}

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/gitnexus/gitnexus/graph/text"
 )
 
 // labelStopWords are name words too common to say what a community does.
@@ -14,39 +16,6 @@ var labelStopWords = map[string]bool{
 	"to": true, "from": true, "of": true, "is": true, "with": true, "by": true, "and": true,
 	"or": true, "do": true, "func": true, "fn": true, "impl": true, "self": true, "this": true,
 	"string": true, "str": true, "int": true, "err": true, "error": true, "test": true, "main": true,
-}
-
-// nameWords splits an identifier into lower-case words:
-// "getUserByID" → get user by id, "HTTPServer" → http server, "user_repo" →
-// user repo.
-func nameWords(name string) []string {
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	rs := []rune(name)
-	for i, r := range rs {
-		switch {
-		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-			flush()
-		case unicode.IsUpper(r):
-			// a new word starts at an upper-case letter after a lower-case one,
-			// or at the last capital of an acronym followed by lower case.
-			if len(cur) > 0 && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]) ||
-				(i+1 < len(rs) && unicode.IsLower(rs[i+1]))) {
-				flush()
-			}
-			cur = append(cur, r)
-		default:
-			cur = append(cur, r)
-		}
-	}
-	flush()
-	return words
 }
 
 // labeller names communities from their members' paths and names.
@@ -59,7 +28,7 @@ func newLabeller(g *Graph) *labeller {
 	l := &labeller{df: map[string]int{}, total: g.Len()}
 	for i := range g.Nodes {
 		seen := map[string]bool{}
-		for _, w := range nameWords(g.Nodes[i].Name) {
+		for _, w := range text.SplitIdentifier(g.Nodes[i].Name) {
 			if !seen[w] {
 				seen[w] = true
 				l.df[w]++
@@ -74,7 +43,7 @@ func newLabeller(g *Graph) *labeller {
 func (l *labeller) keywords(g *Graph, members []int, k int) []string {
 	tf := map[string]int{}
 	for _, m := range members {
-		for _, w := range nameWords(g.Nodes[m].Name) {
+		for _, w := range text.SplitIdentifier(g.Nodes[m].Name) {
 			if len(w) < 2 || labelStopWords[w] || isNumber(w) {
 				continue
 			}

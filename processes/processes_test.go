@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/graph/text"
 )
 
 func fn(id, file string) Node {
@@ -103,13 +104,15 @@ func TestLabelsNeverClusterN(t *testing.T) {
 	}
 }
 
+// TestNameWords: community keywords are the words of member names as
+// graph/text splits them.
 func TestNameWords(t *testing.T) {
 	for in, want := range map[string]string{
 		"getUserByID": "get user by id", "HTTPServer": "http server", "user_repo": "user repo",
 		"parseJSON": "parse json", "ServeHTTP": "serve http", "v2Client": "v2 client",
 	} {
-		if got := strings.Join(nameWords(in), " "); got != want {
-			t.Errorf("nameWords(%q) = %q, want %q", in, got, want)
+		if got := strings.Join(text.SplitIdentifier(in), " "); got != want {
+			t.Errorf("SplitIdentifier(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

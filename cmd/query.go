@@ -214,13 +214,12 @@ func firstLine(s string) string {
 	return s
 }
 
-// vectorRetriever opens the embedding model the index was built with and
-// returns the vector retriever, or nil with a reason when the index has no
-// vectors or the model cannot be loaded (the search then runs keyword-only).
+// vectorRetriever opens the embedding model and returns the index's
+// vector retriever, or nil with a reason (the search then runs
+// keyword-only).
 func vectorRetriever(db *graph.DB, modelDir, device string) (query.VectorFunc, func(), string) {
 	none := func() {}
-	m := db.Meta()
-	if m == nil || m.Embeddings.Count == 0 {
+	if m := db.Meta(); m == nil || m.Embeddings.Count == 0 {
 		return nil, none, ""
 	}
 	dev, err := embed.ParseDevice(device)
@@ -228,12 +227,12 @@ func vectorRetriever(db *graph.DB, modelDir, device string) (query.VectorFunc, f
 		return nil, none, err.Error()
 	}
 	emb, err := embed.New(embed.Options{ModelDir: modelDir, Device: dev})
-	if err != nil {
-		return nil, none, fmt.Sprintf("vectors not searched: %v", err)
+	vf, notice := query.IndexVectors(db, db.Meta(), emb, err)
+	if vf == nil {
+		if emb != nil {
+			emb.Close()
+		}
+		return nil, none, notice
 	}
-	if emb.ModelID() != m.Embeddings.Model {
-		emb.Close()
-		return nil, none, fmt.Sprintf("vectors not searched: the index was embedded with %s, the model here is %s (re-run analyze)", m.Embeddings.Model, emb.ModelID())
-	}
-	return query.VectorRetriever(db, emb.EmbedQuery), func() { emb.Close() }, ""
+	return vf, func() { emb.Close() }, ""
 }

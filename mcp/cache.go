@@ -85,13 +85,7 @@ func (s *Server) vectorsFor(r *Repo) (query.VectorFunc, string) {
 			slog.Info("mcp: vector search off", "err", s.emb.err)
 		}
 	})
-	if s.emb.err != nil {
-		return nil, "vectors not searched: " + s.emb.err.Error()
-	}
-	if s.emb.emb.ModelID() != m.Embeddings.Model {
-		return nil, "vectors not searched: the index was embedded with " + m.Embeddings.Model + ", the model here is " + s.emb.emb.ModelID()
-	}
-	return query.VectorRetriever(r.DB, s.emb.emb.EmbedQuery), ""
+	return query.IndexVectors(r.DB, m, s.emb.emb, s.emb.err)
 }
 
 // query answers the query tool from the cache or by searching.

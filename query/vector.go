@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/gitnexus/gitnexus/embed"
+	"github.com/gitnexus/gitnexus/graph"
 )
 
 // EmbeddingTable is the table analyze stores chunk vectors in (one row per
@@ -96,4 +99,23 @@ func VectorRetriever(db Querier, embedQuery func(context.Context, string) ([]flo
 		}
 		return out, nil
 	}
+}
+
+// IndexVectors is the vector retriever for an index, given the embedding
+// model at hand (nil: none could be loaded, with loadErr saying why). It
+// returns nil and no reason when the index has no vectors, and nil with a
+// one-line reason when the model is missing or is not the one the index
+// was embedded with (searching one model's vectors with another's queries
+// gives noise).
+func IndexVectors(db Querier, meta *graph.Meta, emb *embed.Embedder, loadErr error) (VectorFunc, string) {
+	if meta == nil || meta.Embeddings.Count == 0 {
+		return nil, ""
+	}
+	if emb == nil {
+		return nil, fmt.Sprintf("vectors not searched: %v", loadErr)
+	}
+	if emb.ModelID() != meta.Embeddings.Model {
+		return nil, fmt.Sprintf("vectors not searched: the index was embedded with %s, the model here is %s (re-run analyze)", meta.Embeddings.Model, emb.ModelID())
+	}
+	return VectorRetriever(db, emb.EmbedQuery), ""
 }

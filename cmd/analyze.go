@@ -362,15 +362,10 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
+// heapMiB describes the Go heap and the process's resident memory, for the
+// debug log around the release before the load.
 func heapMiB() string {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	b, _ := os.ReadFile("/proc/self/status")
-	rss := ""
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "VmRSS:") {
-			rss = strings.TrimSpace(strings.TrimPrefix(l, "VmRSS:"))
-		}
-	}
-	return fmt.Sprintf("heapInuse=%dMiB sys=%dMiB rss=%s", m.HeapInuse>>20, m.Sys>>20, rss)
+	return fmt.Sprintf("heapInuse=%dMiB sys=%dMiB rss=%sMiB", m.HeapInuse>>20, m.Sys>>20, graph.RSSMiB())
 }

@@ -333,7 +333,7 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 		}
 		b.counts[string(t.Label)] = n
 		done += rf.rows
-		b.log.Debug("copied nodes", "table", t.Label, "rows", n, "took", time.Since(t0), "rss_MiB", rssMiB())
+		b.log.Debug("copied nodes", "table", t.Label, "rows", n, "took", time.Since(t0), "rss_MiB", RSSMiB())
 		progress("nodes", done, total)
 	}
 
@@ -375,7 +375,7 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 			}
 			b.counts[string(r.Type)] += n
 			done += rf.rows
-			b.log.Debug("copied edges", "rel", key, "rows", n, "took", time.Since(t0), "rss_MiB", rssMiB())
+			b.log.Debug("copied edges", "rel", key, "rows", n, "took", time.Since(t0), "rss_MiB", RSSMiB())
 			progress("edges", done, total)
 		}
 	}
@@ -391,7 +391,7 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 		}
 		progress("fts", i+1, len(schema.FTSIndexes))
 	}
-	b.log.Debug("graph loaded", "took", time.Since(start), "rss_MiB", rssMiB())
+	b.log.Debug("graph loaded", "took", time.Since(start), "rss_MiB", RSSMiB())
 	b.state = stateLoaded
 	return nil
 }
@@ -778,9 +778,9 @@ func canonical(path string) (string, error) {
 	return abs, nil
 }
 
-// rssMiB is this process's resident memory, for debug logs ("" where
-// /proc is not available).
-func rssMiB() string {
+// RSSMiB is this process's resident memory in MiB, for debug logs (""
+// where /proc is not available).
+func RSSMiB() string {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return ""

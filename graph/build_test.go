@@ -419,3 +419,53 @@ func TestCustomStopWords(t *testing.T) {
 		}
 	}
 }
+
+// TestSettleKeepsWhatWasWritten: a table created and filled after Load
+// survives Settle's close and reopen, the build keeps working after it,
+// and Settle before Load is refused.
+func TestSettleKeepsWhatWasWritten(t *testing.T) {
+	root := newRepo(t)
+	ctx := context.Background()
+	b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 256 << 20, Logger: quietLog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Abort()
+	if err := b.Settle(); err == nil {
+		t.Error("Settle before Load succeeded")
+	}
+	fillSmall(t, b, 3)
+	if err := b.Load(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Exec(ctx, "CREATE NODE TABLE Extra(id STRING PRIMARY KEY, n INT64)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Exec(ctx, "CREATE (:Extra {id: 'a', n: 7})"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Settle(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Exec(ctx, "CREATE (:Extra {id: 'b', n: 8})"); err != nil {
+		t.Fatal(err)
+	}
+	r, err := b.Query(ctx, "MATCH (e:Extra) RETURN e.n ORDER BY e.n", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Rows) != 2 || Int(r.Rows[0][0]) != 7 || Int(r.Rows[1][0]) != 8 {
+		t.Errorf("rows after settle %v, want [[7] [8]]", r.Rows)
+	}
+	if err := b.Commit(nil); err != nil {
+		t.Fatal(err)
+	}
+	d := openTest(t, root)
+	r, err = d.Query(ctx, "MATCH (n:Function) RETURN count(n)", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if Int(r.Rows[0][0]) != 3 {
+		t.Errorf("functions after settle and commit %v, want 3", r.Rows[0][0])
+	}
+}

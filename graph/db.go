@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,6 +65,7 @@ func Open(ctx context.Context, repoRoot string, opts OpenOptions) (*DB, error) {
 	if opts.Connections <= 0 {
 		opts.Connections = 4
 	}
+	t0 := time.Now()
 	// A re-analyze may swap the database between reading meta.json and
 	// opening the file it names; then meta.json names a newer one: retry.
 	for attempt := 0; ; attempt++ {
@@ -104,6 +106,7 @@ func Open(ctx context.Context, repoRoot string, opts OpenOptions) (*DB, error) {
 			}
 			d.pool <- c
 		}
+		slog.Debug("index opened", "db", meta.DBFile, "took", time.Since(t0), "rss_MiB", RSSMiB())
 		return d, nil
 	}
 }

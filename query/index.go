@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 	"github.com/gitnexus/gitnexus/graph/text"
@@ -70,10 +71,25 @@ func BuildIndexes(ctx context.Context, db Execer, scratchDir string) error {
 	if err := os.WriteFile(stop, []byte(text.StopWordsCSV()), 0o644); err != nil {
 		return fmt.Errorf("write stop words: %w", err)
 	}
+	settler, _ := db.(Settler)
 	for _, s := range IndexStatements(stop) {
+		if settler != nil && strings.HasPrefix(s, "CALL CREATE_FTS_INDEX") {
+			if err := settler.Settle(); err != nil {
+				return fmt.Errorf("build search index: %w", err)
+			}
+		}
 		if err := db.Exec(ctx, s); err != nil {
 			return fmt.Errorf("build search index: %w", err)
 		}
 	}
 	return nil
+}
+
+// Settler is an Execer that can drop the memory its statements so far left
+// behind (graph.Build.Settle). BuildIndexes settles before each full-text
+// index build when its database is one: each build then starts from an
+// empty buffer pool, and analyze's peak memory is that of the largest
+// build, not the sum of them.
+type Settler interface {
+	Settle() error
 }

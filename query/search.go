@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
@@ -49,6 +50,8 @@ func SearchWith(ctx context.Context, db Querier, q string, opts Options) (*Resul
 	}
 
 	// 1. Retrieve.
+	t0 := time.Now()
+	defer func() { slog.Debug("search done", "took", time.Since(t0)) }()
 	var lists []Ranked
 	found := map[string]Hit{}
 	useKeyword := opts.Mode != ModeVector
@@ -86,6 +89,7 @@ func SearchWith(ctx context.Context, db Querier, q string, opts Options) (*Resul
 			return nil, err
 		}
 		lists = append(lists, rankedOf("keyword", hits, found))
+		slog.Debug("keyword search", "hits", len(hits), "at", time.Since(t0))
 	}
 	if useVector {
 		hits, err := opts.Vectors(ctx, q, opts.TopK, opts.keep)
@@ -116,6 +120,7 @@ func SearchWith(ctx context.Context, db Querier, q string, opts Options) (*Resul
 		if err != nil {
 			return nil, fmt.Errorf("graph expansion: %w", err)
 		}
+		slog.Debug("graph expansion", "hits", len(hits), "at", time.Since(t0))
 	}
 	for i := range hits {
 		if hits[i].Label == string(schema.LabelFile) {
@@ -149,6 +154,7 @@ func SearchWith(ctx context.Context, db Querier, q string, opts Options) (*Resul
 	if err != nil {
 		return nil, err
 	}
+	slog.Debug("process lookup", "memberships", len(members), "at", time.Since(t0))
 	res.Processes, res.ProcessSymbols, res.Definitions = Group(hits, members, procs, opts.MaxProcesses)
 	return res, nil
 }

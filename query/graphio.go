@@ -37,8 +37,21 @@ func neighbors(ctx context.Context, q Querier, ids []string, rels []schema.RelTy
 		if err != nil {
 			return nil, err
 		}
+		// Kuzu 0.11.3 does not keep this ORDER BY across the several
+		// relationship tables a pattern spans (the fan-out cut below then
+		// kept different neighbors from run to run): sort here.
+		rows := res.Rows
+		sort.SliceStable(rows, func(i, j int) bool {
+			a, b := rows[i], rows[j]
+			for k := 0; k < 3 && k < len(a) && k < len(b); k++ {
+				if x, y := str(a[k]), str(b[k]); x != y {
+					return x < y
+				}
+			}
+			return false
+		})
 		count := map[string]int{}
-		for _, row := range res.Rows {
+		for _, row := range rows {
 			if len(row) < 11 {
 				return nil, fmt.Errorf("neighbors: short row %v", row)
 			}
@@ -126,6 +139,7 @@ func processesOf(ctx context.Context, q Querier, hits []Hit) ([]Membership, map[
 	if len(members) == 0 {
 		return nil, nil, nil
 	}
+	sortMemberships(members)
 	var plist []string
 	for p := range pids {
 		plist = append(plist, p)
@@ -146,6 +160,13 @@ func processesOf(ctx context.Context, q Querier, hits []Hit) ([]Membership, map[
 			p = Process{ID: id, Summary: str(row[1]), Priority: flt(row[2]), ProcessType: str(row[3]), StepCount: num(row[4])}
 		}
 		p.Steps = append(p.Steps, Step{Index: num(row[5]), ID: str(row[6]), Name: str(row[7]), FilePath: str(row[8])})
+		procs[id] = p
+	}
+	// Kuzu 0.11.3 does not keep ORDER BY r.step across the
+	// Function→Process and Method→Process tables of one pattern (seen on
+	// prometheus: steps 5, 6, 1, 2, ...): order the steps here.
+	for id, p := range procs {
+		sort.SliceStable(p.Steps, func(i, j int) bool { return p.Steps[i].Index < p.Steps[j].Index })
 		procs[id] = p
 	}
 	return members, procs, nil

@@ -65,6 +65,10 @@ func FallbackPlan() []Index {
 // errNoIndexes says that no index of the plan exists.
 var errNoIndexes = errors.New("none of the full-text indexes of the search plan exists")
 
+// ftsAllMatches is the top-k asked of QUERY_FTS_INDEX: more than any
+// index holds, so that it returns every match (see queryIndex).
+const ftsAllMatches = 1 << 30
+
 // parallelIndexes bounds the full-text queries in flight (graph.DB opens 4
 // connections by default).
 const parallelIndexes = 4
@@ -241,8 +245,14 @@ func queryIndex(ctx context.Context, q Querier, ix Index, ftsq string, top int) 
 	case !ix.Table.IsSymbol():
 		ret += ", node.label"
 	}
-	stmt := fmt.Sprintf("CALL QUERY_FTS_INDEX('%s', '%s', '%s', top := %d) RETURN %s",
-		ix.Table, ix.Name, ftsq, top, ret)
+	// Kuzu's own top-k cuts among equal scores arbitrarily (a symbol in a
+	// tie at the cut was in one run's list and not the next one's, and with
+	// its other index's score it ranked sixth or not at all): score every
+	// match and cut here, ties broken by id, so a search always ranks alike.
+	// On prometheus this costs about 2 ms a statement.
+	stmt := fmt.Sprintf("CALL QUERY_FTS_INDEX('%s', '%s', '%s', top := %d) WITH node, score "+
+		"ORDER BY score DESC, node.id LIMIT %d RETURN %s",
+		ix.Table, ix.Name, ftsq, ftsAllMatches, top, ret)
 	res, err := q.Query(ctx, stmt, nil)
 	if err != nil {
 		return nil, err
@@ -280,8 +290,14 @@ func combine(plan []Index, lists [][]indexHit, how string) []Hit {
 	byID := map[string]*Hit{}
 	var order []*Hit
 	for i, l := range lists {
-		// Kuzu returns index rows unordered.
-		sort.SliceStable(l, func(a, b int) bool { return l[a].bm25 > l[b].bm25 })
+		// Kuzu returns index rows unordered, and ties in no fixed order:
+		// break them by id so that a search always ranks alike.
+		sort.SliceStable(l, func(a, b int) bool {
+			if l[a].bm25 != l[b].bm25 {
+				return l[a].bm25 > l[b].bm25
+			}
+			return l[a].hit.ID < l[b].hit.ID
+		})
 		for rank, ih := range l {
 			var s float64
 			if how == "rrf" {

@@ -60,6 +60,11 @@ type Options struct {
 	// to keyword with a notice, vector mode fails with ErrNoVectors).
 	Vectors VectorFunc
 
+	// Snapshot, when set, answers graph expansion and process grouping
+	// from memory instead of the database (same results; see Snapshot).
+	// It must describe the database searched.
+	Snapshot *Snapshot
+
 	// Plan overrides the full-text indexes queried and their weights
 	// (evaluation and tuning); nil uses DefaultPlan().
 	Plan []Index

@@ -114,6 +114,9 @@ func SearchWith(ctx context.Context, db Querier, q string, opts Options) (*Resul
 	// to tests.
 	if opts.Ranking.ExpandSeeds > 0 && opts.Ranking.ExpandHops > 0 {
 		nf := func(ctx context.Context, ids []string, rels []schema.RelType, fanout int) ([]Neighbor, error) {
+			if opts.Snapshot != nil {
+				return opts.Snapshot.neighbors(ids, rels, fanout, opts.Files), nil
+			}
 			return neighbors(ctx, db, ids, rels, fanout, opts.Files)
 		}
 		hits, err = Expand(ctx, hits, *opts.Ranking, nf, opts.keep)
@@ -150,8 +153,11 @@ func SearchWith(ctx context.Context, db Querier, q string, opts Options) (*Resul
 	}
 
 	// 5. Group by process.
-	members, procs, err := processesOf(ctx, db, hits)
-	if err != nil {
+	var members []Membership
+	var procs map[string]Process
+	if opts.Snapshot != nil {
+		members, procs = opts.Snapshot.processesOf(hits)
+	} else if members, procs, err = processesOf(ctx, db, hits); err != nil {
 		return nil, err
 	}
 	slog.Debug("process lookup", "memberships", len(members), "at", time.Since(t0))

@@ -308,8 +308,53 @@ section_processes() {
   out ""; out "_peer figures: its own analyze summary, from bench/results/peer-CORPUS.txt (same corpus version, recorded earlier on this machine kind)._"
 }
 
+# MCP server on prometheus, ours beside the peer's, driven by bench/mcp (the official Go SDK's
+# client over stdio): spawn→initialize, warm per-call latency of query (distinct questions, so no
+# result cache answers them; "repeated" asks warm-up questions again), context and impact, and the
+# server's RSS across a soak of calls (BENCH_MCP_SOAK for ours, BENCH_MCP_PEER_SOAK for the peer,
+# whose memory grows fast).
 section_mcp() {
-  out ""; out "## mcp latency"; out ""; out "_not measured yet: no MCP benchmark in this harness._"
+  local c=prometheus dir tmp bench rc
+  out ""; out "## mcp (stdio server, $c)"
+  dir=$(corpus_dir "$c"); tmp="$TMPD/mcp-$c"
+  make_copies "$c" "$dir" "$tmp"
+  bench="$TMPD/mcpbench"
+  (cd "$ROOT" && go build -o "$bench" ./bench/mcp) 2>"$LOGS/mcp-build.err" ||
+    { out "_bench/mcp failed to build: see $LOGS/mcp-build.err_"; FAILED=1; return; }
+  "$OURS" analyze --skip-embeddings --json "$tmp/ours" >"$LOGS/mcp-analyze.json" 2>"$LOGS/mcp-analyze.err" ||
+    { out "_our analyze failed: see $LOGS/mcp-analyze.err_"; FAILED=1; return; }
+  log "$c: mcp ours"
+  rc=0
+  (cd "$tmp/ours" && "$bench" -label ours -repo "$tmp/ours" -spawns 10 -calls 100 -soak "${BENCH_MCP_SOAK:-10000}" \
+    -out "$LOGS/mcp-ours.json" -stderr "$LOGS/mcp-ours-server.err" -- "$OURS" mcp) >/dev/null 2>"$LOGS/mcp-ours.err" || rc=$?
+  [ "$rc" = 0 ] || { out "_bench/mcp on ours failed (exit $rc): see $LOGS/mcp-ours.err_"; FAILED=1; }
+  if [ "$BENCH_PEER" != 0 ]; then
+    log "$c: peer analyze and mcp"
+    if run_peer "$tmp/peer" "bench-mcp-$c" "$LOGS/mcp-peer-analyze"; then
+      rc=0
+      (eval "$(bash "$PEER_SH" env)" && cd "$tmp/peer" && "$bench" -label peer -repo "bench-mcp-$c" -spawns 10 -calls 100 \
+        -soak "${BENCH_MCP_PEER_SOAK:-1000}" -out "$LOGS/mcp-peer.json" -- gitnexus mcp) >/dev/null 2>"$LOGS/mcp-peer.err" || rc=$?
+      [ "$rc" = 0 ] || out "_bench/mcp on the peer failed (exit $rc): see $LOGS/mcp-peer.err_"
+    fi
+  fi
+  local k f row
+  out ""
+  out "| server | spawn→initialize p50 (ms) | query p50 / p95 (ms) | query repeated p50 (ms) | context p50 / p95 (ms) | impact p50 / p95 (ms) | soak calls | RSS start → end (MB) | errors |"
+  out "|---|--:|--:|--:|--:|--:|--:|--:|--:|"
+  for k in ours peer; do
+    f="$LOGS/mcp-$k.json"
+    [ -s "$f" ] || continue
+    row=$(jq -r '"| \(.label) | \(.spawn_to_initialize.p50_ms|floor) | \(.warm_calls.query.p50_ms*10|round/10) / \(.warm_calls.query.p95_ms*10|round/10) | \(.warm_calls.query_cached.p50_ms*10|round/10) | \(.warm_calls.context.p50_ms*10|round/10) / \(.warm_calls.context.p95_ms*10|round/10) | \(.warm_calls.impact.p50_ms*10|round/10) / \(.warm_calls.impact.p95_ms*10|round/10) | \(.soak.calls // 0) | \(.soak.rss_start_mb // 0|round) → \(.soak.rss_end_mb // 0|round) (\(.soak.rss_growth_mb // 0|.*10|round/10)) | \([.warm_calls[].errors] + [.soak.errors // 0] | add) |"' "$f")
+    out "$row"
+  done
+  if [ -s "$LOGS/mcp-ours.json" ]; then
+    local q i g
+    q=$(jq -r '.warm_calls.query.p50_ms' "$LOGS/mcp-ours.json"); i=$(jq -r '.spawn_to_initialize.p50_ms' "$LOGS/mcp-ours.json")
+    g=$(jq -r '.soak.rss_growth_mb // "n/a"' "$LOGS/mcp-ours.json")
+    out ""
+    out "Targets (ours): warm query p50 ≤ 30 ms: $(awk -v a="$q" 'BEGIN{print (a<=30)?"met":"missed"}') ($q ms); spawn→initialize ≤ 200 ms: $(awk -v a="$i" 'BEGIN{print (a<=200)?"met":"missed"}') ($i ms); RSS growth over the soak ≤ 50 MB: $(awk -v a="$g" 'BEGIN{print (a!="n/a" && a<=50)?"met":"missed"}') ($g MB)."
+  fi
+  out ""; out "_The peer's query answers are empty offline (its full-text extension cannot be downloaded), so its query latency is that of an empty answer._"
 }
 section_embeddings() {
   out ""; out "## embeddings"; out ""; out "_not measured yet: no embedding benchmark in this harness._"

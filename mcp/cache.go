@@ -99,7 +99,7 @@ func (s *Server) query(ctx context.Context, r *Repo, in QueryInput) (*query.Resu
 		return res, nil
 	}
 	vf, notice := s.vectorsFor(r)
-	res, err := Query(ctx, r.DB, in, vf)
+	res, err := Query(ctx, r.DB, in, vf, r.Snapshot())
 	if err != nil {
 		return nil, err
 	}

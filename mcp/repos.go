@@ -4,14 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/query"
 )
 
 // Repos is the set of indexed repositories a server answers for. It opens
@@ -37,11 +40,14 @@ type repoState struct {
 }
 
 // handle counts the calls using one open database; a superseded handle
-// closes its database when the last call releases it.
+// closes its database when the last call releases it. snap is the
+// database's query.Snapshot once loaded (nil before, or when loading
+// failed): searches use it for expansion and grouping.
 type handle struct {
 	db         *graph.DB
 	refs       int
 	superseded bool
+	snap       atomic.Pointer[query.Snapshot]
 }
 
 type metaStamp struct {
@@ -86,13 +92,17 @@ func (r *Repo) Release() {
 	if r == nil || r.h == nil {
 		return
 	}
-	r.r.mu.Lock()
-	defer r.r.mu.Unlock()
-	r.h.refs--
-	if r.h.superseded && r.h.refs == 0 {
-		r.h.db.Close()
-	}
+	r.r.release(r.h)
 	r.h = nil
+}
+
+// Snapshot is the search snapshot of the repository's database, nil while
+// it loads.
+func (r *Repo) Snapshot() *query.Snapshot {
+	if r == nil || r.h == nil {
+		return nil
+	}
+	return r.h.snap.Load()
 }
 
 // ErrRepo marks errors about which repository is meant (unknown name,
@@ -147,6 +157,8 @@ func (rs *Repos) Acquire(ctx context.Context, name string) (*Repo, error) {
 			return nil, fmt.Errorf("open index of %s: %w", root, err)
 		}
 		st.cur = &handle{db: db}
+		st.cur.refs++ // the snapshot loader's
+		go rs.loadSnapshot(st.cur, root)
 		if m := db.Meta(); m != nil {
 			e := graph.EntryFromMeta(m)
 			e.Path = root
@@ -159,6 +171,34 @@ func (rs *Repos) Acquire(ctx context.Context, name string) (*Repo, error) {
 	st.stamp = stamp
 	st.cur.refs++
 	return &Repo{Entry: st.entry, DB: st.cur.db, r: rs, h: st.cur}, nil
+}
+
+// loadSnapshot loads h's query.Snapshot in the background, holding a
+// reference so the database stays open meanwhile, and gives the reference
+// back. Until it is loaded (about half a second on prometheus) searches
+// read the database; if it fails they keep doing so.
+func (rs *Repos) loadSnapshot(h *handle, root string) {
+	defer rs.release(h)
+	t0 := time.Now()
+	snap, err := query.LoadSnapshot(context.Background(), h.db)
+	if err != nil {
+		slog.Info("mcp: search snapshot not loaded; searches read the database", "repo", root, "err", err)
+		return
+	}
+	h.snap.Store(snap)
+	nodes, edges, procs := snap.Stats()
+	slog.Debug("mcp: search snapshot loaded", "repo", root, "nodes", nodes, "edges", edges, "processes", procs, "took", time.Since(t0))
+}
+
+// release drops one reference to h, closing a superseded database with
+// its last one.
+func (rs *Repos) release(h *handle) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	h.refs--
+	if h.superseded && h.refs == 0 {
+		h.db.Close()
+	}
 }
 
 // retire detaches the current handle; its database closes now or when

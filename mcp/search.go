@@ -31,7 +31,10 @@ const ContextWeight = 0.5
 // ranked list is fused with the first by weighted reciprocal rank fusion
 // (weights 1 and ContextWeight). Results are grouped into processes, at
 // most limit processes with at most max_symbols symbols each.
-func Query(ctx context.Context, db Querier, in QueryInput, vectors query.VectorFunc) (*query.Result, error) {
+//
+// snap, when not nil, is the database's search snapshot (query.Snapshot):
+// the same answer, faster.
+func Query(ctx context.Context, db Querier, in QueryInput, vectors query.VectorFunc, snap *query.Snapshot) (*query.Result, error) {
 	q := strings.TrimSpace(in.SearchQuery)
 	if q == "" {
 		return nil, inputErr("search_query is required: say what you are looking for, e.g. \"parse config file\"")
@@ -42,7 +45,7 @@ func Query(ctx context.Context, db Querier, in QueryInput, vectors query.VectorF
 	// definitions; more costs expansion and grouping time (measured: 50
 	// hits take ~1.5x the time of 20 on prometheus).
 	hits := min(max(limit*4, maxSym, 20), 200)
-	opts := query.Options{Limit: hits, MaxProcesses: limit, Content: in.IncludeContent, Vectors: vectors}
+	opts := query.Options{Limit: hits, MaxProcesses: limit, Content: in.IncludeContent, Vectors: vectors, Snapshot: snap}
 	res, err := query.SearchWith(ctx, db, q, opts)
 	if err != nil {
 		if errors.Is(err, query.ErrNoVectors) {

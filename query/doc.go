@@ -36,8 +36,10 @@
 // so all symbols share one set of BM25 statistics: with one index per
 // table, IDF differs per table and a lone interface matching a word can
 // lose to any function mentioning it. Two full-text indexes on it are
-// queried in parallel, each returning its top K by BM25 (k1 = 1.2,
-// b = 0.75): ident (name + searchText: the split identifier words and whole
+// queried in parallel, each scoring every match by BM25 (k1 = 1.2,
+// b = 0.75) and returning its top K by score, ties broken by id (Kuzu's own
+// top-k cuts among ties arbitrarily, so the same search ranked differently
+// from one run to the next): ident (name + searchText: the split identifier words and whole
 // identifiers of name, qualified name and path; weight WeightIdent = 1) and
 // doc (signature + doc comment; WeightDoc = 0.5); a symbol's score is Σ weight × BM25 (Ranking.Combine "sum";
 // "rrf" fuses their ranks instead). They use text.StopWords, not Kuzu's
@@ -76,6 +78,14 @@
 // processes are ordered by the sum of their hits' scores (a flow through
 // three matches before a flow through one) and the first MaxProcesses are
 // kept. The other hits are definitions.
+//
+// Steps 4 and 6 read the graph: by default with Cypher statements (two for
+// each expansion hop, two for the processes), or, with Options.Snapshot,
+// from an in-memory copy of the symbols, edges and processes that a
+// long-running process loads once per index (the MCP server does). Both
+// give the same result; neighbor rows, process steps and memberships are
+// sorted in Go because Kuzu 0.11.3 does not keep ORDER BY across the rel
+// tables of one pattern.
 //
 // # Measured
 //

@@ -64,7 +64,16 @@
 // meta.json; when that changed and graph.DB.Stale says the database was
 // swapped, it opens the new one and closes the old when its last call
 // releases it. A deleted index gives a clear error and is dropped, so a
-// later analyze is picked up.
+// later analyze is picked up. Each opened database also loads, in the
+// background, a query.Snapshot (its symbols, expanded edges and processes;
+// about 0.5 s and a few tens of MB on prometheus); once it is there the
+// query tool expands and groups from memory — the same answers, warm p50
+// 20 ms instead of 48 ms on prometheus — and until then, or if it fails,
+// from the database. A reopened index gets a new snapshot.
+//
+// Caching. The query tool keeps the last 256 answers keyed by the database
+// file and the exact input, so a repeated question is answered from memory
+// and a re-analyze (a new file) never gets a stale answer.
 //
 // Memory. go-kuzu v0.11.3 leaks the C copy of every bound string
 // parameter. Every statement this package builds inlines values as escaped

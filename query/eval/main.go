@@ -1,10 +1,13 @@
-// Command eval measures keyword search on the labeled queries of
-// query/testdata/labeled.json: recall@5 and MRR of several ranking variants
-// against a plain-BM25-over-whole-files baseline.
+// Command eval measures search on the labeled queries of
+// query/testdata/labeled.json: recall@5 and MRR of the keyword ranking and
+// its variants, and of the vector and hybrid modes when an embedding model
+// is at hand, against a plain-BM25-over-whole-files baseline.
 //
 //	bash ../shared/bench/corpora.sh gin prometheus django flask requests
 //	go run ./query/eval                       # all corpora of the label file
 //	go run ./query/eval -corpus gin,flask -v  # some, with per-query ranks
+//	go run ./query/eval -variants 1           # the shipped keyword ranking only
+//	go run ./query/eval -model-dir DIR        # + vector and hybrid modes
 //
 // For each corpus it copies the sources to a temporary directory (so no
 // index lands in the shared corpus cache), runs the ingest pipeline into a
@@ -13,6 +16,33 @@
 // indexes the variants need, and runs every labeled query through
 // query.SearchWith. Nothing is committed; the build is aborted at the end.
 //
+// # Modes
+//
+// Keyword: every row but the last two, query.ModeKeyword; the first row is
+// the shipped ranking, the indented ones change one thing each.
+//
+// Vector and hybrid (query.ModeVector, query.ModeHybrid with the shipped
+// ranking): only with a model. -model-dir DIR (default $GITNEXUS_MODEL_DIR)
+// names a snowflake-arctic-embed-xs directory; -model-file FILE replaces
+// its ONNX file, keeping its tokenizer. The model is loaded once on the CPU
+// (embed.New) and, as in analyze, every symbol ingest emits is also queued
+// to a vectors.Writer whose rows are loaded after the graph; the retriever
+// is the one query.IndexVectors picks for that index. A model whose
+// vocabulary is smaller than the tokenizer's is refused at start (the
+// committed fixture needs its own tokenizer: -model-dir
+// embed/testdata/tiny). The vector and hybrid rows are marked
+// "[smoke test]" unless the ONNX file and the tokenizer files match the
+// sha256 pins of models.ArcticEmbedXS and no -model-file was given: a
+// fixture or random-weight model shows that the pipeline runs, its figures
+// say nothing about search quality.
+//
+// Without a model (no directory, no weights in it, no ONNX Runtime) the
+// keyword rows are measured and one line says why vector and hybrid were
+// not; the exit status is 0. The real weights cannot be downloaded on the
+// development machine, so there they are always skipped or smoke-tested:
+//
+//	go run ./query/eval -corpus requests -model-dir embed/testdata/tiny -model-file embed/testdata/tiny/model.onnx
+//
 // Metrics, per query, averaged over queries:
 //   - symbol recall@5: labeled symbols (PATH#NAME) among the first 5 hits,
 //     over the number labeled;
@@ -20,7 +50,9 @@
 //     first 20);
 //   - file recall@5 and file MRR: the same over the distinct files of the
 //     hits, in order of first appearance. The baseline ranks files only, so
-//     only the file metrics compare with it.
+//     only the file metrics compare with it;
+//   - median: search latency per query over the build's connection, the
+//     query's embedding included in the vector and hybrid modes.
 package main
 
 import (
@@ -28,18 +60,22 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
 	"github.com/gitnexus/gitnexus/graph/text"
 	"github.com/gitnexus/gitnexus/ingest"
+	"github.com/gitnexus/gitnexus/models"
 	"github.com/gitnexus/gitnexus/query"
 )
 
@@ -53,21 +89,32 @@ type labeled struct {
 }
 
 func main() {
-	labels := flag.String("labels", "query/testdata/labeled.json", "labeled query file")
-	corpora := flag.String("corpora", filepath.Join(os.Getenv("HOME"), ".cache/gitnexus-corpora"), "directory holding the corpora")
-	only := flag.String("corpus", "", "comma-separated corpora to run (default: all in the label file)")
-	verbose := flag.Bool("v", false, "print each query's first relevant rank per variant")
-	noSearchText := flag.Bool("no-searchtext", false, "leave searchText empty (measures what identifier splitting buys)")
-	nv := flag.Int("variants", 0, "run only the first N variants (0: all)")
+	c := config{out: os.Stdout}
+	flag.StringVar(&c.labels, "labels", "query/testdata/labeled.json", "labeled query file")
+	flag.StringVar(&c.corpora, "corpora", filepath.Join(os.Getenv("HOME"), ".cache/gitnexus-corpora"), "directory holding the corpora")
+	flag.StringVar(&c.only, "corpus", "", "comma-separated corpora to run (default: all in the label file)")
+	flag.BoolVar(&c.verbose, "v", false, "print each query's first relevant rank per variant")
+	flag.BoolVar(&c.noSearchText, "no-searchtext", false, "leave searchText empty (measures what identifier splitting buys)")
+	flag.IntVar(&c.variants, "variants", 0, "run only the first N keyword variants (0: all; 1: the shipped ranking only)")
+	flag.StringVar(&c.modelDir, "model-dir", os.Getenv(models.EnvModelDir), "embedding model directory for the vector and hybrid modes ($"+models.EnvModelDir+"; empty: keyword only)")
+	flag.StringVar(&c.modelFile, "model-file", "", "ONNX file used instead of -model-dir's own, with -model-dir's tokenizer (a fixture: the vector and hybrid rows are then a smoke test)")
 	flag.Parse()
-	if *nv > 0 && *nv < len(variants) {
-		variants = variants[:*nv]
-	}
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	if err := run(*labels, *corpora, *only, *verbose, *noSearchText); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, c)
+	stop()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "eval:", err)
 		os.Exit(1)
 	}
+}
+
+type config struct {
+	labels, corpora, only string
+	verbose, noSearchText bool
+	modelDir, modelFile   string
+	variants              int       // keyword variants run: the first N (0: all)
+	out                   io.Writer // where the table goes (stdout)
 }
 
 // variant is one ranking configuration.
@@ -177,20 +224,41 @@ func (s *scores) add(o scores) {
 	s.fileMRR += o.fileMRR
 }
 
-func run(labelsPath, corporaDir, only string, verbose, noSearchText bool) error {
-	ctx := context.Background()
-	raw, err := os.ReadFile(labelsPath)
+// row is one line of the table: a keyword variant or a search mode.
+type row struct {
+	name string
+	opts func() query.Options
+	mode query.Mode
+	tot  scores
+	lat  []time.Duration // per query
+}
+
+// modeRows are the vector and hybrid modes, with the shipped ranking and
+// the index's vector retriever.
+func modeRows(m *model) []*row {
+	tag := ""
+	if m.smoke {
+		tag = " [smoke test]"
+	}
+	return []*row{
+		{name: "vector: cosine over chunk vectors" + tag, opts: func() query.Options { return query.Options{} }, mode: query.ModeVector},
+		{name: "hybrid: keyword + vector, RRF k=60" + tag, opts: func() query.Options { return query.Options{} }, mode: query.ModeHybrid},
+	}
+}
+
+func run(ctx context.Context, c config) error {
+	raw, err := os.ReadFile(c.labels)
 	if err != nil {
 		return err
 	}
 	var lb labeled
 	if err := json.Unmarshal(raw, &lb); err != nil {
-		return fmt.Errorf("%s: %w", labelsPath, err)
+		return fmt.Errorf("%s: %w", c.labels, err)
 	}
 	var names []string
 	byCorpus := map[string][]int{}
 	for i, q := range lb.Queries {
-		if only != "" && !contains(strings.Split(only, ","), q.Corpus) {
+		if c.only != "" && !contains(strings.Split(c.only, ","), q.Corpus) {
 			continue
 		}
 		if byCorpus[q.Corpus] == nil {
@@ -198,158 +266,237 @@ func run(labelsPath, corporaDir, only string, verbose, noSearchText bool) error 
 		}
 		byCorpus[q.Corpus] = append(byCorpus[q.Corpus], i)
 	}
-	total := make([]scores, len(variants))
+	if len(names) == 0 {
+		return fmt.Errorf("no queries selected")
+	}
+	m, skipped, err := openModel(c.modelDir, c.modelFile)
+	if err != nil {
+		return err
+	}
+	defer m.close()
+	var rows []*row
+	vs := variants
+	if c.variants > 0 && c.variants < len(vs) {
+		vs = vs[:c.variants]
+	}
+	for _, v := range vs {
+		rows = append(rows, &row{name: v.name, opts: v.opts, mode: query.ModeKeyword})
+	}
+	if m != nil {
+		rows = append(rows, modeRows(m)...)
+	}
 	var base scores
-	var lat []time.Duration // shipped variant, per query
 	n := 0
-	for _, c := range names {
-		src := filepath.Join(corporaDir, c)
+	for _, cn := range names {
+		src := filepath.Join(c.corpora, cn)
 		if _, err := os.Stat(src); err != nil {
-			return fmt.Errorf("corpus %s missing (run bash ../shared/bench/corpora.sh %s): %w", c, c, err)
+			return fmt.Errorf("corpus %s missing (run bash ../shared/bench/corpora.sh %s): %w", cn, cn, err)
 		}
 		t0 := time.Now()
-		b, cleanup, err := buildIndex(ctx, src, noSearchText)
+		ix, err := buildIndex(ctx, src, c.noSearchText, m)
 		if err != nil {
-			return fmt.Errorf("index %s: %w", c, err)
+			return fmt.Errorf("index %s: %w", cn, err)
 		}
-		fmt.Fprintf(os.Stderr, "%s: indexed in %s\n", c, time.Since(t0).Round(time.Millisecond))
-		for _, qi := range byCorpus[c] {
+		fmt.Fprintf(os.Stderr, "%s: indexed in %s%s\n", cn, time.Since(t0).Round(time.Millisecond), ix.embedded)
+		for _, qi := range byCorpus[cn] {
 			q := lb.Queries[qi]
 			n++
-			fr, err := baseline(ctx, b, q.Query)
+			fr, err := baseline(ctx, ix.b, q.Query)
 			if err != nil {
-				cleanup()
+				ix.cleanup()
 				return err
 			}
-			bs := measure(nil, fr, q.Symbols, q.Files)
-			base.add(bs)
-			line := fmt.Sprintf("%-11s %-45q base f%2d", c, q.Query, firstRank(fr, q.Files))
-			for vi, v := range variants {
-				o := v.opts()
-				o.Mode = query.ModeKeyword
+			base.add(measure(nil, fr, q.Symbols, q.Files))
+			line := fmt.Sprintf("%-11s %-45q base f%2d", cn, q.Query, firstRank(fr, q.Files))
+			for _, r := range rows {
+				o := r.opts()
+				o.Mode = r.mode
 				o.Limit = 20
+				if r.mode != query.ModeKeyword {
+					o.Vectors = ix.vectors
+				}
 				t1 := time.Now()
-				res, err := query.SearchWith(ctx, b, q.Query, o)
-				if vi == 0 {
-					lat = append(lat, time.Since(t1))
-				}
+				res, err := query.SearchWith(ctx, ix.b, q.Query, o)
+				r.lat = append(r.lat, time.Since(t1))
 				if err != nil {
-					cleanup()
-					return fmt.Errorf("%s %q: %w", v.name, q.Query, err)
+					ix.cleanup()
+					return fmt.Errorf("%s %q: %w", r.name, q.Query, err)
 				}
-				hits := res.Definitions
 				var syms, files []string
 				seen := map[string]bool{}
-				for _, h := range hits {
+				for _, h := range res.Definitions {
 					syms = append(syms, h.FilePath+"#"+h.Name)
 					if !seen[h.FilePath] {
 						seen[h.FilePath] = true
 						files = append(files, h.FilePath)
 					}
 				}
-				total[vi].add(measure(syms, files, q.Symbols, q.Files))
+				r.tot.add(measure(syms, files, q.Symbols, q.Files))
 				line += fmt.Sprintf(" | s%2d f%2d", firstRank(syms, q.Symbols), firstRank(files, q.Files))
 			}
-			if verbose {
-				fmt.Println(line)
+			if c.verbose {
+				fmt.Fprintln(c.out, line)
 			}
 		}
-		cleanup()
-	}
-	if n == 0 {
-		return fmt.Errorf("no queries selected")
+		ix.cleanup()
 	}
 	fn := float64(n)
-	fmt.Printf("\n%d queries over %s\n\n", n, strings.Join(names, ", "))
-	fmt.Printf("%-46s %9s %8s %9s %8s\n", "variant", "sym R@5", "sym MRR", "file R@5", "file MRR")
-	fmt.Printf("%-46s %9s %8s %9.3f %8.3f\n", "baseline: BM25 over whole files", "-", "-", base.fileR5/fn, base.fileMRR/fn)
-	for i, v := range variants {
-		t := total[i]
-		fmt.Printf("%-46s %9.3f %8.3f %9.3f %8.3f\n", v.name, t.symR5/fn, t.symMRR/fn, t.fileR5/fn, t.fileMRR/fn)
+	fmt.Fprintf(c.out, "\n%d queries over %s\n\n", n, strings.Join(names, ", "))
+	fmt.Fprintf(c.out, "%-50s %9s %8s %9s %8s %9s\n", "variant", "sym R@5", "sym MRR", "file R@5", "file MRR", "median")
+	fmt.Fprintf(c.out, "%-50s %9s %8s %9.3f %8.3f %9s\n", "baseline: BM25 over whole files", "-", "-", base.fileR5/fn, base.fileMRR/fn, "-")
+	for i, r := range rows {
+		name := r.name
+		if i == 0 {
+			name = "keyword, " + name
+		}
+		t := r.tot
+		fmt.Fprintf(c.out, "%-50s %9.3f %8.3f %9.3f %8.3f %9s\n", name, t.symR5/fn, t.symMRR/fn, t.fileR5/fn, t.fileMRR/fn, median(r.lat))
 	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	fmt.Printf("\nshipped variant, search latency over a graph.Build connection: median %s, max %s\n",
-		lat[len(lat)/2].Round(time.Microsecond), lat[len(lat)-1].Round(time.Microsecond))
+	fmt.Fprintln(c.out)
+	switch {
+	case m == nil:
+		fmt.Fprintf(c.out, "vector, hybrid: not measured — %s\n", skipped)
+	case m.smoke:
+		fmt.Fprintf(c.out, "vector, hybrid: pipeline smoke test only — the model is not the real one (%s); their figures mean nothing about search quality\n", m.why)
+	default:
+		fmt.Fprintf(c.out, "vector, hybrid: %s on %s\n", m.emb.ModelID(), deviceOf(m))
+	}
+	fmt.Fprintf(c.out, "median: search latency per query over a graph.Build connection (query embedding included); max of the shipped keyword ranking: %s\n",
+		maxOf(rows[0].lat))
 	return nil
 }
 
-// buildIndex copies the corpus to a temp dir, ingests and loads it, and
-// adds the experimental indexes and the baseline table.
-func buildIndex(ctx context.Context, src string, noSearchText bool) (*graph.Build, func(), error) {
+func deviceOf(m *model) string {
+	d, why := m.emb.Device()
+	return fmt.Sprintf("%s (%s)", d, why)
+}
+
+func median(ds []time.Duration) string {
+	if len(ds) == 0 {
+		return "-"
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2].Round(time.Microsecond).String()
+}
+
+func maxOf(ds []time.Duration) time.Duration {
+	var m time.Duration
+	for _, d := range ds {
+		m = max(m, d)
+	}
+	return m.Round(time.Microsecond)
+}
+
+// index is one corpus's eval build.
+type index struct {
+	b        *graph.Build
+	vectors  query.VectorFunc // nil without a model
+	embedded string           // what the embedding stage did, for the log line
+	cleanup  func()
+}
+
+// buildIndex copies the corpus to a temp dir, ingests and loads it (with
+// its symbols embedded by m, when set, the way analyze does), and adds the
+// experimental indexes and the baseline table.
+func buildIndex(ctx context.Context, src string, noSearchText bool, m *model) (*index, error) {
 	tmp, err := os.MkdirTemp("", "gitnexus-eval-")
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	dir := filepath.Join(tmp, filepath.Base(src))
 	if out, err := exec.Command("cp", "-r", src, dir).CombinedOutput(); err != nil {
 		os.RemoveAll(tmp)
-		return nil, nil, fmt.Errorf("copy corpus: %v: %s", err, out)
+		return nil, fmt.Errorf("copy corpus: %v: %s", err, out)
 	}
 	b, err := graph.NewBuild(ctx, dir, graph.BuildOptions{MaxThreads: 2})
 	if err != nil {
 		os.RemoveAll(tmp)
-		return nil, nil, err
+		return nil, err
 	}
-	cleanup := func() { b.Abort(); os.RemoveAll(tmp) }
-	sink := &textSink{Build: b, off: noSearchText}
+	ix := &index{b: b}
+	emb, err := startEmbedding(ctx, m, b)
+	if err != nil {
+		b.Abort()
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	ix.cleanup = func() { emb.abort(); b.Abort(); os.RemoveAll(tmp) }
+	sink := &textSink{Build: b, off: noSearchText, emb: emb}
 	if _, err := ingest.Run(ctx, dir, sink, ingest.Options{}); err != nil {
-		cleanup()
-		return nil, nil, fmt.Errorf("ingest: %w", err)
+		ix.cleanup()
+		return nil, fmt.Errorf("ingest: %w", err)
 	}
 	if err := b.Load(ctx, nil); err != nil {
-		cleanup()
-		return nil, nil, fmt.Errorf("load: %w", err)
+		ix.cleanup()
+		return nil, fmt.Errorf("load: %w", err)
 	}
 	stop := filepath.Join(tmp, "stopwords.csv")
 	if err := os.WriteFile(stop, []byte(text.StopWordsCSV()), 0o644); err != nil {
-		cleanup()
-		return nil, nil, err
+		ix.cleanup()
+		return nil, err
 	}
 	if err := query.BuildIndexes(ctx, b, tmp); err != nil {
-		cleanup()
-		return nil, nil, err
+		ix.cleanup()
+		return nil, err
+	}
+	if emb != nil {
+		t0 := time.Now()
+		vf, st, err := emb.finish(ctx, b)
+		if err != nil {
+			ix.cleanup()
+			return nil, err
+		}
+		ix.vectors = vf
+		ix.embedded = fmt.Sprintf("; %d chunks of %d symbols embedded (last batch and load: %s)", st.Chunks, st.Owners, time.Since(t0).Round(time.Millisecond))
 	}
 	stmts := append(extraIndexes(stop),
 		"CREATE NODE TABLE Doc(id STRING, body STRING, PRIMARY KEY(id))")
 	for _, s := range stmts {
 		if err := b.Exec(ctx, s); err != nil {
-			cleanup()
-			return nil, nil, err
+			ix.cleanup()
+			return nil, err
 		}
 	}
 	// Baseline documents: every file's whole text, as NDJSON.
 	docs := filepath.Join(tmp, "docs.json")
 	if err := writeDocs(dir, sink.files, docs); err != nil {
-		cleanup()
-		return nil, nil, err
+		ix.cleanup()
+		return nil, err
 	}
 	for _, s := range []string{
 		fmt.Sprintf("COPY Doc FROM '%s'", docs),
 		"CALL CREATE_FTS_INDEX('Doc', 'doc_fts', ['body'])",
 	} {
 		if err := b.Exec(ctx, s); err != nil {
-			cleanup()
-			return nil, nil, err
+			ix.cleanup()
+			return nil, err
 		}
 	}
-	return b, cleanup, nil
+	return ix, nil
 }
 
-// textSink fills searchText the way analyze does, and remembers file paths
-// for the baseline.
+// textSink fills searchText the way analyze does, tees symbols into the
+// embedding stage (when there is one), and remembers file paths for the
+// baseline.
 type textSink struct {
 	*graph.Build
 	off   bool
+	emb   *embedding
 	files []string
 }
 
 func (s *textSink) AddSymbol(sym schema.Symbol) error {
+	orig := sym
 	if s.off {
 		sym.SearchText = ""
 	} else {
 		sym.SearchText = text.SearchText(sym.Name, sym.QualifiedName, sym.FilePath)
 	}
-	return s.Build.AddSymbol(sym)
+	if err := s.Build.AddSymbol(sym); err != nil {
+		return err
+	}
+	return s.emb.addSymbol(orig)
 }
 
 func (s *textSink) AddFile(f schema.File) error {

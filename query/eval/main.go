@@ -198,10 +198,13 @@ var variants = []variant{
 	}},
 }
 
-// extraIndexes are the experimental indexes, per symbol table.
+// extraIndexes are the experimental indexes, per symbol table, and the
+// per-table indexes of schema.SymbolFTSIndex that indexes built before the
+// search table had (the fallback plan; analyze no longer builds them).
 func extraIndexes(stopCSV string) []string {
 	var out []string
 	for _, l := range schema.SymbolLabels {
+		out = append(out, schema.SymbolFTSIndex(l).CreateStatement())
 		t := string(l)
 		p := strings.ToLower(t) + "_"
 		sw := fmt.Sprintf("stemmer := 'english', stopWords := '%s'", stopCSV)

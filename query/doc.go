@@ -110,4 +110,11 @@
 // latency over the 61 queries (corpora up to prometheus and django, ~1k
 // files): median 28 ms, max 83 ms, with the index queries serialized on one
 // connection (graph.DB runs them in parallel).
+//
+// Vector and hybrid modes are measured by the same command given an
+// embedding model (`go run ./query/eval -model-dir DIR`, see its package
+// comment). The snowflake-arctic-embed-xs weights cannot be downloaded on
+// the development machine, so those modes have only been run end to end
+// with the committed fixture model (rows marked as a smoke test): no
+// quality figures for them yet.
 package query

@@ -142,8 +142,20 @@ type Execer interface {
 	Exec(ctx context.Context, stmt string) error
 }
 
-// Load creates the table and copies the rows in; call it after Close and
-// after the graph build's own Load.
+// CopyRows is how many rows one COPY statement loads. Kuzu's COPY of
+// FLOAT[384] rows takes buffer-pool memory far beyond the rows' size, and
+// more with each copying thread: one COPY of all of prometheus's 11k chunk
+// vectors on two threads failed in analyze's 256 MiB build pool ("buffer
+// pool is full", the last step of analyze). Parts of CopyRows rows on one
+// thread load 40k rows in 208 MiB (TestLoadManyVectorsInASmallPool). The
+// need still grows with the table (measured: 100k rows fail in 256 MiB),
+// so very large repositories need a larger build pool.
+const CopyRows = 4096
+
+// Load creates the table and copies the rows in, CopyRows at a time on one
+// thread; call it after Close and after the graph build's own Load. The
+// connection stays on one thread afterwards: this is meant as the build's
+// last bulk load.
 func (w *Writer) Load(ctx context.Context, db Execer) error {
 	if err := db.Exec(ctx, DDL(w.dim)); err != nil {
 		return fmt.Errorf("vectors: create table: %w", err)
@@ -151,11 +163,61 @@ func (w *Writer) Load(ctx context.Context, db Execer) error {
 	if w.stats.Chunks == 0 {
 		return nil
 	}
-	q := "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(w.path) + "'"
-	if err := db.Exec(ctx, fmt.Sprintf("COPY %s FROM %s", Table, q)); err != nil {
-		return fmt.Errorf("vectors: copy rows: %w", err)
+	if err := db.Exec(ctx, "CALL threads=1"); err != nil {
+		return fmt.Errorf("vectors: one copy thread: %w", err)
+	}
+	in, err := os.Open(w.path)
+	if err != nil {
+		return fmt.Errorf("vectors: %w", err)
+	}
+	defer in.Close()
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	part := strings.TrimSuffix(w.path, ".json") + "-part.json" // Kuzu reads NDJSON only from *.json
+	defer os.Remove(part)
+	for more := true; more; {
+		n, err := writePart(sc, part, CopyRows)
+		if err != nil {
+			return err
+		}
+		more = n == CopyRows
+		if n == 0 {
+			break
+		}
+		q := "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(part) + "'"
+		if err := db.Exec(ctx, fmt.Sprintf("COPY %s FROM %s", Table, q)); err != nil {
+			return fmt.Errorf("vectors: copy rows: %w", err)
+		}
 	}
 	return nil
+}
+
+// writePart copies up to limit lines from sc into the file path (replacing
+// it) and returns how many it copied.
+func writePart(sc *bufio.Scanner, path string, limit int) (int, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return 0, fmt.Errorf("vectors: %w", err)
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	n := 0
+	for n < limit && sc.Scan() {
+		bw.Write(sc.Bytes())
+		bw.WriteByte('\n')
+		n++
+	}
+	if err := sc.Err(); err != nil {
+		f.Close()
+		return 0, fmt.Errorf("vectors: read rows: %w", err)
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return 0, fmt.Errorf("vectors: write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return 0, fmt.Errorf("vectors: close %s: %w", path, err)
+	}
+	return n, nil
 }
 
 func (w *Writer) work() {

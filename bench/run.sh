@@ -22,6 +22,11 @@
 #   OURS            our binary (default bin/gitnexus, built by `make build`)
 #   PEER_SH         the reference tool's driver (default ../shared/bench/peer.sh)
 #   CORPORA_SH      the corpus fetcher (default ../shared/bench/corpora.sh)
+#   BENCH_EMBED_CORPUS  corpus of the embeddings section (default: prometheus if in the run, else the first)
+#   BENCH_EMBED_MAX     chunks embed/bench times, spread over the corpus (default 600; 0: all, slow)
+#   BENCH_EMBED_ROUNDS  interleaved pipeline/raw rounds of embed/bench (default 3)
+#   BENCH_PYTHON        python with onnx + numpy, to generate the benchmark model (default /usr/bin/python3)
+#   BENCH_TOKENIZER     directory with the real tokenizer.json (default ../shared/models/snowflake-arctic-embed-xs)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -356,8 +361,106 @@ section_mcp() {
   fi
   out ""; out "_The peer's query answers are empty offline (its full-text extension cannot be downloaded), so its query latency is that of an empty answer._"
 }
+# Embedding throughput (issue 5) on one corpus: BENCH_EMBED_CORPUS, else prometheus when the run
+# includes it, else the first corpus. The model is a random-weight ONNX encoder with the shape of
+# snowflake-arctic-embed-xs, generated here by embed/testdata/gen_fixture.py --full (never
+# committed), in a model directory beside the real tokenizer (../shared/models/...), which is all
+# `analyze --model-dir` needs. (a) one cold `analyze` with embeddings on a copy, after one with
+# --skip-embeddings as the baseline: chunks, wall, peak RSS and an RSS sample every 5 s;
+# (b) embed/bench on BENCH_EMBED_MAX chunks spread over the corpus: the pipeline
+# (tokenize+chunk+batch+ORT+pool) against raw ORT Run on the same batches, interleaved rounds.
 section_embeddings() {
-  out ""; out "## embeddings"; out ""; out "_not measured yet: no embedding benchmark in this harness._"
+  local corpora=("$@") c="${BENCH_EMBED_CORPUS:-}" x
+  if [ -z "$c" ]; then
+    c=${corpora[0]:-prometheus}
+    for x in "${corpora[@]}"; do [ "$x" = prometheus ] && c=prometheus; done
+  fi
+  local py=${BENCH_PYTHON:-/usr/bin/python3} tokdir=${BENCH_TOKENIZER:-$ROOT/../shared/models/snowflake-arctic-embed-xs}
+  local max=${BENCH_EMBED_MAX:-600} rounds=${BENCH_EMBED_ROUNDS:-3}
+  out ""; out "## embeddings ($c; random-weight model of the real shape, CPU)"; out ""
+  if ! "$py" -c 'import onnx, numpy' 2>/dev/null; then
+    out "_not measured: $py cannot import onnx and numpy, needed to generate the benchmark model (apt-get install -y python3-onnx python3-numpy, or set BENCH_PYTHON)._"
+    return
+  fi
+  if [ ! -f "$tokdir/tokenizer.json" ] && [ ! -f "$tokdir/vocab.txt" ]; then
+    out "_not measured: no tokenizer.json or vocab.txt in $tokdir (set BENCH_TOKENIZER)._"; return
+  fi
+  [ -x "$OURS" ] || { out "_not measured: our binary $OURS is missing (make build)._"; FAILED=1; return; }
+  command -v go >/dev/null || { out "_not measured: go is missing (needed to build embed/bench)._"; FAILED=1; return; }
+  # The ORT library our binary loads; embed/bench loads the same one.
+  local ortlib=${GITNEXUS_ORT_LIB:-}
+  [ -n "$ortlib" ] || [ ! -f "$(dirname "$OURS")/libonnxruntime.so.1" ] || ortlib=$(dirname "$OURS")/libonnxruntime.so.1
+  [ -n "$ortlib" ] || ortlib=$ROOT/lib/libonnxruntime.so.1
+
+  local md=$TMPD/embed-model p=$LOGS/embed-$c
+  mkdir -p "$md"
+  log "embeddings: generating the random-weight model (gen_fixture.py --full)"
+  "$py" "$ROOT/embed/testdata/gen_fixture.py" --full "$md/model.onnx" 2>"$p-gen.err" ||
+    { out "_not measured: gen_fixture.py --full failed; see $p-gen.err_"; FAILED=1; return; }
+  if [ -f "$tokdir/tokenizer.json" ]; then cp "$tokdir/tokenizer.json" "$md/"; else cp "$tokdir/vocab.txt" "$md/"; fi
+  (cd "$ROOT" && go build -o "$TMPD/embbench" ./embed/bench) 2>"$p-build.err" ||
+    { out "_not measured: go build ./embed/bench failed; see $p-build.err_"; FAILED=1; return; }
+
+  # (a) analyze, cold: first --skip-embeddings (the baseline), then with embeddings.
+  local src dir copy rc=0
+  src=$(corpus_dir "$c"); dir=$TMPD/embed-$c
+  make_copies "$c" "$src" "$dir"; rm -rf "$dir/peer"; copy=$dir/ours
+  local home=$TMPD/embed-home # keeps the copies out of the user's repository registry
+  log "embeddings: $c analyze --skip-embeddings (baseline)"
+  GITNEXUS_HOME=$home run_ours "$copy" "$p-skip" ||
+    { out "_analyze --skip-embeddings failed; see $p-skip.err_"; FAILED=1; return; }
+  log "embeddings: $c analyze with embeddings (minutes: every symbol goes through the model)"
+  rm -rf "$copy/.gitnexus"
+  GITNEXUS_HOME=$home GITNEXUS_ORT_LIB=$ortlib timeout "$BENCH_TIMEOUT" "$TIME" -v -o "$p-analyze.time" \
+    "$OURS" analyze --json --model-dir "$md" "$copy" >"$p-analyze.json" 2>"$p-analyze.err" &
+  local tpid=$! apid="" k
+  for k in 1 2 3 4 5 6 7 8 9 10; do apid=$(pgrep -P "$(pgrep -P "$tpid" | head -n 1)" 2>/dev/null | head -n 1); [ -n "$apid" ] && break; sleep 0.2; done
+  if [ -n "$apid" ]; then
+    (t0=$(date +%s); while kill -0 "$apid" 2>/dev/null; do
+      printf '%s %s\n' $(($(date +%s) - t0)) "$(awk '/VmRSS/{print $2}' "/proc/$apid/status" 2>/dev/null)"; sleep 5
+    done) >"$p-analyze.rss" 2>/dev/null &
+  fi
+  wait "$tpid" || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    out "_analyze with embeddings failed (exit $rc); see $p-analyze.err_"; tail -n 5 "$p-analyze.err" >&2 || true
+    FAILED=1; return
+  fi
+  local meta=$copy/.gitnexus/meta.json chunks model w1 w0 r1 r0 tail_s rate marg cpu1
+  chunks=$(jq -r '.embeddings.count // 0' "$meta"); model=$(jq -r '.embeddings.model // "-"' "$meta")
+  tail_s=$(jq -r '.phases.embed // "-"' "$meta" | awk '$1!="-"{printf "%.1f", $1; next} {print}')
+  w1=$(wall_seconds "$p-analyze.time"); w0=$(wall_seconds "$p-skip.time")
+  r1=$(rss_mib "$p-analyze.time"); r0=$(rss_mib "$p-skip.time"); cpu1=$(cpu_pct "$p-analyze.time")
+  rate=$(ratio "$chunks" "$w1" "%.1f")
+  marg=$(awk -v c="$chunks" -v a="$w1" -v b="$w0" 'BEGIN{if(a-b>0) printf "%.1f\n", c/(a-b); else print "-"}')
+  if [ "$chunks" = 0 ]; then
+    out "_analyze ran but embedded nothing: $(jq -r '.embeddings' "$p-analyze.json")_"; FAILED=1; return
+  fi
+
+  # (b) pipeline against raw ORT on the same batches.
+  log "embeddings: $c embed/bench, $max chunks, $rounds interleaved rounds"
+  GITNEXUS_ORT_LIB=$ortlib "$TMPD/embbench" -json -model "$md/model.onnx" -tokenizer "$md" -corpus "$src" \
+    -max "$max" -rounds "$rounds" >"$p-bench.json" 2>"$p-bench.txt" ||
+    { out "_embed/bench failed; see $p-bench.txt_"; tail -n 5 "$p-bench.txt" >&2 || true; FAILED=1; return; }
+  local b=$p-bench.json bc pr rr med best quiet nq target
+  bc=$(jq -r '"\(.chunks) of \(.corpus_chunks)"' "$b")
+  pr=$(jq -r '.pipeline_chunks_per_s' "$b" | awk '{printf "%.1f", $1}'); rr=$(jq -r '.raw_chunks_per_s' "$b" | awk '{printf "%.1f", $1}')
+  med=$(jq -r '.ratio_median_pct' "$b" | awk '{printf "%.1f", $1}'); best=$(jq -r '.ratio_best_pct' "$b" | awk '{printf "%.1f", $1}')
+  nq=$(jq -r '.quiet_rounds' "$b"); quiet=$(jq -r 'if .ratio_quiet_pct < 0 then "-" else (.ratio_quiet_pct*10|round/10|tostring) + "%" end' "$b")
+  target=$(awk -v m="$med" 'BEGIN{print (m>=90)?"met":"missed"}')
+
+  out "| corpus | chunks | analyze wall (s), with / without embeddings | analyze embed step (chunks/s) | bench chunks timed | pipeline (chunks/s) | raw ORT (chunks/s) | pipeline/raw | peak RSS (MiB), with / without embeddings | target pipeline/raw >= 90% |"
+  out "|---|--:|--:|--:|--:|--:|--:|--:|--:|---|"
+  out "| $c | $chunks | $w1 / $w0 | $rate | $bc | $pr | $rr | $med% | $r1 / $r0 | $target |"
+  out ""
+  out "- analyze embed step: chunks ÷ the whole analyze wall time ($rate chunks/s); embedding runs beside parsing from the start and is the bottleneck, so this is the step's rate, a little pessimistic. Chunks ÷ (wall with − wall without embeddings): $marg chunks/s. meta.json's \`phases.embed\` (${tail_s}s) is only the tail after the graph load. CPU of the analyze: $cpu1. Model id: $model."
+  out "- pipeline/raw: median of $rounds interleaved per-round ratios $med%; best round of each $best%; quiet rounds (others under 10% of the machine): $nq, median $quiet. Share of pipeline time inside ORT Run: $(jq -r '.in_ort_pct*10|round/10' "$b")%. CPU seconds raw/pipeline: $(jq -r '.cpu_raw_over_pipeline_pct*10|round/10' "$b")%. Other processes' CPU during a round: up to $(jq -r '.others_cpu_max_s*10|round/10' "$b") s."
+  out "- bench: $(jq -r '"\(.tokens_per_chunk*10|round/10) real tokens/chunk, padding \(.padding_pct*10|round/10)%, \(.batches) ORT batches (batch \(.batch), token budget \(.token_budget)), \(.threads) intra-op threads, ORT \(.ort)"' "$b")."
+  out "- per round: $(jq -r '[.rounds_detail | to_entries[] | "\(.key+1): pipeline \(.value.pipeline.wall_s*100|round/100)s (others \(.value.pipeline.others_cpu_s*10|round/10)s), raw \(.value.raw.wall_s*100|round/100)s (others \(.value.raw.others_cpu_s*10|round/10)s) → \(.value.pipeline_over_raw*1000|round/10)%"] | join("; ")' "$b")."
+  if [ -s "$p-analyze.rss" ]; then
+    out "- analyze RSS over the run (sampled every 5 s; seconds: MiB): $(awk '$2!=""{t[++n]=$1; v[n]=$2}
+      END{k=int((n+9)/10); for(i=1;i<=n;i+=k) printf "%s%ss: %.0f", (i>1?", ":""), t[i], v[i]/1024; if((n-1)%k) printf ", %ss: %.0f", t[n], v[n]/1024}' "$p-analyze.rss")"
+  fi
+  [ "$BENCH_KEEP" = 1 ] || rm -rf "$dir"
 }
 # Call-graph accuracy lives in bench/callgraph/ (its own owner): bench/callgraph/run.sh CORPUS
 # scores ours and the peer against an x/tools oracle for one Go corpus and prints a text report.
@@ -446,7 +549,7 @@ main() {
   skipped query || section_query
   skipped processes || section_processes "${corpora[@]}"
   skipped mcp || section_mcp
-  skipped embeddings || section_embeddings
+  skipped embeddings || section_embeddings "${corpora[@]}"
   skipped callgraph || section_callgraph "${corpora[@]}"
 
   log "report written to $REPORT"

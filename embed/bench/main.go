@@ -9,7 +9,7 @@
 // real shape (never committed):
 //
 //	/usr/bin/python3 embed/testdata/gen_fixture.py --full /tmp/bench-full.onnx
-//	go run ./embed/bench -model /tmp/bench-full.onnx -corpus ~/.cache/gitnexus-corpora/prometheus -max 600
+//	go run ./embed/bench -model /tmp/bench-full.onnx -corpus ~/.cache/gitnexus-corpora/prometheus -max 400
 //
 // The machine is shared, so a single pipeline-then-raw comparison mostly
 // measures who else was running. The tool therefore interleaves the two
@@ -18,6 +18,12 @@
 // CPU seconds, and the CPU seconds other processes used on the machine
 // during each measurement (from /proc/stat): a round in which others used
 // a core says so.
+//
+// Two ORT sessions of one process can differ by up to ~10% in speed
+// depending on which was opened first (measured on 2 cores: the first one
+// is faster, whichever side it serves). -raw-session-first opens the raw
+// side's session before the embedder's; bench/run.sh runs both orders and
+// takes the geometric mean.
 //
 // With -json the figures are printed as one JSON object on stdout (the
 // human-readable lines go to stderr); bench/run.sh reads it.
@@ -63,6 +69,7 @@ func main() {
 	rounds := flag.Int("rounds", 3, "timed rounds of each, interleaved (after a short warm-up); medians reported")
 	warm := flag.Int("warmup", 64, "chunks each side runs once, untimed, before the rounds")
 	planOnly := flag.Bool("plan-only", false, "only report the padding the batch plan gives (no ORT runs)")
+	rawFirst := flag.Bool("raw-session-first", false, "open the raw side's ORT session before the embedder's")
 	asJSON := flag.Bool("json", false, "print the figures as one JSON object on stdout (text goes to stderr)")
 	flag.Parse()
 	if *model == "" || *corpus == "" {
@@ -93,6 +100,24 @@ func main() {
 	sort.SliceStable(sink.syms, func(i, j int) bool { return sink.syms[i].FilePath < sink.syms[j].FilePath })
 	say("corpus %s: %d symbols (ingest %.1fs)", *corpus, len(sink.syms), time.Since(t0).Seconds())
 
+	// The raw side's session; -raw-session-first opens it before the
+	// embedder's (to check that which session came first does not decide
+	// the comparison).
+	var sess *ort.DynamicAdvancedSession
+	openRaw := func() {
+		var err error
+		sess, err = ort.NewDynamicAdvancedSession(*model,
+			[]string{"input_ids", "attention_mask", "token_type_ids"}, []string{"last_hidden_state"}, sessionOptions(*threads))
+		if err != nil {
+			log.Fatal(err)
+		}
+	}
+	if *rawFirst {
+		if err := embed.InitORT(); err != nil {
+			log.Fatal(err)
+		}
+		openRaw()
+	}
 	e, err := embed.New(embed.Options{ModelDir: *tokDir, ModelFile: *model, Device: embed.DeviceCPU,
 		Threads: *threads, BatchSize: *batch, MaxBatchTokens: *budget})
 	if err != nil {
@@ -184,10 +209,8 @@ func main() {
 
 	// Raw ORT: its own session, same options, the same batches with the
 	// tensors made ahead; only Run is timed.
-	sess, err := ort.NewDynamicAdvancedSession(*model,
-		[]string{"input_ids", "attention_mask", "token_type_ids"}, []string{"last_hidden_state"}, sessionOptions(*threads))
-	if err != nil {
-		log.Fatal(err)
+	if sess == nil {
+		openRaw()
 	}
 	defer sess.Destroy()
 	var inputs [][]ort.Value

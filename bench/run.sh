@@ -436,10 +436,10 @@ section_embeddings() {
     out "_analyze ran but embedded nothing: $(jq -r '.embeddings' "$p-analyze.json")_"; FAILED=1; return
   fi
 
-  # (b) pipeline against raw ORT on the same batches, in two processes: the two ORT sessions of
-  # one process differ by up to ~10% in speed depending on which was opened first (measured both
-  # ways; the faster one is the first), so one run opens the embedder's session first and the
-  # other the raw side's, and the headline is the geometric mean of the two.
+  # (b) pipeline against raw ORT on the same batches, in two processes: in one check the ORT
+  # session opened first ran ~10% faster whichever side it served (not seen in a later run), so
+  # one run opens the embedder's session first and the other the raw side's, and the headline is
+  # the geometric mean of the two.
   local order b
   for order in embedder raw; do
     log "embeddings: $c embed/bench, $max chunks, $rounds interleaved rounds, $order session opened first"

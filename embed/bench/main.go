@@ -19,9 +19,9 @@
 // during each measurement (from /proc/stat): a round in which others used
 // a core says so.
 //
-// Two ORT sessions of one process can differ by up to ~10% in speed
-// depending on which was opened first (measured on 2 cores: the first one
-// is faster, whichever side it serves). -raw-session-first opens the raw
+// Two ORT sessions of one process may not be equally fast: in one check
+// on 2 cores the session opened first ran ~10% faster whichever side it
+// served (a later run did not show it). -raw-session-first opens the raw
 // side's session before the embedder's; bench/run.sh runs both orders and
 // takes the geometric mean.
 //

@@ -424,6 +424,44 @@ func (b *Build) Settle() error {
 	return nil
 }
 
+// GrowBufferPool raises the new database's buffer pool to at least bytes
+// (capped at half the machine's memory) and settles (see Settle) so that
+// the larger pool takes effect; a pool already that large is left alone.
+// The pool is address space that Kuzu fills only as far as a statement
+// needs, so a larger one costs no memory by itself: it lets a COPY that
+// needs more pages than the default pool holds (vectors of a large
+// repository) finish instead of failing with "buffer pool is full".
+func (b *Build) GrowBufferPool(bytes uint64) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.state != stateLoaded {
+		return errors.New("graph build: GrowBufferPool needs a successful Load first")
+	}
+	if half := totalMemory() / 2; half > 0 && bytes > half {
+		bytes = half
+	}
+	if bytes <= b.opts.BufferPoolSize {
+		return nil
+	}
+	b.log.Debug("growing the build buffer pool", "from_MiB", b.opts.BufferPoolSize>>20, "to_MiB", bytes>>20)
+	b.opts.BufferPoolSize = bytes
+	if err := b.reopen(); err != nil {
+		b.state = stateFailed
+		b.closeDB()
+		return err
+	}
+	return nil
+}
+
+// totalMemory is the machine's physical memory in bytes (0 if unknown).
+func totalMemory() uint64 {
+	var si syscall.Sysinfo_t
+	if err := syscall.Sysinfo(&si); err != nil {
+		return 0
+	}
+	return uint64(si.Totalram) * uint64(si.Unit)
+}
+
 func (b *Build) reopen() (err error) {
 	b.closeDB()
 	releaseCMemory()

@@ -421,8 +421,8 @@ func TestCustomStopWords(t *testing.T) {
 }
 
 // TestSettleKeepsWhatWasWritten: a table created and filled after Load
-// survives Settle's close and reopen, the build keeps working after it,
-// and Settle before Load is refused.
+// survives Settle's and GrowBufferPool's close and reopen, the build keeps
+// working after them, and both are refused before Load.
 func TestSettleKeepsWhatWasWritten(t *testing.T) {
 	root := newRepo(t)
 	ctx := context.Background()
@@ -434,6 +434,9 @@ func TestSettleKeepsWhatWasWritten(t *testing.T) {
 	if err := b.Settle(); err == nil {
 		t.Error("Settle before Load succeeded")
 	}
+	if err := b.GrowBufferPool(512 << 20); err == nil {
+		t.Error("GrowBufferPool before Load succeeded")
+	}
 	fillSmall(t, b, 3)
 	if err := b.Load(ctx, nil); err != nil {
 		t.Fatal(err)
@@ -444,7 +447,7 @@ func TestSettleKeepsWhatWasWritten(t *testing.T) {
 	if err := b.Exec(ctx, "CREATE (:Extra {id: 'a', n: 7})"); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Settle(); err != nil {
+	if err := b.GrowBufferPool(512 << 20); err != nil { // settles too
 		t.Fatal(err)
 	}
 	if err := b.Exec(ctx, "CREATE (:Extra {id: 'b', n: 8})"); err != nil {

@@ -18,16 +18,17 @@ import (
 
 // TestLoadManyVectorsInASmallPool: one COPY of every vector on two threads
 // failed in analyze's build pool once a repository had ~11k chunks
-// (prometheus: "buffer pool is full"). Load copies parts of CopyRows rows
-// on one thread; this loads 20k 384-dim rows in a 208 MiB pool with two
-// build threads (the single COPY fails here at 12k).
+// (prometheus: "buffer pool is full"), and parts of CopyRows rows on one
+// thread still failed at 100k rows in the default 256 MiB pool. Load now
+// also grows the pool (GrowBufferPool) for the rows it copies: this loads
+// 100k 384-dim rows into a build opened with 256 MiB.
 func TestLoadManyVectorsInASmallPool(t *testing.T) {
 	if testing.Short() {
-		t.Skip("skipped in -short: writes and copies 20k 384-dim rows (~80 MB)")
+		t.Skip("skipped in -short: writes and copies 100k 384-dim rows (~400 MB of NDJSON)")
 	}
 	ctx := context.Background()
 	root := t.TempDir()
-	b, err := graph.NewBuild(ctx, root, graph.BuildOptions{BufferPoolSize: 208 << 20, MaxThreads: 2,
+	b, err := graph.NewBuild(ctx, root, graph.BuildOptions{BufferPoolSize: 256 << 20, MaxThreads: 2,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +37,7 @@ func TestLoadManyVectorsInASmallPool(t *testing.T) {
 	if err := b.AddSymbol(symbols("x")[0]); err != nil {
 		t.Fatal(err)
 	}
-	const rows, dim = 20000, 384
+	const rows, dim = 100000, 384
 	path := filepath.Join(b.StagingDir(), "vectors-"+Table+".json")
 	f, err := os.Create(path)
 	if err != nil {

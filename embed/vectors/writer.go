@@ -148,9 +148,23 @@ type Execer interface {
 // vectors on two threads failed in analyze's 256 MiB build pool ("buffer
 // pool is full", the last step of analyze). Parts of CopyRows rows on one
 // thread load 40k rows in 208 MiB (TestLoadManyVectorsInASmallPool). The
-// need still grows with the table (measured: 100k rows fail in 256 MiB),
-// so very large repositories need a larger build pool.
+// need still grows with the table (measured: 100k rows fail in 256 MiB,
+// load in 512 MiB; 200k load in 1 GiB), so Load first grows the build's
+// pool to PoolBase + PoolPerRow × rows when the database can (graph.Build
+// can: the pool is address space, filled only as far as needed).
 const CopyRows = 4096
+
+// The buffer pool Load asks for: enough for the measured cases above with
+// room to spare.
+const (
+	PoolBase   = 256 << 20
+	PoolPerRow = 4 << 10
+)
+
+// poolGrower is a database whose buffer pool can grow (graph.Build).
+type poolGrower interface {
+	GrowBufferPool(bytes uint64) error
+}
 
 // Load creates the table and copies the rows in, CopyRows at a time on one
 // thread; call it after Close and after the graph build's own Load. The
@@ -162,6 +176,11 @@ func (w *Writer) Load(ctx context.Context, db Execer) error {
 	}
 	if w.stats.Chunks == 0 {
 		return nil
+	}
+	if g, ok := db.(poolGrower); ok {
+		if err := g.GrowBufferPool(PoolBase + PoolPerRow*uint64(w.stats.Chunks)); err != nil {
+			return fmt.Errorf("vectors: grow the buffer pool for %d rows: %w", w.stats.Chunks, err)
+		}
 	}
 	if err := db.Exec(ctx, "CALL threads=1"); err != nil {
 		return fmt.Errorf("vectors: one copy thread: %w", err)

@@ -456,9 +456,16 @@ func buildIndex(ctx context.Context, src string, noSearchText bool, m *model) (*
 	stmts := append(extraIndexes(stop),
 		"CREATE NODE TABLE Doc(id STRING, body STRING, PRIMARY KEY(id))")
 	for _, s := range stmts {
-		if err := b.Exec(ctx, s); err != nil {
+		// Each full-text index build starts from an empty buffer pool, as
+		// analyze's do (graph.Build.Settle): a dozen of them in one pool
+		// fill it on gin.
+		if err := b.Settle(); err != nil {
 			ix.cleanup()
 			return nil, err
+		}
+		if err := b.Exec(ctx, s); err != nil {
+			ix.cleanup()
+			return nil, fmt.Errorf("%.60s: %w", s, err)
 		}
 	}
 	// Baseline documents: every file's whole text, as NDJSON.
@@ -471,9 +478,15 @@ func buildIndex(ctx context.Context, src string, noSearchText bool, m *model) (*
 		fmt.Sprintf("COPY Doc FROM '%s'", docs),
 		"CALL CREATE_FTS_INDEX('Doc', 'doc_fts', ['body'])",
 	} {
+		if strings.HasPrefix(s, "CALL CREATE_FTS_INDEX") {
+			if err := b.Settle(); err != nil {
+				ix.cleanup()
+				return nil, err
+			}
+		}
 		if err := b.Exec(ctx, s); err != nil {
 			ix.cleanup()
-			return nil, err
+			return nil, fmt.Errorf("%.60s: %w", s, err)
 		}
 	}
 	return ix, nil

@@ -103,7 +103,7 @@
 //	doc weight 0.3 / 1 (instead of 0.5)      0.709 / 0.758, 0.693 / 0.770
 //	ident weight 2                           0.709 / 0.759
 //	+ body index at 0.2                      0.714 / 0.764
-//	rrf instead of weighted sum              0.650 / 0.711
+//	rrf instead of weighted sum              0.663 / 0.711
 //
 // Name-prefix completion changes nothing on this set (its queries are
 // words, not partial identifiers); it is there for "validatePass". Search

@@ -412,7 +412,10 @@ func buildIndex(ctx context.Context, src string, noSearchText bool, m *model) (*
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("copy corpus: %v: %s", err, out)
 	}
-	b, err := graph.NewBuild(ctx, dir, graph.BuildOptions{MaxThreads: 2})
+	// 1 GiB of pool (address space, filled as needed): the eval builds a
+	// dozen extra full-text indexes, each adding tables whose hash indexes
+	// live in the pool, and 256 MiB ran out on flask.
+	b, err := graph.NewBuild(ctx, dir, graph.BuildOptions{MaxThreads: 2, BufferPoolSize: 1 << 30})
 	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, err

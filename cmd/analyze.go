@@ -184,6 +184,18 @@ func runAnalyze(c *cobra.Command, args []string) error {
 	st.Labels["Process"] = len(pres.Processes)
 	st.Phases["processes"] = time.Since(t0).Seconds()
 
+	// The last symbols are embedded and the model closed before the load
+	// (see embedStage.drain).
+	var embWait time.Duration
+	if emb != nil {
+		t1 := time.Now()
+		prog.Update("embed", 0, 0)
+		if err := emb.drain(); err != nil {
+			return interrupted(ctx, err)
+		}
+		embWait = time.Since(t1)
+	}
+
 	// The index and edges are loaded from the NDJSON files now: give their
 	// memory back before Kuzu needs its own.
 	samples, resolution, procStats, discovery := res.Samples, res.Resolution, pres.Stats, res.Discovery
@@ -209,7 +221,7 @@ func runAnalyze(c *cobra.Command, args []string) error {
 			return interrupted(ctx, err)
 		}
 		embeddings = emb.status
-		st.Phases["embed"] = time.Since(t1).Seconds()
+		st.Phases["embed"] = (embWait + time.Since(t1)).Seconds()
 	}
 	st.Phases["load"] = time.Since(t0).Seconds()
 

@@ -22,6 +22,10 @@ type embedStage struct {
 	w      *vectors.Writer
 	prev   *graph.DB // the live index, read for vectors to reuse
 	status string    // one line for the summary
+
+	drained bool                // drain ran
+	err     error               // drain's error
+	info    graph.EmbeddingInfo // what drain learned, for the meta
 }
 
 // startEmbedding opens the model. A missing model or ONNX Runtime is not
@@ -82,19 +86,40 @@ func (t teeSink) AddSymbol(sym schema.Symbol) error {
 
 // finish waits for the last batch and loads the vectors into the build
 // (after b.Load). It returns what meta.json records.
-func (s *embedStage) finish(ctx context.Context, b *graph.Build) (graph.EmbeddingInfo, error) {
+// drain waits for the last symbols to be embedded and closes the model and
+// the previous index. analyze calls it before the graph load: ONNX
+// Runtime's session and arena (tens to hundreds of MiB) are then gone
+// before Kuzu grows, instead of alive beside it (on prometheus the peak
+// came from the two together). On CPU embedding is the slowest step, so
+// the wait costs at most the load's few seconds.
+func (s *embedStage) drain() error {
+	if s.drained {
+		return s.err
+	}
+	s.drained = true
 	defer s.close()
 	st, err := s.w.Close()
 	if err != nil {
-		return graph.EmbeddingInfo{}, fmt.Errorf("embed symbols: %w", err)
-	}
-	if err := s.w.Load(ctx, b); err != nil {
-		return graph.EmbeddingInfo{}, fmt.Errorf("load vectors: %w", err)
+		s.err = fmt.Errorf("embed symbols: %w", err)
+		return s.err
 	}
 	dev, why := s.emb.Device()
 	s.status = fmt.Sprintf("%d chunks of %d symbols (%d embedded, %d reused) with %s on %s (%s)",
 		st.Chunks, st.Owners, st.Embedded, st.Reused, s.emb.ModelID(), dev, why)
-	return graph.EmbeddingInfo{Model: s.emb.ModelID(), Count: st.Chunks, Dim: s.emb.Dim()}, nil
+	s.info = graph.EmbeddingInfo{Model: s.emb.ModelID(), Count: st.Chunks, Dim: s.emb.Dim()}
+	return nil
+}
+
+// finish drains (if drain was not called) and loads the vectors into the
+// new database, after the graph's own Load.
+func (s *embedStage) finish(ctx context.Context, b *graph.Build) (graph.EmbeddingInfo, error) {
+	if err := s.drain(); err != nil {
+		return graph.EmbeddingInfo{}, err
+	}
+	if err := s.w.Load(ctx, b); err != nil {
+		return graph.EmbeddingInfo{}, fmt.Errorf("load vectors: %w", err)
+	}
+	return s.info, nil
 }
 
 func (s *embedStage) close() {

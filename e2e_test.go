@@ -393,17 +393,50 @@ func TestE2EEmbeddingsWithFixtureModel(t *testing.T) {
 	}
 
 	out := e.ok(dir, "analyze", "--json", "--model-dir", model, dir)
-	if !strings.Contains(out, `13 embedded, 0 reused`) {
+	if !strings.Contains(out, `17 embedded, 0 reused`) {
 		t.Errorf("first embedding run: %s", out)
 	}
-	rows := e.cypher(dir, "MATCH (c:CodeEmbedding) RETURN count(*)")
+	rows := e.cypher(dir, "MATCH (c:CodeEmbedding) WHERE c.ownerLabel <> 'File' RETURN count(*)")
 	if fmt.Sprint(rows) != "[[13]]" {
-		t.Errorf("vectors stored = %v, want one per symbol (13)", rows)
+		t.Errorf("symbol vectors stored = %v, want one per symbol (13)", rows)
+	}
+	// One file summary per file that defines a symbol (4 .go files).
+	rows = e.cypher(dir, "MATCH (c:CodeEmbedding) WHERE c.ownerLabel = 'File' RETURN c.ownerId ORDER BY c.ownerId")
+	if fmt.Sprint(rows) != "[[main.go] [server/audit.go] [server/server.go] [store/store.go]]" {
+		t.Errorf("file summary vectors = %v, want the 4 .go files", rows)
 	}
 	// Re-analyze of unchanged code reuses every vector.
 	out = e.ok(dir, "analyze", "--json", "--model-dir", model, dir)
-	if !strings.Contains(out, `0 embedded, 13 reused`) {
+	if !strings.Contains(out, `0 embedded, 17 reused`) {
 		t.Errorf("second run should reuse all vectors: %s", out)
+	}
+	// File summaries are results with --files only.
+	files := func(args ...string) []string {
+		out := e.ok(dir, append([]string{"query", "--json", "--mode", "vector", "--limit", "50", "--model-dir", model}, args...)...)
+		var r struct {
+			Definitions []struct {
+				Label, Kind, FilePath string
+			} `json:"definitions"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("query --json: %v\n%s", err, out)
+		}
+		var got []string
+		for _, h := range r.Definitions {
+			if h.Label == "File" {
+				if h.Kind != "file" {
+					t.Errorf("file hit %s has kind %q", h.FilePath, h.Kind)
+				}
+				got = append(got, h.FilePath)
+			}
+		}
+		return got
+	}
+	if got := files("order service"); len(got) != 0 {
+		t.Errorf("vector query without --files returned files %v", got)
+	}
+	if got := files("--files", "order service"); len(got) != 4 {
+		t.Errorf("vector query with --files returned files %v, want the 4 summarized files", got)
 	}
 	out = e.ok(dir, "query", "--json", "--mode", "vector", "--model-dir", model, "save the order")
 	var res struct {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sort"
 
 	"github.com/gitnexus/gitnexus/embed"
 	"github.com/gitnexus/gitnexus/embed/vectors"
@@ -22,6 +23,9 @@ type embedStage struct {
 	w      *vectors.Writer
 	prev   *graph.DB // the live index, read for vectors to reuse
 	status string    // one line for the summary
+
+	files   []schema.File              // seen by the sink, for file summaries
+	defined map[string][]schema.Symbol // by file path: kind and names only
 
 	drained bool                // drain ran
 	err     error               // drain's error
@@ -48,7 +52,7 @@ func startEmbedding(ctx context.Context, root string, b *graph.Build, modelDir, 
 	default:
 		return nil, "", fmt.Errorf("load embedding model: %w", err)
 	}
-	st := &embedStage{emb: emb}
+	st := &embedStage{emb: emb, defined: map[string][]schema.Symbol{}}
 	var prev vectors.Previous
 	if m, err := graph.ReadMeta(root); err == nil && m.Embeddings.Model == emb.ModelID() {
 		if db, err := graph.Open(ctx, root, graph.OpenOptions{}); err == nil {
@@ -69,19 +73,52 @@ func (s *embedStage) sink(next ingest.Sink) ingest.Sink {
 	if s == nil {
 		return next
 	}
-	return teeSink{Sink: next, w: s.w}
+	return &teeSink{Sink: next, w: s.w, st: s}
 }
 
+// teeSink sends every symbol to the writer as it comes, and remembers the
+// files and what each defines (kind and names only) for the file
+// summaries drain queues at the end.
 type teeSink struct {
 	ingest.Sink
-	w *vectors.Writer
+	w  *vectors.Writer
+	st *embedStage
 }
 
-func (t teeSink) AddSymbol(sym schema.Symbol) error {
+func (t *teeSink) AddSymbol(sym schema.Symbol) error {
 	if err := t.Sink.AddSymbol(sym); err != nil {
 		return err
 	}
+	t.st.defined[sym.FilePath] = append(t.st.defined[sym.FilePath],
+		schema.Symbol{Kind: sym.Kind, Name: sym.Name, QualifiedName: sym.QualifiedName, StartLine: sym.StartLine})
 	return t.w.AddSymbol(sym)
+}
+
+func (t *teeSink) AddFile(f schema.File) error {
+	if err := t.Sink.AddFile(f); err != nil {
+		return err
+	}
+	t.st.files = append(t.st.files, f)
+	return nil
+}
+
+// addFileSummaries queues one summary per file that defines a symbol (a
+// file that defines none, such as a README or a config file, has nothing
+// its path and language would not already say), in path order.
+func (s *embedStage) addFileSummaries() error {
+	sort.Slice(s.files, func(i, j int) bool { return s.files[i].Path < s.files[j].Path })
+	for _, f := range s.files {
+		defs := s.defined[f.Path]
+		if len(defs) == 0 {
+			continue
+		}
+		sort.SliceStable(defs, func(i, j int) bool { return defs[i].StartLine < defs[j].StartLine })
+		if err := s.w.AddFileSummary(f, defs); err != nil {
+			return err
+		}
+	}
+	s.files, s.defined = nil, nil
+	return nil
 }
 
 // finish waits for the last batch and loads the vectors into the build
@@ -98,6 +135,11 @@ func (s *embedStage) drain() error {
 	}
 	s.drained = true
 	defer s.close()
+	if err := s.addFileSummaries(); err != nil {
+		s.w.Close()
+		s.err = fmt.Errorf("embed file summaries: %w", err)
+		return s.err
+	}
 	st, err := s.w.Close()
 	if err != nil {
 		s.err = fmt.Errorf("embed symbols: %w", err)

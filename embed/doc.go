@@ -19,7 +19,10 @@
 //
 // One document per Function, Method, Class and Interface (DocumentText:
 // kind and qualified name, file path, signature, doc comment, then the
-// body) and optionally one per file (FileSummaryText). Tokenizer.SymbolChunks
+// body) and one per file that defines a symbol (FileSummaryText: path,
+// language, then "kind name" of each definition in source order; analyze
+// queues them after the symbols, and they are search results only with
+// --files). Tokenizer.SymbolChunks
 // splits a long document into overlapping chunks of at most 512 tokens, each
 // repeating the header; Chunk.Hash keys vector reuse across re-analyses.
 // Package embed/vectors is the analyze stage that streams symbols through

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
 // Mode is which retrievers a search runs.
@@ -134,6 +136,9 @@ func (o Options) filtered() bool {
 
 // keep applies the filters to one hit.
 func (o Options) keep(h *Hit) bool {
+	if h.Label == string(schema.LabelFile) && !o.Files {
+		return false // files are results only with Files (vector hits of file summaries)
+	}
 	if len(o.Lang) > 0 && !contains(o.Lang, strings.ToLower(h.Language)) {
 		return false
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gitnexus/gitnexus/embed"
 	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
 // EmbeddingTable is the table analyze stores chunk vectors in (one row per
@@ -76,6 +77,9 @@ func VectorRetriever(db Querier, embedQuery func(context.Context, string) ([]flo
 				continue
 			}
 			stmt := fmt.Sprintf("MATCH (n:%s) WHERE n.id IN %s RETURN n.id, n.name, n.kind, n.filePath, n.startLine, n.endLine, n.language", label, cypherList(ids))
+			if label == string(schema.LabelFile) { // a file summary's vector: the file, as keyword search reads one
+				stmt = fmt.Sprintf("MATCH (n:File) WHERE n.id IN %s RETURN n.id, n.name, 'file', n.path, 1, n.lines, n.language", cypherList(ids))
+			}
 			r, err := db.Query(ctx, stmt, nil)
 			if err != nil {
 				return nil, fmt.Errorf("vector hits: %w", err)

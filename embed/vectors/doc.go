@@ -12,7 +12,8 @@
 //	}
 //	w, _ := vectors.NewWriter(ctx, emb, b.StagingDir(), vectors.Options{Previous: prev})
 //	// tee every symbol ingest emits into w.AddSymbol (Sink wrapper), and
-//	// after ingest call w.AddFileSummary per file if wanted
+//	// after ingest, w.AddFileSummary per file that defines a symbol
+//	// (cmd/embedstage.go keeps kinds and names per file for this)
 //	st, err := w.Close()         // waits for the last batch
 //	...b.Load(ctx, ...)...
 //	err = w.Load(ctx, b)         // CREATE NODE TABLE + COPY, after b.Load

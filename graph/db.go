@@ -115,6 +115,17 @@ func Open(ctx context.Context, repoRoot string, opts OpenOptions) (*DB, error) {
 // go-kuzu string-parameter leak). On a read-only DB a write fails with an
 // error wrapping ErrReadOnly.
 func (d *DB) Query(ctx context.Context, cypher string, params map[string]any) (*Result, error) {
+	return d.query(ctx, cypher, params, d.opts.MaxRows)
+}
+
+// QueryAll is Query without OpenOptions.MaxRows: for the program's own
+// statements that must read a whole table (query.LoadSnapshot), never for
+// a caller's Cypher.
+func (d *DB) QueryAll(ctx context.Context, cypher string, params map[string]any) (*Result, error) {
+	return d.query(ctx, cypher, params, 0)
+}
+
+func (d *DB) query(ctx context.Context, cypher string, params map[string]any, maxRows int) (*Result, error) {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	if d.closed {
@@ -138,7 +149,7 @@ func (d *DB) Query(ctx context.Context, cypher string, params map[string]any) (*
 		return nil, fmt.Errorf("cypher: %w", err)
 	}
 	defer res.Close()
-	return collect(res, d.opts.MaxRows)
+	return collect(res, maxRows)
 }
 
 // Meta is the metadata of the open index (as read at Open).

@@ -260,6 +260,13 @@ func TestQueryParamsAndLimits(t *testing.T) {
 	if len(r.Rows) != 2 || !r.Truncated || r.Rows[0][0] != "fn1" {
 		t.Errorf("limited result %+v", r)
 	}
+	r, err = d.QueryAll(context.Background(), "MATCH (f:Function) WHERE f.startLine >= $min RETURN f.name ORDER BY f.name", map[string]any{"min": 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Rows) != 4 || r.Truncated {
+		t.Errorf("QueryAll past MaxRows: %+v, want 4 rows", r)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := d.Query(ctx, "MATCH (f:Function) RETURN f", nil); !errors.Is(err, context.Canceled) {

@@ -165,9 +165,6 @@ func processesOf(ctx context.Context, q Querier, hits []Hit) ([]Membership, map[
 	// Kuzu 0.11.3 does not keep ORDER BY r.step across the
 	// Function→Process and Method→Process tables of one pattern (seen on
 	// prometheus: steps 5, 6, 1, 2, ...): order the steps here.
-	for id, p := range procs {
-		sort.SliceStable(p.Steps, func(i, j int) bool { return p.Steps[i].Index < p.Steps[j].Index })
-		procs[id] = p
-	}
+	sortSteps(procs)
 	return members, procs, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
@@ -64,7 +65,7 @@ func LoadSnapshot(ctx context.Context, q Querier) (*Snapshot, error) {
 			// no end line (File has none).
 			stmt = "MATCH (n:File) RETURN n.id, n.name, 'file', n.path, 1, 0, n.language"
 		}
-		res, err := q.Query(ctx, stmt, nil)
+		res, err := readAll(ctx, q, stmt)
 		if err != nil {
 			return nil, fmt.Errorf("snapshot %s nodes: %w", l, err)
 		}
@@ -80,7 +81,7 @@ func LoadSnapshot(ctx context.Context, q Querier) (*Snapshot, error) {
 	}
 	s.adj = make([][2][]snapEdge, len(s.nodes))
 	for _, rt := range relOrder {
-		res, err := q.Query(ctx, fmt.Sprintf("MATCH (a)-[r:%s]->(b) RETURN a.id, b.id", rt), nil)
+		res, err := readAll(ctx, q, fmt.Sprintf("MATCH (a)-[r:%s]->(b) RETURN a.id, b.id", rt))
 		if err != nil {
 			return nil, fmt.Errorf("snapshot %s edges: %w", rt, err)
 		}
@@ -112,8 +113,32 @@ func LoadSnapshot(ctx context.Context, q Querier) (*Snapshot, error) {
 	return s, nil
 }
 
+// allQuerier is a Querier that can read a whole table past a row cap
+// (graph.DB.QueryAll; the MCP server opens indexes with MaxRows).
+type allQuerier interface {
+	QueryAll(ctx context.Context, cypher string, params map[string]any) (*graph.Result, error)
+}
+
+// readAll runs one of LoadSnapshot's statements, uncapped where q can, and
+// fails on a result cut at a row cap: a snapshot missing rows would answer
+// differently from the database.
+func readAll(ctx context.Context, q Querier, stmt string) (*graph.Result, error) {
+	run := q.Query
+	if a, ok := q.(allQuerier); ok {
+		run = a.QueryAll
+	}
+	res, err := run(ctx, stmt, nil)
+	if err != nil {
+		return nil, err
+	}
+	if res.Truncated {
+		return nil, fmt.Errorf("result cut at %d rows (the database's row cap)", len(res.Rows))
+	}
+	return res, nil
+}
+
 func (s *Snapshot) count(ctx context.Context, q Querier, l schema.Label) (int, error) {
-	res, err := q.Query(ctx, fmt.Sprintf("MATCH (n:%s) RETURN count(n)", l), nil)
+	res, err := readAll(ctx, q, fmt.Sprintf("MATCH (n:%s) RETURN count(n)", l))
 	if err != nil {
 		return 0, fmt.Errorf("snapshot: count %s: %w", l, err)
 	}
@@ -124,7 +149,7 @@ func (s *Snapshot) count(ctx context.Context, q Querier, l schema.Label) (int, e
 }
 
 func (s *Snapshot) loadProcesses(ctx context.Context, q Querier) error {
-	res, err := q.Query(ctx, fmt.Sprintf("MATCH (p:%s) RETURN p.id, p.label, p.priority, p.processType, p.stepCount", schema.LabelProcess), nil)
+	res, err := readAll(ctx, q, fmt.Sprintf("MATCH (p:%s) RETURN p.id, p.label, p.priority, p.processType, p.stepCount", schema.LabelProcess))
 	if err != nil {
 		return fmt.Errorf("snapshot processes: %w", err)
 	}
@@ -132,8 +157,8 @@ func (s *Snapshot) loadProcesses(ctx context.Context, q Querier) error {
 		id := str(row[0])
 		s.procs[id] = Process{ID: id, Summary: str(row[1]), Priority: flt(row[2]), ProcessType: str(row[3]), StepCount: num(row[4])}
 	}
-	res, err = q.Query(ctx, fmt.Sprintf("MATCH (s)-[r:%s]->(p:%s) RETURN s.id, p.id, r.step, s.name, s.filePath",
-		schema.RelStepInProcess, schema.LabelProcess), nil)
+	res, err = readAll(ctx, q, fmt.Sprintf("MATCH (s)-[r:%s]->(p:%s) RETURN s.id, p.id, r.step, s.name, s.filePath",
+		schema.RelStepInProcess, schema.LabelProcess))
 	if err != nil {
 		return fmt.Errorf("snapshot process steps: %w", err)
 	}
@@ -148,10 +173,7 @@ func (s *Snapshot) loadProcesses(ctx context.Context, q Querier) error {
 		sortMemberships(ms)
 		s.members[id] = ms
 	}
-	for id, p := range s.procs {
-		sort.SliceStable(p.Steps, func(i, j int) bool { return p.Steps[i].Index < p.Steps[j].Index })
-		s.procs[id] = p
-	}
+	sortSteps(s.procs)
 	return nil
 }
 
@@ -227,4 +249,12 @@ func sortMemberships(ms []Membership) {
 		}
 		return a.Step < b.Step
 	})
+}
+
+// sortSteps orders each process's steps by step index (see processesOf for
+// why the database's order cannot be trusted).
+func sortSteps(procs map[string]Process) {
+	for _, p := range procs {
+		sort.SliceStable(p.Steps, func(i, j int) bool { return p.Steps[i].Index < p.Steps[j].Index })
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+
+	"github.com/gitnexus/gitnexus/graph"
 )
 
 // TestSnapshotMatchesDatabase: every search answers the same with a
@@ -65,5 +67,45 @@ func TestSnapshotMatchesDatabase(t *testing.T) {
 	}
 	if expanded == 0 {
 		t.Error("no hit was reached by graph expansion: the neighbor path went untested")
+	}
+}
+
+// capped is a Querier that cuts every result at max rows, as graph.DB
+// does with OpenOptions.MaxRows (the MCP server's cap).
+type capped struct {
+	q   Querier
+	max int
+}
+
+func (c capped) Query(ctx context.Context, stmt string, params map[string]any) (*graph.Result, error) {
+	r, err := c.q.Query(ctx, stmt, params)
+	if err == nil && len(r.Rows) > c.max {
+		r.Rows, r.Truncated = r.Rows[:c.max], true
+	}
+	return r, err
+}
+
+// uncappable is capped with QueryAll, as graph.DB has.
+type uncappable struct{ capped }
+
+func (u uncappable) QueryAll(ctx context.Context, stmt string, params map[string]any) (*graph.Result, error) {
+	return u.q.Query(ctx, stmt, params)
+}
+
+// TestSnapshotRowCap: a snapshot is never built from results cut at a row
+// cap (it would answer differently from the database); through QueryAll
+// it reads past the cap.
+func TestSnapshotRowCap(t *testing.T) {
+	fx := newFixture(t, true)
+	ctx := context.Background()
+	if _, err := LoadSnapshot(ctx, capped{fx.db, 2}); err == nil {
+		t.Error("LoadSnapshot accepted results cut at 2 rows")
+	}
+	snap, err := LoadSnapshot(ctx, uncappable{capped{fx.db, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nodes, _, _ := snap.Stats(); nodes != 15 {
+		t.Errorf("snapshot through QueryAll has %d nodes, want 15", nodes)
 	}
 }

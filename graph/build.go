@@ -333,7 +333,7 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 		}
 		b.counts[string(t.Label)] = n
 		done += rf.rows
-		b.log.Debug("copied nodes", "table", t.Label, "rows", n, "took", time.Since(t0), "rss_MiB", RSSMiB())
+		b.log.Debug("copied nodes", "table", t.Label, "rows", n, "took", time.Since(t0), "rss_MiB", RSS)
 		progress("nodes", done, total)
 	}
 
@@ -375,7 +375,7 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 			}
 			b.counts[string(r.Type)] += n
 			done += rf.rows
-			b.log.Debug("copied edges", "rel", key, "rows", n, "took", time.Since(t0), "rss_MiB", RSSMiB())
+			b.log.Debug("copied edges", "rel", key, "rows", n, "took", time.Since(t0), "rss_MiB", RSS)
 			progress("edges", done, total)
 		}
 	}
@@ -394,7 +394,7 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 		}
 		progress("fts", i+1, len(schema.FTSIndexes))
 	}
-	b.log.Debug("graph loaded", "took", time.Since(start), "rss_MiB", RSSMiB())
+	b.log.Debug("graph loaded", "took", time.Since(start), "rss_MiB", RSS)
 	if err := b.reopen(); err != nil {
 		return err
 	}
@@ -416,6 +416,12 @@ func (b *Build) Settle() error {
 	if b.state != stateLoaded {
 		return errors.New("graph build: Settle needs a successful Load first")
 	}
+	return b.settleLocked()
+}
+
+// settleLocked reopens the database; a failure fails the build (there is
+// no database left to work on). Callers hold b.mu.
+func (b *Build) settleLocked() error {
 	if err := b.reopen(); err != nil {
 		b.state = stateFailed
 		b.closeDB()
@@ -445,12 +451,7 @@ func (b *Build) GrowBufferPool(bytes uint64) error {
 	}
 	b.log.Debug("growing the build buffer pool", "from_MiB", b.opts.BufferPoolSize>>20, "to_MiB", bytes>>20)
 	b.opts.BufferPoolSize = bytes
-	if err := b.reopen(); err != nil {
-		b.state = stateFailed
-		b.closeDB()
-		return err
-	}
-	return nil
+	return b.settleLocked()
 }
 
 // totalMemory is the machine's physical memory in bytes (0 if unknown).
@@ -471,7 +472,7 @@ func (b *Build) reopen() (err error) {
 	if b.conn, err = kuzu.OpenConnection(b.db); err != nil {
 		return fmt.Errorf("reconnect to new database: %w", err)
 	}
-	b.log.Debug("database settled", "rss_MiB", RSSMiB())
+	b.log.Debug("database settled", "rss_MiB", RSS)
 	return nil
 }
 
@@ -582,7 +583,7 @@ func (b *Build) Exec(ctx context.Context, stmt string) error {
 	if err := exec(ctx, b.conn, stmt); err != nil {
 		return fmt.Errorf("build exec: %w", err)
 	}
-	b.log.Debug("exec", "stmt", abbrev(stmt, 60), "took", time.Since(t0), "rss_MiB", RSSMiB())
+	b.log.Debug("exec", "stmt", abbrev(stmt, 60), "took", time.Since(t0), "rss_MiB", RSS)
 	return nil
 }
 
@@ -866,6 +867,15 @@ func canonical(path string) (string, error) {
 	}
 	return abs, nil
 }
+
+// RSS is a log attribute value that reads RSSMiB only when a record is
+// written: debug logs on the load path pass it instead of calling RSSMiB,
+// so nothing reads /proc when debug logging is off.
+var RSS slog.LogValuer = rssValue{}
+
+type rssValue struct{}
+
+func (rssValue) LogValue() slog.Value { return slog.StringValue(RSSMiB()) }
 
 // RSSMiB is this process's resident memory in MiB, for debug logs (""
 // where /proc is not available).

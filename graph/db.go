@@ -106,7 +106,7 @@ func Open(ctx context.Context, repoRoot string, opts OpenOptions) (*DB, error) {
 			}
 			d.pool <- c
 		}
-		slog.Debug("index opened", "db", meta.DBFile, "took", time.Since(t0), "rss_MiB", RSSMiB())
+		slog.Debug("index opened", "db", meta.DBFile, "took", time.Since(t0), "rss_MiB", RSS)
 		return d, nil
 	}
 }

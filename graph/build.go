@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,6 +70,7 @@ type Build struct {
 	conn    *kuzu.Connection
 	counts  map[string]int
 	dropped map[string]int
+	attach  map[string]string // companion suffix → file in staging (Attach)
 }
 
 // NewBuild takes the repository's index lock and creates a staging directory
@@ -654,6 +656,11 @@ func (b *Build) Commit(meta *Meta) (err error) {
 			return fmt.Errorf("move new database WAL into place: %w", err)
 		}
 	}
+	for suffix, path := range b.attach {
+		if err := moveDurably(path, newPath+suffix); err != nil {
+			return fmt.Errorf("move %s into place: %w", filepath.Base(path), err)
+		}
+	}
 	if err := syncDir(b.dir); err != nil {
 		return err
 	}
@@ -697,6 +704,27 @@ func (b *Build) Commit(meta *Meta) (err error) {
 		}
 	}
 	b.abortLocked() // staging and lock
+	return nil
+}
+
+// Attach adds a companion file to the index being built: path (a file the
+// caller wrote, best in StagingDir) becomes <database file><suffix> beside
+// the new database at Commit, before the swap, so that readers of meta.json
+// see the database and its companions together; it goes when the database
+// is replaced. suffix must be one of CompanionSuffixes.
+func (b *Build) Attach(suffix, path string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !slices.Contains(CompanionSuffixes, suffix) {
+		return fmt.Errorf("graph build: %q is no companion suffix", suffix)
+	}
+	if b.state == stateDone {
+		return errors.New("graph build: Attach after Commit or Abort")
+	}
+	if b.attach == nil {
+		b.attach = map[string]string{}
+	}
+	b.attach[suffix] = path
 	return nil
 }
 

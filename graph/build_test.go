@@ -247,6 +247,11 @@ func TestFailedCommitKeepsOldIndex(t *testing.T) {
 			if err := b.Load(ctx, nil); err != nil {
 				t.Fatal(err)
 			}
+			pack := filepath.Join(b.StagingDir(), "x.pack")
+			os.WriteFile(pack, []byte("new pack"), 0o644)
+			if err := b.Attach(PackSuffix, pack); err != nil {
+				t.Fatal(err)
+			}
 			if err := b.Commit(nil); err == nil {
 				t.Fatal("Commit succeeded despite the injected failure")
 			}
@@ -281,18 +286,76 @@ func TestNewBuildCleansKilledRuns(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "staging-123", "x"), 0o755)
 	os.WriteFile(filepath.Join(dir, "db-orphan.kuzu"), []byte("x"), 0o644)
 	os.WriteFile(filepath.Join(dir, "db-orphan.kuzu.wal"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(dir, "db-orphan.kuzu.pack"), []byte("x"), 0o644)
 	b, err := NewBuild(context.Background(), root, BuildOptions{Logger: quietLog})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Abort()
-	for _, name := range []string{"staging-123", "db-orphan.kuzu", "db-orphan.kuzu.wal"} {
+	for _, name := range []string{"staging-123", "db-orphan.kuzu", "db-orphan.kuzu.wal", "db-orphan.kuzu.pack"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%s not cleaned: %v", name, err)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, live.DBFile)); err != nil {
 		t.Errorf("live database removed: %v", err)
+	}
+}
+
+// TestAttachedCompanion: an attached file goes live beside its database at
+// Commit and goes with it when the next build replaces it.
+func TestAttachedCompanion(t *testing.T) {
+	root := newRepo(t)
+	ctx := context.Background()
+	build := func(pack string) *Meta {
+		t.Helper()
+		b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 256 << 20, Logger: quietLog})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Abort()
+		if err := b.Attach(".nope", "x"); err == nil {
+			t.Error("Attach accepted an unknown suffix")
+		}
+		fillSmall(t, b, 2)
+		if err := b.Load(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		if pack != "" {
+			path := filepath.Join(b.StagingDir(), "search.pack")
+			if err := os.WriteFile(path, []byte(pack), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.Attach(PackSuffix, path); err != nil {
+				t.Fatal(err)
+			}
+		}
+		m := &Meta{}
+		if err := b.Commit(m); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Attach(PackSuffix, "x"); err == nil {
+			t.Error("Attach after Commit succeeded")
+		}
+		return m
+	}
+	first := build("one")
+	if got, err := os.ReadFile(CompanionPath(root, first, PackSuffix)); err != nil || string(got) != "one" {
+		t.Fatalf("companion of the first build: %q, %v", got, err)
+	}
+	second := build("two")
+	if got, err := os.ReadFile(CompanionPath(root, second, PackSuffix)); err != nil || string(got) != "two" {
+		t.Fatalf("companion of the second build: %q, %v", got, err)
+	}
+	if _, err := os.Stat(CompanionPath(root, first, PackSuffix)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the replaced database's companion is still there: %v", err)
+	}
+	third := build("")
+	if _, err := os.Stat(CompanionPath(root, second, PackSuffix)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the replaced database's companion is still there: %v", err)
+	}
+	if _, err := os.Stat(CompanionPath(root, third, PackSuffix)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a build without a companion has one: %v", err)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 //	meta.json            the commit point: names the live DB file
 //	lock                 flock'ed by the one analyze that may write
 //	db-<stamp>.kuzu      the live Kuzu database (one file; .wal beside it while open rw)
+//	db-<stamp>.kuzu.pack its search pack (query.Pack), a companion (Build.Attach)
 //	staging-<random>/    a build in progress: NDJSON row files and the new db.kuzu
 const (
 	IndexDirName = ".gitnexus"
@@ -106,13 +107,26 @@ func writeMeta(repoRoot string, m *Meta) error {
 // writeFileAtomic writes data to path through a temp file in the same
 // directory and a rename, so readers see the old or the new file, never half.
 func writeFileAtomic(path string, data []byte) error {
+	return WriteFileAtomic(path, 0o600, data)
+}
+
+// WriteFileAtomic writes the concatenation of parts to path through a temp
+// file in the same directory (synced, given perm) and a rename, then syncs
+// the directory: readers see the old file or the new one, never half, and a
+// crash leaves one of them.
+func WriteFileAtomic(path string, perm os.FileMode, parts ...[]byte) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	tmp := f.Name()
-	_, err = f.Write(data)
+	err = f.Chmod(perm)
+	for _, data := range parts {
+		if err == nil {
+			_, err = f.Write(data)
+		}
+	}
 	if err == nil {
 		err = f.Sync()
 	}
@@ -141,10 +155,28 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// removeDBFiles removes a database file and its WAL/shadow companions.
+// CompanionSuffixes are the files a build may attach to its database
+// (Build.Attach): PackSuffix, the search pack.
+var CompanionSuffixes = []string{PackSuffix}
+
+// PackSuffix names the search pack beside a database: db-<stamp>.kuzu.pack.
+const PackSuffix = ".pack"
+
+// CompanionPath is the path of the live database's companion file with
+// this suffix (which may not exist: an index built by an older gitnexus).
+func CompanionPath(repoRoot string, m *Meta, suffix string) string {
+	return filepath.Join(IndexDir(repoRoot), m.DBFile+suffix)
+}
+
+// removeDBFiles removes a database file, its WAL/shadow files and its
+// companions.
 func removeDBFiles(path string) error {
 	var errs []error
-	for _, p := range []string{path, path + ".wal", path + ".shadow", path + ".lock", path + ".tmp"} {
+	others := []string{path, path + ".wal", path + ".shadow", path + ".lock", path + ".tmp"}
+	for _, s := range CompanionSuffixes {
+		others = append(others, path+s)
+	}
+	for _, p := range others {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, err)
 		}

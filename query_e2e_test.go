@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -126,5 +129,70 @@ func TestE2EQuery(t *testing.T) {
 	out := e.ok(dir, "query", "save order", "--mode", "keyword")
 	if !strings.Contains(out, "store/store.go:") {
 		t.Errorf("terminal view:\n%s", out)
+	}
+}
+
+// TestE2EQueryPack: `query` answers from the search pack analyze writes
+// beside the database exactly what it answers from the database, in
+// several languages and with filters; with the pack damaged it says so on
+// stderr and answers from the database; with the pack gone it answers from
+// the database silently.
+func TestE2EQueryPack(t *testing.T) {
+	e := newEnv(t)
+	searches := [][]string{
+		{"save order"},
+		{"order", "--mode", "keyword", "--kind", "function,method"},
+		{"repository", "--lang", "python"},
+		{"user service", "-n", "3"},
+		{"handler", "--name", "*Handler", "--path", "src/"},
+		{"validateOrd"},
+		{"config loader", "--flows", "1", "--min-score", "0.2"},
+	}
+	answers := func(dir string) []string {
+		var out []string
+		for _, s := range searches {
+			stdout, stderr, code := e.run(dir, append([]string{"query", "--json"}, s...)...)
+			out = append(out, fmt.Sprintf("exit %d\n%s\n%s", code, stdout, stderr))
+		}
+		return out
+	}
+	for _, name := range []string{"goshop", "pyapp", "tsapp", "mixed"} {
+		t.Run(name, func(t *testing.T) {
+			dir := fixture(t, name)
+			e.analyze(dir)
+			packs, _ := filepath.Glob(filepath.Join(dir, ".gitnexus", "db-*.kuzu.pack"))
+			if len(packs) != 1 {
+				t.Fatalf("analyze wrote %d search packs, want 1: %v", len(packs), packs)
+			}
+			withPack := answers(dir)
+			t.Setenv("GITNEXUS_NO_PACK", "1")
+			fromDB := answers(dir)
+			os.Unsetenv("GITNEXUS_NO_PACK")
+			matched := 0
+			for i := range searches {
+				if withPack[i] != fromDB[i] {
+					t.Errorf("%v: from the pack\n%s\nfrom the database\n%s", searches[i], withPack[i], fromDB[i])
+				}
+				if strings.Contains(withPack[i], `"score"`) {
+					matched++
+				}
+			}
+			if matched == 0 {
+				t.Fatal("no search matched anything: the comparison proves nothing")
+			}
+
+			if err := os.WriteFile(packs[0], []byte("gitnexus-pack\ngarbage"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			stdout, stderr, code := e.run(dir, append([]string{"query", "--json"}, searches[0]...)...)
+			if code != 0 || !strings.Contains(stderr, "search pack unreadable") || !strings.Contains(withPack[0], stdout) {
+				t.Errorf("damaged pack: exit %d, stderr %q, stdout differs: %v", code, stderr, !strings.Contains(withPack[0], stdout))
+			}
+			os.Remove(packs[0])
+			stdout, stderr, code = e.run(dir, append([]string{"query", "--json"}, searches[0]...)...)
+			if code != 0 || strings.Contains(stderr, "pack") || !strings.Contains(withPack[0], stdout) {
+				t.Errorf("no pack: exit %d, stderr %q, stdout differs: %v", code, stderr, !strings.Contains(withPack[0], stdout))
+			}
+		})
 	}
 }

@@ -213,6 +213,7 @@ func runAnalyze(c *cobra.Command, args []string) error {
 	if err := query.BuildIndexes(ctx, b, b.StagingDir()); err != nil {
 		return interrupted(ctx, fmt.Errorf("build search index: %w", err))
 	}
+	st.Phases["pack"] = writePack(ctx, b)
 	var embInfo graph.EmbeddingInfo
 	if emb != nil {
 		t1 := time.Now()
@@ -380,4 +381,32 @@ func heapMiB() string {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return fmt.Sprintf("heapInuse=%dMiB sys=%dMiB rss=%sMiB", m.HeapInuse>>20, m.Sys>>20, graph.RSSMiB())
+}
+
+// writePack writes the search pack (query.Pack) of the database being
+// built and attaches it to the build, and returns the seconds it took.
+// `gitnexus query` in keyword mode reads it instead of opening the
+// database; without one (a failure here, said on stderr) it opens the
+// database, so a failure costs speed, not answers.
+func writePack(ctx context.Context, b *graph.Build) float64 {
+	t0 := time.Now()
+	err := func() error {
+		p, err := query.BuildPack(ctx, b)
+		if err != nil {
+			return err
+		}
+		path := filepath.Join(b.StagingDir(), "search.pack")
+		if err := p.WriteFile(path); err != nil {
+			return err
+		}
+		return b.Attach(graph.PackSuffix, path)
+	}()
+	if err != nil {
+		if ctx.Err() == nil {
+			fmt.Fprintf(os.Stderr, "warning: no search pack (queries will open the database, which is slower): %v\n", err)
+		}
+		return 0
+	}
+	slog.Debug("search pack written", "took", time.Since(t0), "rss_MiB", graph.RSS)
+	return time.Since(t0).Seconds()
 }

@@ -123,6 +123,14 @@ func keywordSearch(ctx context.Context, q Querier, ftsq, prefix string, opts Opt
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
+			if opts.Pack != nil && opts.Pack.covers(ix) {
+				lists[i], errs[i] = opts.Pack.queryIndex(ix, ftsq, top)
+				return
+			}
+			if q == nil {
+				errs[i] = fmt.Errorf("index %s.%s is not in the pack and no database is open", ix.Table, ix.Name)
+				return
+			}
 			lists[i], errs[i] = queryIndex(ctx, q, ix, ftsq, top)
 			if errs[i] != nil && ctx.Err() == nil && !missingIndex(errs[i]) {
 				// Kuzu 0.11.3 now and then fails a full-text query with
@@ -150,7 +158,7 @@ func keywordSearch(ctx context.Context, q Querier, ftsq, prefix string, opts Opt
 	hits := combine(plan, lists, opts.Ranking.Combine)
 	if prefix != "" && opts.Ranking.PrefixWeight > 0 {
 		var err error
-		if hits, err = prefixSearch(ctx, q, prefix, plan, hits, opts.Ranking.PrefixWeight); err != nil {
+		if hits, err = prefixSearch(ctx, q, prefix, plan, hits, opts.Ranking.PrefixWeight, opts); err != nil {
 			return nil, err
 		}
 	}
@@ -176,7 +184,7 @@ const prefixMatches = 50
 // symbol being typed ranks near the top; shorter names first when more than
 // prefixMatches match. It is a scan of the symbol names, not a full-text
 // query: Kuzu's own "term*" wildcard crashes it (see text.FTSQuery).
-func prefixSearch(ctx context.Context, q Querier, prefix string, plan []Index, hits []Hit, weight float64) ([]Hit, error) {
+func prefixSearch(ctx context.Context, q Querier, prefix string, plan []Index, hits []Hit, weight float64, opts Options) ([]Hit, error) {
 	tables := map[schema.Label]bool{}
 	var order []schema.Label
 	for _, ix := range plan {
@@ -194,6 +202,21 @@ func prefixSearch(ctx context.Context, q Querier, prefix string, plan []Index, h
 		byID[h.ID] = i
 	}
 	for _, t := range order {
+		if pk := opts.Pack; pk != nil && t == SearchTable {
+			for _, h := range pk.prefixHits(prefix) {
+				if i, ok := byID[h.ID]; ok {
+					hits[i].Score += weight * best
+					continue
+				}
+				byID[h.ID] = len(hits)
+				h.Score = weight * best
+				hits = append(hits, h)
+			}
+			continue
+		}
+		if q == nil {
+			return nil, fmt.Errorf("name prefix search on %s needs the database", t)
+		}
 		label := "'" + string(t) + "'"
 		if !t.IsSymbol() {
 			label = "n.label"

@@ -67,6 +67,12 @@ type Options struct {
 	// It must describe the database searched.
 	Snapshot *Snapshot
 
+	// Pack, when set, answers the SearchTable full-text queries and the
+	// name-prefix scan from memory, and stands in for Snapshot when that
+	// is nil (same results; see Pack). With a Pack the database may be nil
+	// as long as nothing else needs it: no Files, no Content.
+	Pack *Pack
+
 	// Plan overrides the full-text indexes queried and their weights
 	// (evaluation and tuning); nil uses DefaultPlan().
 	Plan []Index

@@ -34,6 +34,12 @@ func SearchWith(ctx context.Context, db Querier, q string, opts Options) (*Resul
 	if err != nil {
 		return nil, err
 	}
+	if opts.Pack != nil && opts.Snapshot == nil {
+		opts.Snapshot = opts.Pack.snap
+	}
+	if db == nil && (opts.Pack == nil || opts.Files || opts.Content) {
+		return nil, errors.New("internal error: a search without a database needs a Pack and neither Files nor Content")
+	}
 	res := &Result{
 		Query:          q,
 		Mode:           opts.Mode,

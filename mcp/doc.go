@@ -66,7 +66,9 @@
 // releases it. A deleted index gives a clear error and is dropped, so a
 // later analyze is picked up. Each opened database also loads, in the
 // background, a query.Snapshot (its symbols, expanded edges and processes;
-// about 0.5 s and 11 MiB of Go heap on prometheus); once it is there the
+// 11 MiB of Go heap on prometheus), from the search pack analyze wrote
+// beside that database file (about 20 ms) or, without one, from the
+// database (about 0.5 s); once it is there the
 // query tool expands and groups from memory — the same answers, warm p50
 // 24 ms over stdio on prometheus, against about 48 ms in-process without
 // it — and until then, or if it fails,

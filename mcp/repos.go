@@ -180,14 +180,25 @@ func (rs *Repos) Acquire(ctx context.Context, name string) (*Repo, error) {
 func (rs *Repos) loadSnapshot(h *handle, root string) {
 	defer rs.release(h)
 	t0 := time.Now()
-	snap, err := query.LoadSnapshot(context.Background(), h.db)
-	if err != nil {
-		slog.Info("mcp: search snapshot not loaded; searches read the database", "repo", root, "err", err)
-		return
+	// The snapshot analyze wrote into the search pack of this very
+	// database file is the one LoadSnapshot would read, in a fraction of
+	// the time; without a readable pack (an older index, one replaced
+	// since it was opened) it is read from the database.
+	from := "search pack"
+	var snap *query.Snapshot
+	pack, err := query.ReadPack(graph.CompanionPath(root, h.db.Meta(), graph.PackSuffix))
+	if err == nil {
+		snap = pack.Snapshot()
+	} else {
+		from = "database"
+		if snap, err = query.LoadSnapshot(context.Background(), h.db); err != nil {
+			slog.Info("mcp: search snapshot not loaded; searches read the database", "repo", root, "err", err)
+			return
+		}
 	}
 	h.snap.Store(snap)
 	nodes, edges, procs := snap.Stats()
-	slog.Debug("mcp: search snapshot loaded", "repo", root, "nodes", nodes, "edges", edges, "processes", procs, "took", time.Since(t0))
+	slog.Debug("mcp: search snapshot loaded", "repo", root, "from", from, "nodes", nodes, "edges", edges, "processes", procs, "took", time.Since(t0))
 }
 
 // release drops one reference to h, closing a superseded database with

@@ -3,14 +3,34 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/gitnexus/gitnexus/graph"
 )
 
 // TestQuerySnapshot: the server loads a search snapshot for an open repo in
-// the background, and the query tool answers alike with it and without it.
+// the background (from the index's search pack, or from the database when
+// there is none), and the query tool answers alike with it and without it.
 func TestQuerySnapshot(t *testing.T) {
+	for _, fromPack := range []bool{true, false} {
+		t.Run(map[bool]string{true: "pack", false: "database"}[fromPack], func(t *testing.T) {
+			testQuerySnapshot(t, fromPack)
+		})
+	}
+}
+
+func testQuerySnapshot(t *testing.T, fromPack bool) {
 	w := newWorld(t)
+	packs, _ := filepath.Glob(filepath.Join(w.repo, ".gitnexus", "*"+graph.PackSuffix))
+	if len(packs) != 1 {
+		t.Fatalf("analyze wrote %d search packs, want 1", len(packs))
+	}
+	if !fromPack {
+		os.Remove(packs[0])
+	}
 	s := New(Options{Cwd: w.repo})
 	defer s.Close()
 	ctx := context.Background()

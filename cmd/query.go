@@ -108,7 +108,16 @@ func runQuery(c *cobra.Command, args []string) error {
 	if queryFlags.all || strings.Contains(flagRepo, ",") {
 		return runMultiQuery(c.Context(), q, opts)
 	}
-	res, ok, err := packSearch(c.Context(), q, opts)
+	e, err := resolveRepo("")
+	if err != nil {
+		return err
+	}
+	// A pack is read once and kept to the end of the process: collecting
+	// while it is decoded only scans what stays live (a third of the read
+	// time on prometheus).
+	gc := debug.SetGCPercent(-1)
+	res, ok, err := packSearch(c.Context(), e.Path, q, opts)
+	debug.SetGCPercent(gc)
 	if err != nil {
 		return err
 	}
@@ -168,32 +177,24 @@ func searchError(err error) error {
 // search needs the database (vectors, --files, --content) or the index has
 // no readable pack; the caller then opens the database, which also reports
 // a missing or incompatible index.
-func packSearch(ctx context.Context, q string, opts query.Options) (*query.Result, bool, error) {
+func packSearch(ctx context.Context, root, q string, opts query.Options) (*query.Result, bool, error) {
 	if opts.Mode == query.ModeVector || opts.Files || opts.Content || os.Getenv("GITNEXUS_NO_PACK") != "" {
 		return nil, false, nil
 	}
-	e, err := resolveRepo("")
-	if err != nil {
-		return nil, false, err
-	}
-	meta, err := graph.ReadMeta(e.Path)
+	meta, err := graph.ReadMeta(root)
 	if err != nil || meta.SchemaVersion != schema.Version {
 		return nil, false, nil
 	}
 	if opts.Mode == query.ModeHybrid && meta.Embeddings.Count > 0 {
 		return nil, false, nil
 	}
-	// The pack is read once and kept to the end of the process: collecting
-	// while it is decoded only scans what stays live (a third of the read
-	// time on prometheus).
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	t0 := time.Now()
-	pack, err := query.ReadPack(graph.CompanionPath(e.Path, meta, graph.PackSuffix))
+	pack, err := query.ReadPack(graph.CompanionPath(root, meta, graph.PackSuffix))
 	if err != nil {
 		// An index from before packs, or one swapped since meta.json was
 		// read: the database answers.
 		if !errors.Is(err, fs.ErrNotExist) {
-			slog.Warn("search pack unreadable, searching the database", "err", err)
+			slog.Warn("search pack unreadable, searching the database", "repo", root, "err", err)
 		}
 		return nil, false, nil
 	}

@@ -51,23 +51,14 @@ func IndexStatements(stopWordsPath string) []string {
 		"startLine INT64, endLine INT64, language STRING, ident STRING, doc STRING, PRIMARY KEY(id))", SearchTable)}
 	for _, l := range schema.SymbolLabels {
 		stmts = append(stmts, fmt.Sprintf("COPY %s FROM (MATCH (n:%s) RETURN n.id, '%s', n.name, n.kind, n.filePath, n.startLine, n.endLine, n.language, "+
-			"%s, %s)",
-			SearchTable, l, l, oneLine("coalesce(n.name, '') + ' ' + coalesce(n.searchText, '')"),
-			oneLine("coalesce(n.signature, '') + ' ' + coalesce(n.docComment, '')")))
+			"coalesce(n.name, '') + ' ' + coalesce(n.searchText, ''), coalesce(n.signature, '') + ' ' + coalesce(n.docComment, ''))",
+			SearchTable, l, l))
 	}
 	opts := fmt.Sprintf("stemmer := 'english', stopWords := '%s'", stopWordsPath)
 	for _, ix := range []struct{ name, col string }{{IndexIdent, "ident"}, {IndexDoc, "doc"}} {
 		stmts = append(stmts, fmt.Sprintf("CALL CREATE_FTS_INDEX('%s', '%s', ['%s'], %s)", SearchTable, ix.name, ix.col, opts))
 	}
 	return stmts
-}
-
-// oneLine wraps a Cypher string expression so that every run of
-// whitespace in it becomes one space. Kuzu's full-text index splits text on
-// spaces only: "parse\nconfig" in a doc comment would be one term that no
-// query matches, and "parse" and "config" would be lost.
-func oneLine(expr string) string {
-	return "regexp_replace(" + expr + `, '\\s+', ' ', 'g')`
 }
 
 // BuildIndexes creates SearchTable from the loaded symbol tables and its

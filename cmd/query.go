@@ -51,7 +51,12 @@ id" and "user_repository" all match. Examples:
 
   gitnexus query "auth middleware"
   gitnexus query validatePassword --kind function,method
-  gitnexus query "parse config" --lang go --path internal/ --json`,
+  gitnexus query "parse config" --lang go --path internal/ --json
+
+In keyword mode (and hybrid mode on an index without embeddings) the answer
+comes from the search pack analyze writes beside the database, without
+opening it; GITNEXUS_NO_PACK=1 queries the database's full-text indexes
+instead (the same answer, slower).`,
 	Args: cobra.ExactArgs(1),
 	RunE: runQuery,
 }
@@ -112,9 +117,9 @@ func runQuery(c *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	// A pack is read once and kept to the end of the process: collecting
-	// while it is decoded only scans what stays live (a third of the read
-	// time on prometheus).
+	// No collection while a pack is decoded and searched: all of it stays
+	// live to the answer, so a collection would only scan it (a third of
+	// the read time on prometheus).
 	gc := debug.SetGCPercent(-1)
 	res, ok, err := packSearch(c.Context(), e.Path, q, opts)
 	debug.SetGCPercent(gc)

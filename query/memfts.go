@@ -16,9 +16,9 @@ import (
 // checks that it returns what QUERY_FTS_INDEX returns.
 //
 // How Kuzu 0.11.3 indexes a document (CREATE_FTS_INDEX, stemmer english):
-// every run of ASCII digits and punctuation becomes a space, the text is
-// lower-cased and split on spaces (empty parts dropped), stop words go,
-// the rest are Snowball-stemmed. A document's length is its number of
+// every run of ASCII digits and punctuation (but the backslash) becomes a
+// space, the text is lower-cased and split on spaces (empty parts
+// dropped), stop words go, the rest are Snowball-stemmed. A document's length is its number of
 // terms after stop words. How it scores (QUERY_FTS_INDEX, disjunctive):
 // the query goes through the same normalization and stemming, each
 // distinct term found in the index adds

@@ -79,6 +79,17 @@ func BuildPack(ctx context.Context, q Querier) (*Pack, error) {
 	if seen != n {
 		return nil, fmt.Errorf("pack: read %d of the %d rows of %s", seen, n, SearchTable)
 	}
+	// The name-prefix scan runs over the snapshot's symbols where the
+	// database scans SearchTable: they must be the same symbols.
+	symbols := 0
+	for _, h := range snap.nodes {
+		if schema.Label(h.Label).IsSymbol() {
+			symbols++
+		}
+	}
+	if symbols != n {
+		return nil, fmt.Errorf("pack: %s has %d rows for %d symbols", SearchTable, n, symbols)
+	}
 	p.index[IndexIdent] = ident.done()
 	p.index[IndexDoc] = doc.done()
 	return p, nil

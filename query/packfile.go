@@ -249,8 +249,8 @@ func decodePack(all string) (*Pack, error) {
 		r.tab[i] = all[r.off : r.off+l]
 		r.off += l
 	}
-	s := &Snapshot{index: map[string]int{}, members: map[string][]Membership{}, procs: map[string]Process{}}
-	s.nodes = make([]Hit, r.n(limit))
+	nn := r.n(limit)
+	s := &Snapshot{nodes: make([]Hit, nn), index: make(map[string]int, nn), members: map[string][]Membership{}, procs: map[string]Process{}}
 	for i := range s.nodes {
 		h := &s.nodes[i]
 		h.ID, h.Label, h.Name, h.Kind, h.FilePath, h.Language = r.s(), r.s(), r.s(), r.s(), r.s(), r.s()
@@ -273,7 +273,10 @@ func decodePack(all string) (*Pack, error) {
 			}
 		}
 	}
-	for range r.n(limit) {
+	np := r.n(limit)
+	s.procs = make(map[string]Process, np)
+	s.members = make(map[string][]Membership, np)
+	for range np {
 		pr := Process{ID: r.s(), Summary: r.s(), ProcessType: r.s(), Priority: r.f(), StepCount: r.n(limit)}
 		pr.Steps = make([]Step, r.n(limit))
 		for j := range pr.Steps {

@@ -164,6 +164,12 @@ func TestE2EQueryPack(t *testing.T) {
 			if len(packs) != 1 {
 				t.Fatalf("analyze wrote %d search packs, want 1: %v", len(packs), packs)
 			}
+			var st struct {
+				SearchPackBytes int64 `json:"searchPackBytes"`
+			}
+			if err := json.Unmarshal([]byte(e.ok(dir, "status", "--json")), &st); err != nil || st.SearchPackBytes <= 0 {
+				t.Errorf("status --json: searchPackBytes %d, %v", st.SearchPackBytes, err)
+			}
 			withPack := answers(dir)
 			t.Setenv("GITNEXUS_NO_PACK", "1")
 			fromDB := answers(dir)
@@ -189,6 +195,9 @@ func TestE2EQueryPack(t *testing.T) {
 				t.Errorf("damaged pack: exit %d, stderr %q, stdout differs: %v", code, stderr, !strings.Contains(withPack[0], stdout))
 			}
 			os.Remove(packs[0])
+			if out := e.ok(dir, "status"); !strings.Contains(out, "no search pack") {
+				t.Errorf("status without a pack does not say so:\n%s", out)
+			}
 			stdout, stderr, code = e.run(dir, append([]string{"query", "--json"}, searches[0]...)...)
 			if code != 0 || strings.Contains(stderr, "pack") || !strings.Contains(withPack[0], stdout) {
 				t.Errorf("no pack: exit %d, stderr %q, stdout differs: %v", code, stderr, !strings.Contains(withPack[0], stdout))

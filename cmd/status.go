@@ -34,11 +34,18 @@ var statusCmd = &cobra.Command{
 			return err
 		}
 		head := discover.HeadCommit(e.Path)
+		var packBytes int64
+		if fi, err := os.Stat(graph.CompanionPath(e.Path, m, graph.PackSuffix)); err == nil {
+			packBytes = fi.Size()
+		}
 		out := struct {
 			*graph.Meta
 			Head  string `json:"head,omitempty"`
 			Stale bool   `json:"stale"`
-		}{m, head, head != "" && head != m.Commit}
+			// SearchPack is the size of the search pack keyword queries
+			// read instead of the database (0: none).
+			SearchPack int64 `json:"searchPackBytes"`
+		}{m, head, head != "" && head != m.Commit, packBytes}
 		if flagJSON {
 			return printJSON(out)
 		}
@@ -77,6 +84,11 @@ var statusCmd = &cobra.Command{
 		}
 		if len(m.Skipped) > 0 {
 			fmt.Fprintf(w, "  skipped     %s\n", formatCounts(m.Skipped))
+		}
+		if packBytes > 0 {
+			fmt.Fprintf(w, "  search      pack of %.1f MB: keyword queries do not open the database\n", float64(packBytes)/1e6)
+		} else {
+			fmt.Fprintf(w, "  search      no search pack (an index from an older gitnexus): queries open the database; `gitnexus analyze` writes one\n")
 		}
 		fmt.Fprintf(w, "  time        %s\n", formatPhases(m.Phases))
 		return nil

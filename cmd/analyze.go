@@ -391,6 +391,11 @@ func heapMiB() string {
 func writePack(ctx context.Context, b *graph.Build) float64 {
 	t0 := time.Now()
 	err := func() error {
+		// Start from an empty buffer pool: the full-text index builds
+		// before this left theirs full (see graph.Build.Settle).
+		if err := b.Settle(); err != nil {
+			return err
+		}
 		p, err := query.BuildPack(ctx, b)
 		if err != nil {
 			return err

@@ -158,7 +158,7 @@ func keywordSearch(ctx context.Context, q Querier, ftsq, prefix string, opts Opt
 	hits := combine(plan, lists, opts.Ranking.Combine)
 	if prefix != "" && opts.Ranking.PrefixWeight > 0 {
 		var err error
-		if hits, err = prefixSearch(ctx, q, prefix, plan, hits, opts.Ranking.PrefixWeight, opts); err != nil {
+		if hits, err = prefixSearch(ctx, q, opts.Pack, prefix, plan, hits, opts.Ranking.PrefixWeight); err != nil {
 			return nil, err
 		}
 	}
@@ -184,7 +184,7 @@ const prefixMatches = 50
 // symbol being typed ranks near the top; shorter names first when more than
 // prefixMatches match. It is a scan of the symbol names, not a full-text
 // query: Kuzu's own "term*" wildcard crashes it (see text.FTSQuery).
-func prefixSearch(ctx context.Context, q Querier, prefix string, plan []Index, hits []Hit, weight float64, opts Options) ([]Hit, error) {
+func prefixSearch(ctx context.Context, q Querier, pack *Pack, prefix string, plan []Index, hits []Hit, weight float64) ([]Hit, error) {
 	tables := map[schema.Label]bool{}
 	var order []schema.Label
 	for _, ix := range plan {
@@ -202,50 +202,58 @@ func prefixSearch(ctx context.Context, q Querier, prefix string, plan []Index, h
 		byID[h.ID] = i
 	}
 	for _, t := range order {
-		if pk := opts.Pack; pk != nil && t == SearchTable {
-			for _, h := range pk.prefixHits(prefix) {
-				if i, ok := byID[h.ID]; ok {
-					hits[i].Score += weight * best
-					continue
-				}
-				byID[h.ID] = len(hits)
-				h.Score = weight * best
-				hits = append(hits, h)
+		var matches []Hit
+		if pack != nil && t == SearchTable {
+			matches = pack.prefixHits(prefix)
+		} else {
+			var err error
+			if matches, err = prefixRows(ctx, q, t, prefix); err != nil {
+				return nil, err
 			}
-			continue
 		}
-		if q == nil {
-			return nil, fmt.Errorf("name prefix search on %s needs the database", t)
-		}
-		label := "'" + string(t) + "'"
-		if !t.IsSymbol() {
-			label = "n.label"
-		}
-		stmt := fmt.Sprintf("MATCH (n:%s) WHERE lower(n.name) STARTS WITH '%s' "+
-			"RETURN n.id, n.name, n.kind, n.filePath, n.startLine, n.endLine, n.language, %s ORDER BY size(n.name), n.id LIMIT %d",
-			t, prefix, label, prefixMatches)
-		res, err := q.Query(ctx, stmt, nil)
-		if err != nil {
-			if missingIndex(err) {
-				continue
-			}
-			return nil, fmt.Errorf("name prefix search: %w", err)
-		}
-		for _, row := range res.Rows {
-			if len(row) < 8 {
-				continue
-			}
-			id := str(row[0])
-			if i, ok := byID[id]; ok {
+		for _, h := range matches {
+			if i, ok := byID[h.ID]; ok {
 				hits[i].Score += weight * best
 				continue
 			}
-			byID[id] = len(hits)
-			hits = append(hits, Hit{ID: id, Name: str(row[1]), Kind: str(row[2]), FilePath: str(row[3]),
-				StartLine: num(row[4]), EndLine: num(row[5]), Language: str(row[6]), Label: str(row[7]), Score: weight * best})
+			byID[h.ID] = len(hits)
+			h.Score = weight * best
+			hits = append(hits, h)
 		}
 	}
 	return derefSorted(ptrs(hits)), nil
+}
+
+// prefixRows is the name scan of prefixSearch on the database: table t's
+// symbols whose lower-cased name starts with prefix, shortest names first,
+// then by id, at most prefixMatches; none when t does not exist.
+func prefixRows(ctx context.Context, q Querier, t schema.Label, prefix string) ([]Hit, error) {
+	if q == nil {
+		return nil, fmt.Errorf("name prefix search on %s needs the database", t)
+	}
+	label := "'" + string(t) + "'"
+	if !t.IsSymbol() {
+		label = "n.label"
+	}
+	stmt := fmt.Sprintf("MATCH (n:%s) WHERE lower(n.name) STARTS WITH '%s' "+
+		"RETURN n.id, n.name, n.kind, n.filePath, n.startLine, n.endLine, n.language, %s ORDER BY size(n.name), n.id LIMIT %d",
+		t, prefix, label, prefixMatches)
+	res, err := q.Query(ctx, stmt, nil)
+	if err != nil {
+		if missingIndex(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("name prefix search: %w", err)
+	}
+	var out []Hit
+	for _, row := range res.Rows {
+		if len(row) < 8 {
+			continue
+		}
+		out = append(out, Hit{ID: str(row[0]), Name: str(row[1]), Kind: str(row[2]), FilePath: str(row[3]),
+			StartLine: num(row[4]), EndLine: num(row[5]), Language: str(row[6]), Label: str(row[7])})
+	}
+	return out, nil
 }
 
 // missingIndex reports whether err says the index does not exist.

@@ -18,8 +18,9 @@ import (
 // How Kuzu 0.11.3 indexes a document (CREATE_FTS_INDEX, stemmer english):
 // every run of ASCII digits and punctuation (but the backslash) becomes a
 // space, the text is lower-cased and split on spaces (empty parts
-// dropped), stop words go, the rest are Snowball-stemmed. A document's length is its number of
-// terms after stop words. How it scores (QUERY_FTS_INDEX, disjunctive):
+// dropped), stop words go, the rest are Snowball-stemmed. A document's
+// length is its number of terms after stop words. How it scores
+// (QUERY_FTS_INDEX, disjunctive):
 // the query goes through the same normalization and stemming, each
 // distinct term found in the index adds
 //
@@ -84,26 +85,11 @@ var ftsPunct = func() (t [256]bool) {
 // separate (a tab or newline stays inside a token), ASCII is lower-cased.
 func ftsTokens(s string, emit func(tok string)) {
 	start := -1
-	var lower []byte
 	flush := func(end int) {
-		if start < 0 {
-			return
+		if start >= 0 {
+			emit(lowerASCII(s[start:end]))
+			start = -1
 		}
-		tok := s[start:end]
-		for i := 0; i < len(tok); i++ {
-			if c := tok[i]; 'A' <= c && c <= 'Z' {
-				lower = append(lower[:0], tok...)
-				for j := i; j < len(lower); j++ {
-					if c := lower[j]; 'A' <= c && c <= 'Z' {
-						lower[j] = c + 'a' - 'A'
-					}
-				}
-				tok = string(lower)
-				break
-			}
-		}
-		emit(tok)
-		start = -1
 	}
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c == ' ' || ftsPunct[c] {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 	"github.com/gitnexus/gitnexus/graph/text"
@@ -40,15 +41,11 @@ func BuildPack(ctx context.Context, q Querier) (*Pack, error) {
 		return nil, err
 	}
 	p := &Pack{snap: snap, index: map[string]*memIndex{}}
-	stop := map[string]bool{}
-	for w, s := range text.StopWords {
-		if s {
-			stop[w] = true
-		}
-	}
+	// text.StopWords is the list BuildIndexes gives Kuzu (its true
+	// entries; a false one is a word kept on purpose).
 	stem := stemmer{}
-	ident := newMemIndexBuilder(len(snap.nodes), stop, stem)
-	doc := newMemIndexBuilder(len(snap.nodes), stop, stem)
+	ident := newMemIndexBuilder(len(snap.nodes), text.StopWords, stem)
+	doc := newMemIndexBuilder(len(snap.nodes), text.StopWords, stem)
 	// The text is read in slices of the table (by row offset), so that a
 	// large repository's text is never all in memory at once.
 	total, err := readAll(ctx, q, fmt.Sprintf("MATCH (n:%s) RETURN count(n)", SearchTable))
@@ -138,7 +135,7 @@ func (p *Pack) prefixHits(prefix string) []Hit {
 		}
 	}
 	sort.Slice(out, func(a, b int) bool {
-		la, lb := runeCount(out[a].Name), runeCount(out[b].Name)
+		la, lb := utf8.RuneCountInString(out[a].Name), utf8.RuneCountInString(out[b].Name)
 		if la != lb {
 			return la < lb
 		}
@@ -150,6 +147,8 @@ func (p *Pack) prefixHits(prefix string) []Hit {
 	return out
 }
 
+// lowerASCII lower-cases the ASCII capitals of s, leaving other bytes
+// alone (Kuzu's full-text normalization), allocating only when it changes s.
 func lowerASCII(s string) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; 'A' <= c && c <= 'Z' {
@@ -163,12 +162,4 @@ func lowerASCII(s string) string {
 		}
 	}
 	return s
-}
-
-func runeCount(s string) int {
-	n := 0
-	for range s {
-		n++
-	}
-	return n
 }

@@ -322,7 +322,7 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 			continue
 		}
 		t0 := time.Now()
-		stmt := fmt.Sprintf("COPY %s FROM %s", t.Label, cypherString(rf.path))
+		stmt := fmt.Sprintf("COPY %s FROM %s", t.Label, schema.Quote(rf.path))
 		if err := exec(ctx, b.conn, stmt); err != nil {
 			return fmt.Errorf("load %d %s rows from %s: %w", rf.rows, t.Label, filepath.Base(rf.path), err)
 		}
@@ -531,13 +531,13 @@ func sumNodes(files map[string]*rowFile, tables []schema.NodeTable) int {
 // the id set wrongly let through), it retries with ignore_errors.
 func (b *Build) copyRel(ctx context.Context, rt schema.RelType, p schema.Pair, path string, rows int) (int, error) {
 	key := relKey(rt, p.From, p.To)
-	stmt := fmt.Sprintf("COPY %s FROM %s (from='%s', to='%s')", rt, cypherString(path), p.From, p.To)
+	stmt := fmt.Sprintf("COPY %s FROM %s (from='%s', to='%s')", rt, schema.Quote(path), p.From, p.To)
 	if err := exec(ctx, b.conn, stmt); err != nil {
 		if ctx.Err() != nil {
 			return 0, fmt.Errorf("load %d %s rows: %w", rows, key, err)
 		}
 		b.log.Warn("edge COPY failed; retrying with ignore_errors", "rel", key, "err", err)
-		stmt = fmt.Sprintf("COPY %s FROM %s (from='%s', to='%s', ignore_errors=true)", rt, cypherString(path), p.From, p.To)
+		stmt = fmt.Sprintf("COPY %s FROM %s (from='%s', to='%s', ignore_errors=true)", rt, schema.Quote(path), p.From, p.To)
 		if err := exec(ctx, b.conn, stmt); err != nil {
 			return 0, fmt.Errorf("load %d %s rows from %s: %w", rows, key, filepath.Base(path), err)
 		}

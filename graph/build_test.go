@@ -400,7 +400,7 @@ func TestVectorTableSurvivesSwap(t *testing.T) {
 	}
 	for _, stmt := range []string{
 		"CREATE NODE TABLE CodeEmbedding(id STRING PRIMARY KEY, embedding FLOAT[4])",
-		"COPY CodeEmbedding FROM " + cypherString(file),
+		"COPY CodeEmbedding FROM " + schema.Quote(file),
 		"CALL CREATE_VECTOR_INDEX('CodeEmbedding', 'code_embedding_idx', 'embedding', metric := 'cosine')",
 	} {
 		if err := b.Exec(ctx, stmt); err != nil {

@@ -140,9 +140,3 @@ func queryInt(ctx context.Context, conn *kuzu.Connection, stmt string) (int, err
 	}
 	return int(n), nil
 }
-
-// cypherString quotes s as a Cypher string literal.
-func cypherString(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`)
-	return "'" + r.Replace(s) + "'"
-}

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
 // DetectChangesInput is the detect_changes tool's input.
@@ -106,14 +108,14 @@ func DetectChanges(ctx context.Context, db Querier, repoRoot string, in DetectCh
 	var order []string
 	for start := 0; start < len(paths); start += 500 {
 		chunk := paths[start:min(start+500, len(paths))]
-		res, err := db.Query(ctx, "MATCH (f:File) WHERE f.id IN "+litList(chunk)+" RETURN f.id", nil)
+		res, err := db.Query(ctx, "MATCH (f:File) WHERE f.id IN "+schema.QuoteList(chunk)+" RETURN f.id", nil)
 		if err != nil {
 			return nil, fmt.Errorf("changed files: %w", err)
 		}
 		for _, r := range res.Rows {
 			indexed[str(r[0])] = true
 		}
-		res, err = db.Query(ctx, "MATCH (f:File)-[:DEFINES]->(n) WHERE f.id IN "+litList(chunk)+" RETURN "+symbolCols, nil)
+		res, err = db.Query(ctx, "MATCH (f:File)-[:DEFINES]->(n) WHERE f.id IN "+schema.QuoteList(chunk)+" RETURN "+symbolCols, nil)
 		if err != nil {
 			return nil, fmt.Errorf("symbols of changed files: %w", err)
 		}

@@ -114,7 +114,7 @@ func Context(ctx context.Context, db Querier, in ContextInput) (*ContextOutput, 
 	if !safeLabel(sym.Label) {
 		return nil, fmt.Errorf("symbol %s has unknown table %q", sym.ID, sym.Label)
 	}
-	node := "(n:" + sym.Label + " {id: " + lit(sym.ID) + "})"
+	node := "(n:" + sym.Label + " {id: " + schema.Quote(sym.ID) + "})"
 	cols := " RETURN label(r), m.id, m.name, label(m), m.kind, m.filePath, m.startLine, r.confidence, r.reason, r.line, m.label LIMIT " + fmt.Sprint(MaxRows)
 	for _, dir := range []string{"out", "in"} {
 		pat := node + "-[r]->(m)"
@@ -218,7 +218,7 @@ func coverage(ctx context.Context, db Querier, targetFiles, callerFiles []string
 	files := uniq(targetFiles)
 	var conds []string
 	if len(files) > 0 {
-		conds = append(conds, "f.id IN "+litList(files))
+		conds = append(conds, "f.id IN "+schema.QuoteList(files))
 		dirs := map[string]bool{}
 		for _, f := range files {
 			dirs[path.Dir(f)] = true
@@ -227,7 +227,7 @@ func coverage(ctx context.Context, db Querier, targetFiles, callerFiles []string
 			if d == "." {
 				conds = append(conds, "NOT f.id CONTAINS '/'")
 			} else {
-				conds = append(conds, "(f.id STARTS WITH "+lit(d+"/")+" AND NOT substring(f.id, "+fmt.Sprint(len(d)+2)+", 100000) CONTAINS '/')")
+				conds = append(conds, "(f.id STARTS WITH "+schema.Quote(d+"/")+" AND NOT substring(f.id, "+fmt.Sprint(len(d)+2)+", 100000) CONTAINS '/')")
 			}
 			if len(conds) > 64 {
 				break
@@ -235,7 +235,7 @@ func coverage(ctx context.Context, db Querier, targetFiles, callerFiles []string
 		}
 	}
 	if cf := uniq(callerFiles); len(cf) > 0 {
-		conds = append(conds, "f.id IN "+litList(cf))
+		conds = append(conds, "f.id IN "+schema.QuoteList(cf))
 	}
 	cov := &Coverage{Exact: true}
 	if len(conds) == 0 {
@@ -254,7 +254,7 @@ func coverage(ctx context.Context, db Querier, targetFiles, callerFiles []string
 	}
 	add(res)
 	if len(files) > 0 {
-		imp, err := db.Query(ctx, "MATCH (f:File)-[:IMPORTS]->(t:File) WHERE t.id IN "+litList(files)+" AND f.unresolved > 0 RETURN DISTINCT f.id, f.unresolved", nil)
+		imp, err := db.Query(ctx, "MATCH (f:File)-[:IMPORTS]->(t:File) WHERE t.id IN "+schema.QuoteList(files)+" AND f.unresolved > 0 RETURN DISTINCT f.id, f.unresolved", nil)
 		if err != nil {
 			return nil, fmt.Errorf("count unresolved call sites of importers: %w", err)
 		}

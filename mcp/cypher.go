@@ -28,49 +28,6 @@ func inputErr(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInput, fmt.Sprintf(format, args...))
 }
 
-// lit quotes s as a Cypher string literal. Tools inline values this way
-// instead of binding string parameters: go-kuzu v0.11.3 leaks the C copy
-// of every bound string, which a long-running server cannot afford.
-func lit(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('\'')
-	for _, r := range s {
-		switch r {
-		case '\\':
-			b.WriteString(`\\`)
-		case '\'':
-			b.WriteString(`\'`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case 0:
-			// NUL cannot appear in an id or a name; drop it.
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('\'')
-	return b.String()
-}
-
-// litList quotes ids as a Cypher list literal.
-func litList(ids []string) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, id := range ids {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(lit(id))
-	}
-	b.WriteByte(']')
-	return b.String()
-}
-
 func fnum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // Result cells as Go values.

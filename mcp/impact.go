@@ -169,9 +169,9 @@ func Impact(ctx context.Context, db Querier, in ImpactInput) (*ImpactOutput, err
 	var seedQ string
 	switch sym.Label {
 	case string(schema.LabelClass), string(schema.LabelInterface):
-		seedQ = "MATCH (n:" + sym.Label + " {id: " + lit(sym.ID) + "})-[:HAS_METHOD]->(m) RETURN m.id LIMIT 5000"
+		seedQ = "MATCH (n:" + sym.Label + " {id: " + schema.Quote(sym.ID) + "})-[:HAS_METHOD]->(m) RETURN m.id LIMIT 5000"
 	case string(schema.LabelFile):
-		seedQ = "MATCH (n:File {id: " + lit(sym.ID) + "})-[:DEFINES]->(m) RETURN m.id LIMIT 5000"
+		seedQ = "MATCH (n:File {id: " + schema.Quote(sym.ID) + "})-[:DEFINES]->(m) RETURN m.id LIMIT 5000"
 	}
 	if seedQ != "" {
 		res, err := db.Query(ctx, seedQ, nil)
@@ -197,9 +197,9 @@ func Impact(ctx context.Context, db Querier, in ImpactInput) (*ImpactOutput, err
 	for depth := 1; depth <= depthMax && len(frontier) > 0; depth++ {
 		var q string
 		if dir == "upstream" {
-			q = "MATCH (m)-[r:" + relPat + "]->(n) WHERE n.id IN " + litList(frontier)
+			q = "MATCH (m)-[r:" + relPat + "]->(n) WHERE n.id IN " + schema.QuoteList(frontier)
 		} else {
-			q = "MATCH (n)-[r:" + relPat + "]->(m) WHERE n.id IN " + litList(frontier)
+			q = "MATCH (n)-[r:" + relPat + "]->(m) WHERE n.id IN " + schema.QuoteList(frontier)
 		}
 		if in.MinConfidence > 0 {
 			q += " AND r.confidence >= " + fnum(in.MinConfidence)
@@ -225,7 +225,7 @@ func Impact(ctx context.Context, db Querier, in ImpactInput) (*ImpactOutput, err
 			if a.Label == string(schema.LabelFile) {
 				a.FilePath, a.Kind = a.ID, "file"
 			}
-			if !in.IncludeTests && isTestPath(a.FilePath) {
+			if !in.IncludeTests && schema.IsTestPath(a.FilePath) {
 				continue
 			}
 			visited[id] = true
@@ -320,7 +320,7 @@ func ownUnresolved(ctx context.Context, db Querier, files []string) (*Coverage, 
 	if len(files) == 0 {
 		return cov, nil
 	}
-	res, err := db.Query(ctx, "MATCH (f:File) WHERE f.id IN "+litList(files)+" AND f.unresolved > 0 RETURN count(f), sum(f.unresolved)", nil)
+	res, err := db.Query(ctx, "MATCH (f:File) WHERE f.id IN "+schema.QuoteList(files)+" AND f.unresolved > 0 RETURN count(f), sum(f.unresolved)", nil)
 	if err != nil {
 		return nil, fmt.Errorf("count unresolved call sites: %w", err)
 	}
@@ -338,7 +338,7 @@ func ownUnresolved(ctx context.Context, db Querier, files []string) (*Coverage, 
 func impactGroups(ctx context.Context, db Querier, ids []string, out *ImpactOutput) error {
 	for start := 0; start < len(ids); start += 2000 {
 		end := min(start+2000, len(ids))
-		chunk := litList(ids[start:end])
+		chunk := schema.QuoteList(ids[start:end])
 		res, err := db.Query(ctx, "MATCH (s)-[r:STEP_IN_PROCESS]->(p:Process) WHERE s.id IN "+chunk+" RETURN p.id, p.label, p.processType, p.stepCount, count(*), min(r.step)", nil)
 		if err != nil {
 			return fmt.Errorf("affected processes: %w", err)

@@ -222,8 +222,8 @@ type ProcessDetailOutput struct {
 
 // ProcessDetail finds a process by id, else by a word of its label.
 func ProcessDetail(ctx context.Context, db Querier, ref string) (*ProcessDetailOutput, error) {
-	res, err := db.Query(ctx, "MATCH (p:Process) WHERE p.id = "+lit(ref)+" OR p.label CONTAINS "+lit(ref)+
-		" RETURN p.id, p.label, p.processType, p.stepCount, p.priority, p.entryPointId, p.terminalId, p.communities ORDER BY p.id = "+lit(ref)+" DESC, p.priority DESC LIMIT 1", nil)
+	res, err := db.Query(ctx, "MATCH (p:Process) WHERE p.id = "+schema.Quote(ref)+" OR p.label CONTAINS "+schema.Quote(ref)+
+		" RETURN p.id, p.label, p.processType, p.stepCount, p.priority, p.entryPointId, p.terminalId, p.communities ORDER BY p.id = "+schema.Quote(ref)+" DESC, p.priority DESC LIMIT 1", nil)
 	if err != nil {
 		return nil, fmt.Errorf("find process: %w", err)
 	}
@@ -231,7 +231,7 @@ func ProcessDetail(ctx context.Context, db Querier, ref string) (*ProcessDetailO
 		return nil, fmt.Errorf("%w: no process with id or label matching %q: read gitnexus://repo/{name}/processes", ErrNotFound, ref)
 	}
 	out := &ProcessDetailOutput{Process: processRow(res.Rows[0]), Steps: []ProcessStep{}}
-	steps, err := db.Query(ctx, "MATCH (s)-[r:STEP_IN_PROCESS]->(p:Process) WHERE p.id = "+lit(out.Process.ID)+" RETURN r.step, s.id, s.name, s.kind, s.filePath, s.startLine ORDER BY r.step", nil)
+	steps, err := db.Query(ctx, "MATCH (s)-[r:STEP_IN_PROCESS]->(p:Process) WHERE p.id = "+schema.Quote(out.Process.ID)+" RETURN r.step, s.id, s.name, s.kind, s.filePath, s.startLine ORDER BY r.step", nil)
 	if err != nil {
 		return nil, fmt.Errorf("process steps: %w", err)
 	}

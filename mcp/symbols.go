@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 
@@ -52,15 +51,15 @@ func findSymbols(ctx context.Context, db Querier, lk Lookup) ([]Symbol, error) {
 	var where string
 	switch {
 	case lk.UID != "":
-		where = "n.id = " + lit(lk.UID)
+		where = "n.id = " + schema.Quote(lk.UID)
 	case strings.TrimSpace(lk.Name) != "":
 		name := strings.TrimSpace(lk.Name)
 		if strings.Contains(name, "#") { // an id given as a name
-			where = "n.id = " + lit(name)
+			where = "n.id = " + schema.Quote(name)
 		} else if i := strings.LastIndexAny(name, ".:"); i > 0 && i < len(name)-1 && !strings.Contains(name, "/") {
-			where = "(n.qualifiedName = " + lit(strings.ReplaceAll(name, "::", ".")) + " OR n.qualifiedName ENDS WITH " + lit("."+strings.ReplaceAll(name, "::", ".")) + " OR (n.name = " + lit(name) + "))"
+			where = "(n.qualifiedName = " + schema.Quote(strings.ReplaceAll(name, "::", ".")) + " OR n.qualifiedName ENDS WITH " + schema.Quote("."+strings.ReplaceAll(name, "::", ".")) + " OR (n.name = " + schema.Quote(name) + "))"
 		} else {
-			where = "n.name = " + lit(name)
+			where = "n.name = " + schema.Quote(name)
 		}
 	default:
 		return nil, inputErr("name or uid is required")
@@ -76,7 +75,7 @@ func findSymbols(ctx context.Context, db Querier, lk Lookup) ([]Symbol, error) {
 	}
 	if lk.Files && lk.UID == "" && len(out) == 0 {
 		p := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(lk.Name), `\`, "/"), "./")
-		res, err := db.Query(ctx, "MATCH (n:File) WHERE n.id = "+lit(p)+" OR n.id ENDS WITH "+lit("/"+p)+" RETURN n.id, n.name, label(n), 'file', '', n.id, 0, n.lines LIMIT 50", nil)
+		res, err := db.Query(ctx, "MATCH (n:File) WHERE n.id = "+schema.Quote(p)+" OR n.id ENDS WITH "+schema.Quote("/"+p)+" RETURN n.id, n.name, label(n), 'file', '', n.id, 0, n.lines LIMIT 50", nil)
 		if err != nil {
 			return nil, fmt.Errorf("look up file: %w", err)
 		}
@@ -90,7 +89,7 @@ func findSymbols(ctx context.Context, db Querier, lk Lookup) ([]Symbol, error) {
 		if (a.Name == lk.Name) != (b.Name == lk.Name) {
 			return a.Name == lk.Name
 		}
-		if ta, tb := isTestPath(a.FilePath), isTestPath(b.FilePath); ta != tb {
+		if ta, tb := schema.IsTestPath(a.FilePath), schema.IsTestPath(b.FilePath); ta != tb {
 			return !ta
 		}
 		if len(a.FilePath) != len(b.FilePath) {
@@ -121,14 +120,6 @@ func filterSymbols(in []Symbol, lk Lookup) []Symbol {
 		out = append(out, s)
 	}
 	return out
-}
-
-// isTestPath reports whether p looks like a test file.
-func isTestPath(p string) bool {
-	base := path.Base(p)
-	return strings.HasSuffix(base, "_test.go") || strings.HasPrefix(base, "test_") || strings.Contains(base, ".test.") ||
-		strings.Contains(base, ".spec.") || strings.Contains(p, "/test/") || strings.Contains(p, "/tests/") ||
-		strings.HasPrefix(p, "test/") || strings.HasPrefix(p, "tests/") || strings.HasSuffix(base, "Test.java")
 }
 
 // Resolution is the outcome of naming a symbol: exactly one match
@@ -176,7 +167,7 @@ func fillDetails(ctx context.Context, db Querier, s *Symbol, content bool) error
 	if content {
 		cols += ", n.content"
 	}
-	res, err := db.Query(ctx, "MATCH (n:"+s.Label+") WHERE n.id = "+lit(s.ID)+" RETURN "+cols, nil)
+	res, err := db.Query(ctx, "MATCH (n:"+s.Label+") WHERE n.id = "+schema.Quote(s.ID)+" RETURN "+cols, nil)
 	if err != nil {
 		return fmt.Errorf("read symbol details: %w", err)
 	}

@@ -3,6 +3,8 @@ package mcp
 import (
 	"context"
 	"fmt"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
 // TraceInput is the trace tool's input (the reference tool's names).
@@ -91,7 +93,7 @@ func Trace(ctx context.Context, db Querier, in TraceInput) (*TraceOutput, error)
 	q := fmt.Sprintf("MATCH p = (a:%s)-[:CALLS|HAS_METHOD* SHORTEST 1..%d]->(b:%s) WHERE a.id = %s AND b.id = %s "+
 		"RETURN properties(nodes(p), 'id'), properties(nodes(p), 'name'), properties(nodes(p), 'filePath'), properties(nodes(p), 'startLine'), "+
 		"properties(rels(p), 'confidence'), properties(rels(p), 'line'), list_transform(nodes(p), x -> label(x)), list_transform(rels(p), x -> label(x)) LIMIT 1",
-		from.Label, depth, to.Label, lit(from.ID), lit(to.ID))
+		from.Label, depth, to.Label, schema.Quote(from.ID), schema.Quote(to.ID))
 	res, err := db.Query(ctx, q, nil)
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w", err)

@@ -79,23 +79,6 @@ func TestCheckReadOnly(t *testing.T) {
 	}
 }
 
-func TestLit(t *testing.T) {
-	cases := map[string]string{
-		"plain":         `'plain'`,
-		`it's`:          `'it\'s'`,
-		`back\slash`:    `'back\\slash'`,
-		"new\nline\x00": `'new\nline'`,
-	}
-	for in, want := range cases {
-		if got := lit(in); got != want {
-			t.Errorf("lit(%q) = %s, want %s", in, got, want)
-		}
-	}
-	if got := litList([]string{"a", "b'"}); got != `['a','b\'']` {
-		t.Errorf("litList = %s", got)
-	}
-}
-
 func TestRiskOf(t *testing.T) {
 	cases := []struct {
 		s    ImpactSummary

@@ -17,30 +17,6 @@ type EntryPoint struct {
 	Reasons []string // why it scored: "shape", "exported", "name:main", "framework:net/http", ...
 }
 
-// IsTestPath reports whether a file is test code in any language we know.
-// Test code is never an entry point.
-func IsTestPath(p string) bool {
-	base := path.Base(p)
-	switch {
-	case strings.HasSuffix(base, "_test.go"),
-		strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py"),
-		strings.HasSuffix(base, "_test.py"), base == "conftest.py",
-		strings.Contains(base, ".test."), strings.Contains(base, ".spec."),
-		strings.HasSuffix(base, "Test.java"), strings.HasSuffix(base, "Tests.java"),
-		strings.HasSuffix(base, "Tests.cs"), strings.HasSuffix(base, "Test.cs"),
-		strings.HasSuffix(base, "_spec.rb"), strings.HasSuffix(base, "_test.rb"),
-		strings.HasSuffix(base, "Test.php"):
-		return true
-	}
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		switch seg {
-		case "test", "tests", "__tests__", "testing", "testdata", "spec", "e2e":
-			return true
-		}
-	}
-	return false
-}
-
 // Framework knowledge: each rule adds Bonus when it matches. A rule sees
 // the node's language, name, signature, decorator lines and file path.
 type frameworkRule struct {
@@ -116,7 +92,7 @@ func ScoreEntryPoints(g *Graph) []EntryPoint {
 		if n.Label != schema.LabelFunction && n.Label != schema.LabelMethod {
 			continue
 		}
-		if IsTestPath(n.FilePath) || strings.HasPrefix(n.Name, "Test") && n.Language == "go" {
+		if schema.IsTestPath(n.FilePath) || strings.HasPrefix(n.Name, "Test") && n.Language == "go" {
 			continue
 		}
 		var reasons []string

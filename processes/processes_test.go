@@ -209,14 +209,3 @@ func TestProcessIDStable(t *testing.T) {
 		t.Errorf("ids: %s %s %s", a, b, c)
 	}
 }
-
-func TestIsTestPath(t *testing.T) {
-	for p, want := range map[string]bool{
-		"a/b_test.go": true, "tests/test_x.py": true, "src/x.spec.ts": true, "src/__tests__/a.js": true,
-		"src/main/java/FooTest.java": true, "pkg/server.go": false, "app/views.py": false, "lib/contest.go": false,
-	} {
-		if got := IsTestPath(p); got != want {
-			t.Errorf("IsTestPath(%q) = %v", p, got)
-		}
-	}
-}

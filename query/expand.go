@@ -3,7 +3,6 @@ package query
 import (
 	"context"
 	"sort"
-	"strings"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
@@ -65,38 +64,6 @@ var DefaultRanking = Ranking{
 	PrefixWeight: 0.3,
 	Phrases:      3,
 	Combine:      "sum",
-}
-
-// IsTestPath reports whether a repo-relative path is test code by the
-// conventions of the languages we index: *_test.go, test_*.py, *_test.py,
-// *.test.ts / *.spec.js and friends, *Test.java / *Tests.cs, *_spec.rb, and
-// anything under a test, tests, __tests__, spec or testdata directory.
-func IsTestPath(path string) bool {
-	p := strings.ToLower(path)
-	for _, dir := range []string{"test/", "tests/", "__tests__/", "spec/", "testdata/", "testing/"} {
-		if strings.HasPrefix(p, dir) || strings.Contains(p, "/"+dir) {
-			return true
-		}
-	}
-	base := p[strings.LastIndex(p, "/")+1:]
-	stem := base
-	if i := strings.LastIndex(base, "."); i > 0 {
-		stem = base[:i]
-	}
-	switch {
-	case strings.HasSuffix(stem, "_test"), strings.HasPrefix(stem, "test_"),
-		strings.HasSuffix(stem, ".test"), strings.HasSuffix(stem, ".spec"),
-		strings.HasSuffix(stem, "_spec"), stem == "tests", stem == "conftest":
-		return true
-	}
-	// Java/C#/Kotlin: FooTest.java, FooTests.cs; the capital T tells
-	// them from Latest.java.
-	if !(strings.HasSuffix(base, ".java") || strings.HasSuffix(base, ".cs") || strings.HasSuffix(base, ".kt")) {
-		return false
-	}
-	ostem := path[len(path)-len(base):]
-	ostem = ostem[:strings.LastIndex(ostem, ".")]
-	return strings.HasSuffix(ostem, "Test") || strings.HasSuffix(ostem, "Tests")
 }
 
 // Neighbor is a node adjacent to a hit: From -[Rel]-> Hit when Out,

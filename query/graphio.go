@@ -32,7 +32,7 @@ func neighbors(ctx context.Context, q Querier, ids []string, rels []schema.RelTy
 		stmt := fmt.Sprintf("MATCH "+dir.pattern+" WHERE a.id IN %s "+
 			"RETURN a.id, label(r), b.id, label(b), b.name, b.kind, b.filePath, b.path, b.startLine, b.endLine, b.language "+
 			"ORDER BY a.id, label(r), b.id",
-			strings.Join(types, "|"), cypherList(ids))
+			strings.Join(types, "|"), schema.QuoteList(ids))
 		res, err := q.Query(ctx, stmt, nil)
 		if err != nil {
 			return nil, err
@@ -94,7 +94,7 @@ func fillContent(ctx context.Context, q Querier, hits []Hit) error {
 		if len(ids) == 0 {
 			continue
 		}
-		res, err := q.Query(ctx, fmt.Sprintf("MATCH (n:%s) WHERE n.id IN %s RETURN n.id, n.signature, n.content", l, cypherList(ids)), nil)
+		res, err := q.Query(ctx, fmt.Sprintf("MATCH (n:%s) WHERE n.id IN %s RETURN n.id, n.signature, n.content", l, schema.QuoteList(ids)), nil)
 		if err != nil {
 			return fmt.Errorf("read content: %w", err)
 		}
@@ -125,7 +125,7 @@ func processesOf(ctx context.Context, q Querier, hits []Hit) ([]Membership, map[
 	}
 	res, err := q.Query(ctx, fmt.Sprintf(
 		"MATCH (s)-[r:%s]->(p:%s) WHERE s.id IN %s RETURN s.id, p.id, r.step",
-		schema.RelStepInProcess, schema.LabelProcess, cypherList(ids)), nil)
+		schema.RelStepInProcess, schema.LabelProcess, schema.QuoteList(ids)), nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read process memberships: %w", err)
 	}
@@ -148,7 +148,7 @@ func processesOf(ctx context.Context, q Querier, hits []Hit) ([]Membership, map[
 	res, err = q.Query(ctx, fmt.Sprintf(
 		"MATCH (s)-[r:%s]->(p:%s) WHERE p.id IN %s "+
 			"RETURN p.id, p.label, p.priority, p.processType, p.stepCount, r.step, s.id, s.name, s.filePath ORDER BY p.id, r.step",
-		schema.RelStepInProcess, schema.LabelProcess, cypherList(plist)), nil)
+		schema.RelStepInProcess, schema.LabelProcess, schema.QuoteList(plist)), nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read processes: %w", err)
 	}

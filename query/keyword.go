@@ -349,26 +349,6 @@ func combine(plan []Index, lists [][]indexHit, how string) []Hit {
 	return derefSorted(order)
 }
 
-// cypherList renders ids as a Cypher list of string literals. Backslashes
-// and quotes are escaped, so any id (a file path may hold both) stays one
-// literal. Used instead of $parameters because go-kuzu leaks every string
-// parameter (see graph.run).
-func cypherList(ids []string) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\x00", "")
-	for i, id := range ids {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteByte('\'')
-		b.WriteString(r.Replace(id))
-		b.WriteByte('\'')
-	}
-	b.WriteByte(']')
-	return b.String()
-}
-
 // Result cells as Go values.
 var (
 	str = graph.String

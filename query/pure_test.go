@@ -255,18 +255,3 @@ func TestOptions(t *testing.T) {
 		t.Error("kind class must keep structs (Class table) and drop functions")
 	}
 }
-
-func TestIsTestPath(t *testing.T) {
-	for p, want := range map[string]bool{
-		"context_test.go": true, "pkg/x/handler_test.go": true, "tests/test_views.py": true,
-		"django/test/client.py": true, "app/test_models.py": true, "src/a.spec.ts": true,
-		"src/a.test.js": true, "spec/models/user_spec.rb": true, "src/FooTest.java": true,
-		"src/FooTests.cs": true, "testdata/repo/main.go": true, "conftest.py": true,
-		"context.go": false, "attest.go": false, "contest/main.py": false, "src/Latest.java": false,
-		"latest.py": false, "testing.md": false, "protest/x.go": false,
-	} {
-		if got := IsTestPath(p); got != want {
-			t.Errorf("IsTestPath(%q) = %v, want %v", p, got, want)
-		}
-	}
-}

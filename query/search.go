@@ -135,7 +135,7 @@ func SearchWith(ctx context.Context, db Querier, q string, opts Options) (*Resul
 		if hits[i].Label == string(schema.LabelFile) {
 			hits[i].Score *= opts.Ranking.FileFactor
 		}
-		if opts.Ranking.TestFactor > 0 && IsTestPath(hits[i].FilePath) {
+		if opts.Ranking.TestFactor > 0 && schema.IsTestPath(hits[i].FilePath) {
 			hits[i].Score *= opts.Ranking.TestFactor
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
 var testMu sync.Mutex
@@ -273,7 +275,7 @@ func TestCypherList(t *testing.T) {
 	for _, id := range hostile {
 		d.exec("CREATE (:File {id: $id, path: $id, name: 'x', searchText: ''})", map[string]any{"id": id})
 	}
-	r := d.exec("MATCH (f:File) WHERE f.id IN "+cypherList(hostile)+" RETURN count(f)", nil)
+	r := d.exec("MATCH (f:File) WHERE f.id IN "+schema.QuoteList(hostile)+" RETURN count(f)", nil)
 	// go-kuzu stores "nul\x00" as "nul" (a C string); cypherList drops
 	// the NUL too, so every id matches itself.
 	if n := r.Rows[0][0].(int64); n != int64(len(hostile)) {

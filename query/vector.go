@@ -76,9 +76,9 @@ func VectorRetriever(db Querier, embedQuery func(context.Context, string) ([]flo
 			if !identRE.MatchString(label) {
 				continue
 			}
-			stmt := fmt.Sprintf("MATCH (n:%s) WHERE n.id IN %s RETURN n.id, n.name, n.kind, n.filePath, n.startLine, n.endLine, n.language", label, cypherList(ids))
+			stmt := fmt.Sprintf("MATCH (n:%s) WHERE n.id IN %s RETURN n.id, n.name, n.kind, n.filePath, n.startLine, n.endLine, n.language", label, schema.QuoteList(ids))
 			if label == string(schema.LabelFile) { // a file summary's vector: the file, as keyword search reads one
-				stmt = fmt.Sprintf("MATCH (n:File) WHERE n.id IN %s RETURN n.id, n.name, 'file', n.path, 1, n.lines, n.language", cypherList(ids))
+				stmt = fmt.Sprintf("MATCH (n:File) WHERE n.id IN %s RETURN n.id, n.name, 'file', n.path, 1, n.lines, n.language", schema.QuoteList(ids))
 			}
 			r, err := db.Query(ctx, stmt, nil)
 			if err != nil {

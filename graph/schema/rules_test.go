@@ -1,0 +1,60 @@
+package schema
+
+import "testing"
+
+func TestIsTestPath(t *testing.T) {
+	for p, want := range map[string]bool{
+		"pkg/a_test.go":               true,
+		"a.go":                        false,
+		"tests/foo.py":                true,
+		"src/test_x.py":               true,
+		"web/test_x.js":               true,
+		"lib/x_test.rb":               true,
+		"spec/models/user_spec.rb":    true,
+		"src/app.test.ts":             true,
+		"src/app.spec.js":             true,
+		"src/latest.ts":               false,
+		"src/Latest.java":             false,
+		"src/FooTest.java":            true,
+		"src/FooTests.cs":             true,
+		"src/FooTest.php":             true,
+		"e2e/login.ts":                true,
+		"web/e2e/login.ts":            true,
+		"a/Testing/b.go":              true,
+		"conftest.py":                 true,
+		"pkg/testutil/x.go":           false,
+		"contest/x.go":                false,
+		"attest.go":                   false,
+		"src/__tests__/a.js":          true,
+		"internal/testdata/x/main.go": true,
+		"django/test/client.py":       true,
+		"src/main/java/FooTest.java":  true,
+		"latest.py":                   false,
+		"testing.md":                  false,
+		"protest/x.go":                false,
+		"contest/main.py":             false,
+		"lib/contest.go":              false,
+	} {
+		if got := IsTestPath(p); got != want {
+			t.Errorf("IsTestPath(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+func TestQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		`plain`:       `'plain'`,
+		`it's`:        `'it\'s'`,
+		`a\`:          `'a\\'`,
+		"l1\nl2\t\r":  `'l1\nl2\t\r'`,
+		"nul\x00here": `'nulhere'`,
+		`\'; DROP`:    `'\\\'; DROP'`,
+	} {
+		if got := Quote(in); got != want {
+			t.Errorf("Quote(%q) = %s, want %s", in, got, want)
+		}
+	}
+	if got := QuoteList([]string{"a", "b'"}); got != `['a','b\'']` {
+		t.Errorf("QuoteList = %s", got)
+	}
+}

@@ -1,6 +1,7 @@
 # gitnexus — build, test, benchmark.
 #
-#   make build   bin/gitnexus with its native libraries beside it (rpath $ORIGIN)
+#   make build   bin/gitnexus with its native libraries beside it (RUNPATH exactly $ORIGIN:
+#                go-kuzu's cgo flags add the module cache, scripts/runpath removes it)
 #   make demo    build, index this repository, and ask it a question
 #   make test    everything CI runs: native libraries, vet, staticcheck, tests
 #   make bench   analyze speed and memory beside the reference tool (see bench/README.md)
@@ -11,15 +12,16 @@ BIN       := bin
 KUZU_DIR   = $(shell $(GO) list -m -f '{{.Dir}}' github.com/kuzudb/go-kuzu)
 KUZU_SO    = $(KUZU_DIR)/lib/dynamic/linux-amd64/libkuzu.so
 ORT_SO    := lib/libonnxruntime.so.1
-LDFLAGS   := -r '$$ORIGIN:$$ORIGIN/lib' -X github.com/gitnexus/gitnexus/cmd.Version=$(VERSION)
+LDFLAGS   := -r $$ORIGIN -X github.com/gitnexus/gitnexus/cmd.Version=$(VERSION)
 STATICCHECK_VERSION := v0.8.2
 DEMO_REPO ?= .
 DEMO_QUERY ?= resolve calls across files
 
-.PHONY: build demo test vet staticcheck unit deps ort bench bench-callgraph clean
+.PHONY: build demo test vet staticcheck unit relocated deps ort bench bench-callgraph clean
 
 build: deps
-	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/gitnexus .
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/gitnexus .
+	$(GO) run ./scripts/runpath $(BIN)/gitnexus
 	cp -f $(KUZU_SO) $(BIN)/libkuzu.so
 	cp -f $(ORT_SO) $(BIN)/libonnxruntime.so.1
 	@echo "built $(BIN)/gitnexus (native libraries beside it)"
@@ -37,7 +39,12 @@ demo: build
 	$(BIN)/gitnexus analyze $(DEMO_REPO)
 	$(BIN)/gitnexus query -r $(DEMO_REPO) "$(DEMO_QUERY)"
 
-test: deps vet staticcheck unit
+test: deps vet staticcheck unit relocated
+
+# relocated: the built binary, copied elsewhere and run as an unprivileged user with an
+# empty environment, loads its libraries from beside itself and never a planted libkuzu.so.
+relocated: build
+	bash scripts/check-relocated.sh $(BIN)
 
 vet:
 	$(GO) vet ./...

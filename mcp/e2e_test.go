@@ -18,6 +18,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gitnexus/gitnexus/tools"
 )
 
 var binary string
@@ -188,12 +190,12 @@ const (
 // exercise drives every tool and resource on goshop.
 func exercise(t *testing.T, w *world, cs *sdk.ClientSession) {
 	ctx := context.Background()
-	tools, err := cs.ListTools(ctx, nil)
+	listed, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]bool{"query": true, "context": true, "impact": true, "detect_changes": true, "trace": true, "cypher": true, "list_repos": true}
-	for _, tl := range tools.Tools {
+	for _, tl := range listed.Tools {
 		if want[tl.Name] {
 			if tl.InputSchema == nil || tl.OutputSchema == nil {
 				t.Errorf("tool %s lacks an input or output schema", tl.Name)
@@ -336,7 +338,7 @@ func exercise(t *testing.T, w *world, cs *sdk.ClientSession) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var procs ProcessesOutput
+	var procs tools.ProcessesOutput
 	if err := json.Unmarshal([]byte(pr.Contents[0].Text), &procs); err != nil || len(procs.Processes) == 0 {
 		t.Fatalf("processes resource: %v %s", err, pr.Contents[0].Text)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/query"
+	"github.com/gitnexus/gitnexus/tools"
 )
 
 // Repos is the set of indexed repositories a server answers for. It opens
@@ -62,11 +63,8 @@ var DefaultOpenOptions = graph.OpenOptions{
 	BufferPoolSize: 256 << 20,
 	Connections:    4,
 	QueryTimeout:   30 * time.Second,
-	MaxRows:        MaxRows,
+	MaxRows:        tools.MaxRows,
 }
-
-// MaxRows is the most rows any one statement returns to the server.
-const MaxRows = 5000
 
 // NewRepos makes a pool that resolves repositories through the registry
 // (graph.Resolve) relative to cwd ("" = the working directory) and opens

@@ -405,6 +405,7 @@ func TestCLIMatchesTools(t *testing.T) {
 		{[]string{"impact", "validate", "--json"}, "impact", map[string]any{"target": "validate", "direction": "upstream", "maxDepth": 3, "limit": 100}},
 		{[]string{"trace", "main", "validate", "--json"}, "trace", map[string]any{"from": "main", "to": "validate"}},
 		{[]string{"detect-changes", "--json"}, "detect_changes", map[string]any{"scope": "unstaged"}},
+		{[]string{"list", "--json"}, "list_repos", map[string]any{"limit": 200}},
 		{[]string{"cypher", "--json", "MATCH (f:Function) RETURN f.name, f.startLine ORDER BY f.name"}, "cypher",
 			map[string]any{"statement": "MATCH (f:Function) RETURN f.name, f.startLine ORDER BY f.name"}},
 	}

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -264,15 +263,7 @@ func (rs *Repos) resolve(name string) (graph.RepoEntry, error) {
 }
 
 // List returns the registered repositories, sorted by name.
-func (rs *Repos) List() ([]graph.RepoEntry, error) {
-	reg, err := graph.LoadRegistry()
-	if err != nil {
-		return nil, fmt.Errorf("read the repository registry: %w", err)
-	}
-	list := reg.List()
-	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
-	return list, nil
-}
+func (rs *Repos) List() ([]graph.RepoEntry, error) { return tools.RegisteredRepos() }
 
 // Close closes every open database (calls in flight finish first).
 func (rs *Repos) Close() error {

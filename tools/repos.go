@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -42,13 +43,28 @@ type ListReposOutput struct {
 	Pagination Pagination `json:"pagination"`
 }
 
+// RegisteredRepos is the repository registry (graph.LoadRegistry),
+// sorted by name.
+func RegisteredRepos() ([]graph.RepoEntry, error) {
+	reg, err := graph.LoadRegistry()
+	if err != nil {
+		return nil, fmt.Errorf("read the repository registry: %w", err)
+	}
+	list := reg.List()
+	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
+	return list, nil
+}
+
+// MaxReposPage is the most repositories ListRepos returns at once.
+const MaxReposPage = 200
+
 // ListRepos pages through the registered repositories list (in the order
 // given), saying of each whether its index is present.
 func ListRepos(list []graph.RepoEntry, in ListReposInput) (*ListReposOutput, error) {
-	if in.Limit < 0 || in.Limit > 200 || in.Offset < 0 {
-		return nil, inputErr("limit must be 1..200 and offset ≥ 0 (got %d, %d)", in.Limit, in.Offset)
+	if in.Limit < 0 || in.Limit > MaxReposPage || in.Offset < 0 {
+		return nil, inputErr("limit must be 1..%d and offset ≥ 0 (got %d, %d)", MaxReposPage, in.Limit, in.Offset)
 	}
-	limit := clamp(in.Limit, 50, 1, 200)
+	limit := clamp(in.Limit, 50, 1, MaxReposPage)
 	out := &ListReposOutput{Repos: []RepoInfo{}}
 	for i := in.Offset; i < len(list) && len(out.Repos) < limit; i++ {
 		e := list[i]

@@ -115,7 +115,7 @@ func ProcessDetail(ctx context.Context, db Querier, in ProcessDetailInput) (*Pro
 		return nil, fmt.Errorf("find process: %w", err)
 	}
 	if len(res.Rows) == 0 {
-		return nil, fmt.Errorf("%w: no process with id or label matching %q: list them with the processes listing", ErrNotFound, ref)
+		return nil, fmt.Errorf("%w: no process with id or label matching %q: list the processes (gitnexus processes, or the resource gitnexus://repo/{name}/processes)", ErrNotFound, ref)
 	}
 	out := &ProcessDetailOutput{Process: processRow(res.Rows[0]), Steps: []ProcessStep{}}
 	steps, err := db.Query(ctx, "MATCH (s)-[r:STEP_IN_PROCESS]->(p:Process) WHERE p.id = "+schema.Quote(out.Process.ID)+" RETURN r.step, s.id, s.name, s.kind, s.filePath, s.startLine ORDER BY r.step", nil)

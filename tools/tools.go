@@ -45,6 +45,7 @@ func symbolPattern(v string) string {
 	return "(" + v + ":" + strings.Join(labels, ":") + ")"
 }
 
-// MaxRows is the most rows any one statement of a tool returns; servers
-// open databases with it as graph.OpenOptions.MaxRows.
+// MaxRows is the most rows a tool reads from one statement or lists (cypher
+// rows, edges per direction, processes, communities); the MCP server also
+// opens databases with it as graph.OpenOptions.MaxRows.
 const MaxRows = 5000

@@ -90,7 +90,7 @@ func withRepo[Out any](s *Server, ctx context.Context, tool, repo string, fn fun
 	start := time.Now()
 	r, err := s.Repos.Acquire(ctx, repo)
 	if err != nil {
-		return nil, zero, err
+		return nil, zero, protocolError(tool, repo, err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, ToolTimeout)
 	defer cancel()

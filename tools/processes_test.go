@@ -82,3 +82,21 @@ func TestSchemaFromGraphSchema(t *testing.T) {
 		}
 	}
 }
+
+func TestLongInputsRefused(t *testing.T) {
+	ctx := context.Background()
+	db := &fakeDB{}
+	long := strings.Repeat("a", MaxNameBytes+1)
+	if _, err := Context(ctx, db, ContextInput{Name: long}); !errors.Is(err, ErrInput) {
+		t.Errorf("Context with a %d-byte name: %v, want ErrInput", len(long), err)
+	}
+	if _, err := Impact(ctx, db, ImpactInput{Target: "x", FilePath: long}); !errors.Is(err, ErrInput) {
+		t.Errorf("Impact with a %d-byte file_path: %v, want ErrInput", len(long), err)
+	}
+	if _, err := Query(ctx, db, QueryInput{SearchQuery: "x", Goal: strings.Repeat("a", MaxTextBytes+1)}, nil, nil); !errors.Is(err, ErrInput) {
+		t.Errorf("Query with a long goal: %v, want ErrInput", err)
+	}
+	if len(db.stmts) != 0 {
+		t.Errorf("refused inputs reached the database: %d statements", len(db.stmts))
+	}
+}

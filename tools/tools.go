@@ -49,3 +49,18 @@ func symbolPattern(v string) string {
 // rows, edges per direction, processes, communities); the MCP server also
 // opens databases with it as graph.OpenOptions.MaxRows.
 const MaxRows = 5000
+
+// MaxNameBytes bounds a name, uid or path a request names a symbol or file
+// by; MaxTextBytes bounds free text (a search query, task context, goal).
+const (
+	MaxNameBytes = 4 << 10
+	MaxTextBytes = 16 << 10
+)
+
+// checkLen refuses a field longer than limit bytes.
+func checkLen(field, v string, limit int) error {
+	if len(v) > limit {
+		return inputErr("%s is %d bytes long, at most %d", field, len(v), limit)
+	}
+	return nil
+}

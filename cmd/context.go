@@ -2,14 +2,13 @@ package cmd
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gitnexus/gitnexus/mcp"
+	"github.com/gitnexus/gitnexus/tools"
 )
 
-var contextIn mcp.ContextInput
+var contextIn tools.ContextInput
 
 var contextCmd = &cobra.Command{
 	Use:   "context NAME",
@@ -22,61 +21,44 @@ lower bound (unresolved call sites). NAME may be a qualified name
 --uid, --file or --kind. --json prints what the MCP context tool returns.`,
 	Args: cobra.ExactArgs(1),
 	RunE: func(c *cobra.Command, args []string) error {
-		db, err := openRepo(c.Context())
-		if err != nil {
-			return err
-		}
-		defer db.Close()
 		in := contextIn
 		in.Name = args[0]
-		out, err := mcp.Context(c.Context(), db, in)
-		if err != nil {
-			return toolError(err)
-		}
-		if flagJSON {
-			return printJSON(out)
-		}
-		if out.Status == "ambiguous" {
-			printCandidates(out.Candidates)
-			return nil
-		}
-		s := out.Symbol
-		fmt.Printf("%s %s  %s:%d-%d\n", s.Kind, s.QualifiedName, s.FilePath, s.StartLine, s.EndLine)
-		if s.Signature != "" {
-			fmt.Printf("  %s\n", s.Signature)
-		}
-		for _, side := range []struct {
-			name   string
-			groups []mcp.RefGroup
-		}{{"incoming", out.Incoming}, {"outgoing", out.Outgoing}} {
-			for _, g := range side.groups {
-				fmt.Printf("%s %s (%d)\n", side.name, g.Type, g.Total)
-				for _, r := range g.Refs {
-					fmt.Printf("  %-40s %s:%d  %.2f %s\n", r.Name, r.FilePath, r.StartLine, r.Confidence, r.Reason)
-				}
-				if g.Truncated {
-					fmt.Printf("  ... %d more (--limit)\n", g.Total-len(g.Refs))
-				}
-			}
-		}
-		for _, p := range out.Processes {
-			fmt.Printf("process %s  step %d/%d  %s\n", p.ID, p.StepIndex, p.StepCount, p.Label)
-		}
-		for _, cm := range out.Communities {
-			fmt.Printf("community %s  %s\n", cm.ID, cm.Label)
-		}
-		for _, n := range out.Notices {
-			fmt.Fprintf(os.Stderr, "gitnexus: %s\n", n)
-		}
-		return nil
+		return runTool(c.Context(), in, onDB(tools.Context), printContext)
 	},
 }
 
-func printCandidates(cands []mcp.Symbol) {
-	fmt.Printf("%d symbols match; pick one with --uid (or --file / --kind):\n", len(cands))
-	for _, s := range cands {
-		fmt.Printf("  %-10s %-50s %s:%d\n", s.Kind, s.ID, s.FilePath, s.StartLine)
+func printContext(out *tools.ContextOutput) error {
+	if out.Status == "ambiguous" {
+		printCandidates(out.Candidates)
+		return nil
 	}
+	s := out.Symbol
+	fmt.Printf("%s %s  %s:%d-%d\n", s.Kind, s.QualifiedName, s.FilePath, s.StartLine, s.EndLine)
+	if s.Signature != "" {
+		fmt.Printf("  %s\n", s.Signature)
+	}
+	for _, side := range []struct {
+		name   string
+		groups []tools.RefGroup
+	}{{"incoming", out.Incoming}, {"outgoing", out.Outgoing}} {
+		for _, g := range side.groups {
+			fmt.Printf("%s %s (%d)\n", side.name, g.Type, g.Total)
+			for _, r := range g.Refs {
+				fmt.Printf("  %-40s %s:%d  %.2f %s\n", r.Name, r.FilePath, r.StartLine, r.Confidence, r.Reason)
+			}
+			if g.Truncated {
+				fmt.Printf("  ... %d more (--limit)\n", g.Total-len(g.Refs))
+			}
+		}
+	}
+	for _, p := range out.Processes {
+		fmt.Printf("process %s  step %d/%d  %s\n", p.ID, p.StepIndex, p.StepCount, p.Label)
+	}
+	for _, cm := range out.Communities {
+		fmt.Printf("community %s  %s\n", cm.ID, cm.Label)
+	}
+	printNotices(out.Notices)
+	return nil
 }
 
 func init() {

@@ -1,15 +1,15 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gitnexus/gitnexus/mcp"
+	"github.com/gitnexus/gitnexus/tools"
 )
 
-var changesIn mcp.DetectChangesInput
+var changesIn tools.DetectChangesInput
 
 var detectChangesCmd = &cobra.Command{
 	Use:   "detect-changes",
@@ -20,34 +20,22 @@ symbols they overlap and the processes those symbols are steps of.
 --json prints what the MCP detect_changes tool returns.`,
 	Args: cobra.NoArgs,
 	RunE: func(c *cobra.Command, args []string) error {
-		e, err := resolveRepo("")
-		if err != nil {
-			return err
-		}
-		db, err := openRepo(c.Context())
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		out, err := mcp.DetectChanges(c.Context(), db, e.Path, changesIn)
-		if err != nil {
-			return toolError(err)
-		}
-		if flagJSON {
-			return printJSON(out)
-		}
-		fmt.Printf("%d files, %d symbols, %d processes changed (risk %s)\n", out.Summary.Files, out.Summary.Symbols, out.Summary.Processes, out.Risk)
-		for _, s := range out.Symbols {
-			fmt.Printf("  %-10s %-40s %s:%d  (%d lines)\n", s.Kind, s.QualifiedName, s.FilePath, s.StartLine, s.ChangedLines)
-		}
-		for _, p := range out.Processes {
-			fmt.Printf("  process %s  %s\n", p.ID, p.Label)
-		}
-		for _, n := range out.Notices {
-			fmt.Fprintf(os.Stderr, "gitnexus: %s\n", n)
-		}
-		return nil
+		return runTool(c.Context(), changesIn, func(ctx context.Context, r toolRepo, in tools.DetectChangesInput) (*tools.DetectChangesOutput, error) {
+			return tools.DetectChanges(ctx, r.DB, r.Entry.Path, in)
+		}, printChanges)
 	},
+}
+
+func printChanges(out *tools.DetectChangesOutput) error {
+	fmt.Printf("%d files, %d symbols, %d processes changed (risk %s)\n", out.Summary.Files, out.Summary.Symbols, out.Summary.Processes, out.Risk)
+	for _, s := range out.Symbols {
+		fmt.Printf("  %-10s %-40s %s:%d  (%d lines)\n", s.Kind, s.QualifiedName, s.FilePath, s.StartLine, s.ChangedLines)
+	}
+	for _, p := range out.Processes {
+		fmt.Printf("  process %s  %s\n", p.ID, p.Label)
+	}
+	printNotices(out.Notices)
+	return nil
 }
 
 func init() {

@@ -2,14 +2,13 @@ package cmd
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gitnexus/gitnexus/mcp"
+	"github.com/gitnexus/gitnexus/tools"
 )
 
-var impactIn mcp.ImpactInput
+var impactIn tools.ImpactInput
 
 var impactCmd = &cobra.Command{
 	Use:   "impact TARGET",
@@ -21,44 +20,34 @@ and whether the answer is exact or a lower bound (unresolved call sites).
 --json prints what the MCP impact tool returns.`,
 	Args: cobra.ExactArgs(1),
 	RunE: func(c *cobra.Command, args []string) error {
-		db, err := openRepo(c.Context())
-		if err != nil {
-			return err
-		}
-		defer db.Close()
 		in := impactIn
 		in.Target = args[0]
-		out, err := mcp.Impact(c.Context(), db, in)
-		if err != nil {
-			return toolError(err)
-		}
-		if flagJSON {
-			return printJSON(out)
-		}
-		if out.Status == "ambiguous" {
-			printCandidates(out.Candidates)
-			return nil
-		}
-		exact := "exact"
-		if !out.Exact {
-			exact = "lower bound"
-		}
-		fmt.Printf("%s %s  %s  risk %s  (%d direct, %d total, %d processes; %s)\n", out.Direction, out.Target.Name, out.Target.FilePath,
-			out.Risk, out.Summary.Direct, out.Summary.Total, out.Summary.Processes, exact)
-		for _, l := range out.ByDepth {
-			fmt.Printf("depth %d (%d)\n", l.Depth, l.Count)
-			for _, a := range l.Symbols {
-				fmt.Printf("  %-40s %s:%d  %s %.2f\n", a.Name, a.FilePath, a.StartLine, a.Via, a.Confidence)
-			}
-		}
-		for _, p := range out.Processes {
-			fmt.Printf("process %s  %s  (%d hits)\n", p.ID, p.Label, p.Hits)
-		}
-		for _, n := range out.Notices {
-			fmt.Fprintf(os.Stderr, "gitnexus: %s\n", n)
-		}
-		return nil
+		return runTool(c.Context(), in, onDB(tools.Impact), printImpact)
 	},
+}
+
+func printImpact(out *tools.ImpactOutput) error {
+	if out.Status == "ambiguous" {
+		printCandidates(out.Candidates)
+		return nil
+	}
+	exact := "exact"
+	if !out.Exact {
+		exact = "lower bound"
+	}
+	fmt.Printf("%s %s  %s  risk %s  (%d direct, %d total, %d processes; %s)\n", out.Direction, out.Target.Name, out.Target.FilePath,
+		out.Risk, out.Summary.Direct, out.Summary.Total, out.Summary.Processes, exact)
+	for _, l := range out.ByDepth {
+		fmt.Printf("depth %d (%d)\n", l.Depth, l.Count)
+		for _, a := range l.Symbols {
+			fmt.Printf("  %-40s %s:%d  %s %.2f\n", a.Name, a.FilePath, a.StartLine, a.Via, a.Confidence)
+		}
+	}
+	for _, p := range out.Processes {
+		fmt.Printf("process %s  %s  (%d hits)\n", p.ID, p.Label, p.Hits)
+	}
+	printNotices(out.Notices)
+	return nil
 }
 
 func init() {

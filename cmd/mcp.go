@@ -73,16 +73,3 @@ func init() {
 	f.StringVar(&mcpFlags.token, "auth-token", "", "bearer token HTTP clients must send (required beyond loopback; default $GITNEXUS_MCP_TOKEN)")
 	rootCmd.AddCommand(mcpCmd)
 }
-
-// toolError maps an mcp package error to an exit code.
-func toolError(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, mcp.ErrNotFound):
-		return &Error{Code: ExitNotFound, Err: err}
-	case errors.Is(err, mcp.ErrInput):
-		return &Error{Code: ExitUsage, Err: err}
-	}
-	return err
-}

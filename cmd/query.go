@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -117,12 +116,7 @@ func runQuery(c *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	// No collection while a pack is decoded and searched: all of it stays
-	// live to the answer, so a collection would only scan it (a third of
-	// the read time on prometheus).
-	gc := debug.SetGCPercent(-1)
 	res, ok, err := packSearch(c.Context(), e.Path, q, opts)
-	debug.SetGCPercent(gc)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,9 @@
 // Package cmd holds the cobra commands of the gitnexus binary. Commands are
-// thin: they parse flags, call into ingest, graph, embed, processes, query
-// or mcp, and print. Each command lives in its own file and adds itself to
+// thin: they parse flags, call into ingest, graph, embed, processes, query,
+// tools or mcp, and print. The commands that answer a question about an
+// index (context, impact, trace, detect-changes, cypher, processes,
+// process, communities) are one generic runner over package tools
+// (runTool), so their --json is the tools' JSON, the MCP server's answer. Each command lives in its own file and adds itself to
 // the root in an init function.
 //
 // Conventions every command follows:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/ingest/discover"
+	"github.com/gitnexus/gitnexus/tools"
 )
 
 var statusCmd = &cobra.Command{
@@ -95,42 +96,46 @@ var statusCmd = &cobra.Command{
 	},
 }
 
+var listIn tools.ListReposInput
+
 var listCmd = &cobra.Command{
 	Use:   "list",
 	Short: "List the registered repositories",
-	Args:  cobra.NoArgs,
+	Long: `list pages through the registered repositories, sorted by name.
+--json prints what the MCP list_repos tool returns.`,
+	Args: cobra.NoArgs,
 	RunE: func(c *cobra.Command, args []string) error {
-		reg, err := graph.LoadRegistry()
+		reg, err := tools.RegisteredRepos()
 		if err != nil {
 			return err
 		}
-		type row struct {
-			graph.RepoEntry
-			Indexed bool `json:"indexed"`
-		}
-		rows := []row{}
-		for _, e := range reg.List() {
-			_, err := graph.ReadMeta(e.Path)
-			rows = append(rows, row{e, err == nil})
+		out, err := tools.ListRepos(reg, listIn)
+		if err != nil {
+			return toolError(err)
 		}
 		if flagJSON {
-			return printJSON(map[string]any{"repos": rows})
+			return printJSON(out)
 		}
-		if len(rows) == 0 {
+		if out.Pagination.Total == 0 {
 			fmt.Println("No repositories registered. Index one with `gitnexus analyze PATH`.")
 			return nil
 		}
-		for _, r := range rows {
-			state := r.IndexedAt.Local().Format(time.DateTime)
+		for _, r := range out.Repos {
+			state := r.IndexedAt
 			if !r.Indexed {
 				state = "index missing: run `gitnexus analyze " + r.Path + "`"
 			}
 			fmt.Printf("%-24s %-60s %s\n", r.Name, r.Path, state)
+		}
+		if out.Pagination.HasMore {
+			printNotices([]string{fmt.Sprintf("%d of %d repositories listed: --offset %d for more", out.Pagination.Returned, out.Pagination.Total, out.Pagination.NextOffset)})
 		}
 		return nil
 	},
 }
 
 func init() {
+	listCmd.Flags().IntVar(&listIn.Limit, "limit", tools.MaxReposPage, fmt.Sprintf("most repositories listed (max %d)", tools.MaxReposPage))
+	listCmd.Flags().IntVar(&listIn.Offset, "offset", 0, "repositories to skip")
 	rootCmd.AddCommand(statusCmd, listCmd)
 }

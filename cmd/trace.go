@@ -2,14 +2,13 @@ package cmd
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gitnexus/gitnexus/mcp"
+	"github.com/gitnexus/gitnexus/tools"
 )
 
-var traceIn mcp.TraceInput
+var traceIn tools.TraceInput
 
 var traceCmd = &cobra.Command{
 	Use:   "trace FROM TO",
@@ -19,40 +18,30 @@ HAS_METHOD edges and prints each hop with its file:line and confidence.
 --json prints what the MCP trace tool returns.`,
 	Args: cobra.ExactArgs(2),
 	RunE: func(c *cobra.Command, args []string) error {
-		db, err := openRepo(c.Context())
-		if err != nil {
-			return err
-		}
-		defer db.Close()
 		in := traceIn
 		in.From, in.To = args[0], args[1]
-		out, err := mcp.Trace(c.Context(), db, in)
-		if err != nil {
-			return toolError(err)
-		}
-		if flagJSON {
-			return printJSON(out)
-		}
-		switch out.Status {
-		case "ambiguous":
-			fmt.Printf("%s is ambiguous. ", out.Ambiguous)
-			printCandidates(out.Candidates)
-		case "no_path":
-			fmt.Printf("no path from %s to %s\n", out.From.Name, out.To.Name)
-		default:
-			for i, h := range out.Path {
-				if i == 0 {
-					fmt.Printf("  %s  %s:%d\n", h.Name, h.FilePath, h.StartLine)
-					continue
-				}
-				fmt.Printf("  -%s(%.2f, line %d)-> %s  %s:%d\n", h.Edge, h.Confidence, h.Line, h.Name, h.FilePath, h.StartLine)
-			}
-		}
-		for _, n := range out.Notices {
-			fmt.Fprintf(os.Stderr, "gitnexus: %s\n", n)
-		}
-		return nil
+		return runTool(c.Context(), in, onDB(tools.Trace), printTrace)
 	},
+}
+
+func printTrace(out *tools.TraceOutput) error {
+	switch out.Status {
+	case "ambiguous":
+		fmt.Printf("%s is ambiguous. ", out.Ambiguous)
+		printCandidates(out.Candidates)
+	case "no_path":
+		fmt.Printf("no path from %s to %s\n", out.From.Name, out.To.Name)
+	default:
+		for i, h := range out.Path {
+			if i == 0 {
+				fmt.Printf("  %s  %s:%d\n", h.Name, h.FilePath, h.StartLine)
+				continue
+			}
+			fmt.Printf("  -%s(%.2f, line %d)-> %s  %s:%d\n", h.Edge, h.Confidence, h.Line, h.Name, h.FilePath, h.StartLine)
+		}
+	}
+	printNotices(out.Notices)
+	return nil
 }
 
 func init() {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gitnexus/gitnexus/embed"
 	"github.com/gitnexus/gitnexus/query"
+	"github.com/gitnexus/gitnexus/tools"
 )
 
 // queryCacheSize bounds the exact-match result cache of the query tool.
@@ -33,7 +34,7 @@ func newQueryCache() *queryCache {
 	return &queryCache{order: clist.New(), byKey: map[string]*clist.Element{}}
 }
 
-func cacheKey(dbFile string, in QueryInput) string {
+func cacheKey(dbFile string, in tools.QueryInput) string {
 	in.Repo = "" // the database file already names the repository
 	b, _ := json.Marshal(in)
 	return dbFile + "\x00" + string(b)
@@ -89,7 +90,7 @@ func (s *Server) vectorsFor(r *Repo) (query.VectorFunc, string) {
 }
 
 // query answers the query tool from the cache or by searching.
-func (s *Server) query(ctx context.Context, r *Repo, in QueryInput) (*query.Result, error) {
+func (s *Server) query(ctx context.Context, r *Repo, in tools.QueryInput) (*query.Result, error) {
 	dbFile := ""
 	if m := r.DB.Meta(); m != nil {
 		dbFile = m.DBFile
@@ -99,7 +100,7 @@ func (s *Server) query(ctx context.Context, r *Repo, in QueryInput) (*query.Resu
 		return res, nil
 	}
 	vf, notice := s.vectorsFor(r)
-	res, err := Query(ctx, r.DB, in, vf, r.Snapshot())
+	res, err := tools.Query(ctx, r.DB, in, vf, r.Snapshot())
 	if err != nil {
 		return nil, err
 	}

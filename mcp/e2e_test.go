@@ -18,6 +18,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gitnexus/gitnexus/tools"
 )
 
 var binary string
@@ -188,12 +190,12 @@ const (
 // exercise drives every tool and resource on goshop.
 func exercise(t *testing.T, w *world, cs *sdk.ClientSession) {
 	ctx := context.Background()
-	tools, err := cs.ListTools(ctx, nil)
+	listed, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]bool{"query": true, "context": true, "impact": true, "detect_changes": true, "trace": true, "cypher": true, "list_repos": true}
-	for _, tl := range tools.Tools {
+	for _, tl := range listed.Tools {
 		if want[tl.Name] {
 			if tl.InputSchema == nil || tl.OutputSchema == nil {
 				t.Errorf("tool %s lacks an input or output schema", tl.Name)
@@ -336,7 +338,7 @@ func exercise(t *testing.T, w *world, cs *sdk.ClientSession) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var procs ProcessesOutput
+	var procs tools.ProcessesOutput
 	if err := json.Unmarshal([]byte(pr.Contents[0].Text), &procs); err != nil || len(procs.Processes) == 0 {
 		t.Fatalf("processes resource: %v %s", err, pr.Contents[0].Text)
 	}
@@ -403,13 +405,12 @@ func TestCLIMatchesTools(t *testing.T) {
 		{[]string{"impact", "validate", "--json"}, "impact", map[string]any{"target": "validate", "direction": "upstream", "maxDepth": 3, "limit": 100}},
 		{[]string{"trace", "main", "validate", "--json"}, "trace", map[string]any{"from": "main", "to": "validate"}},
 		{[]string{"detect-changes", "--json"}, "detect_changes", map[string]any{"scope": "unstaged"}},
+		{[]string{"list", "--json"}, "list_repos", map[string]any{"limit": 200}},
+		{[]string{"cypher", "--json", "MATCH (f:Function) RETURN f.name, f.startLine ORDER BY f.name"}, "cypher",
+			map[string]any{"statement": "MATCH (f:Function) RETURN f.name, f.startLine ORDER BY f.name"}},
 	}
 	for _, tc := range cases {
-		var cli map[string]any
-		out := w.gitnexus(tc.cli...)
-		if err := json.Unmarshal([]byte(out), &cli); err != nil {
-			t.Fatalf("%v: %v\n%s", tc.cli, err, out)
-		}
+		cli := cliJSON(t, w, tc.cli...)
 		tool := call(t, cs, tc.tool, tc.args)
 		if !reflect.DeepEqual(cli, tool) {
 			a, _ := json.Marshal(cli)
@@ -417,6 +418,45 @@ func TestCLIMatchesTools(t *testing.T) {
 			t.Errorf("%v differs from tool %s:\ncli:  %s\ntool: %s", tc.cli, tc.tool, a, b)
 		}
 	}
+
+	// The listings the server gives as resources.
+	procs := cliJSON(t, w, "processes", "--json")
+	if l, _ := procs["processes"].([]any); len(l) == 0 {
+		t.Fatalf("processes --json lists no process: %v", procs)
+	}
+	first := procs["processes"].([]any)[0].(map[string]any)["id"].(string)
+	for _, rc := range []struct {
+		cli []string
+		uri string
+	}{
+		{[]string{"processes", "--json"}, "gitnexus://repo/goshop/processes"},
+		{[]string{"process", first, "--json"}, "gitnexus://repo/goshop/process/" + first},
+		{[]string{"communities", "--json"}, "gitnexus://repo/goshop/communities"},
+	} {
+		cli := cliJSON(t, w, rc.cli...)
+		r, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: rc.uri})
+		if err != nil {
+			t.Fatalf("read %s: %v", rc.uri, err)
+		}
+		var res map[string]any
+		if err := json.Unmarshal([]byte(r.Contents[0].Text), &res); err != nil {
+			t.Fatalf("%s: %v", rc.uri, err)
+		}
+		if !reflect.DeepEqual(cli, res) {
+			t.Errorf("%v differs from resource %s:\ncli:      %v\nresource: %v", rc.cli, rc.uri, cli, res)
+		}
+	}
+}
+
+// cliJSON runs the CLI and decodes its one JSON object.
+func cliJSON(t *testing.T, w *world, args ...string) map[string]any {
+	t.Helper()
+	out := w.gitnexus(args...)
+	var v map[string]any
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("%v: %v\n%s", args, err, out)
+	}
+	return v
 }
 
 // TestHugeCypher checks that a result over the size cap is cut with a

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/query"
+	"github.com/gitnexus/gitnexus/tools"
 )
 
 // Repos is the set of indexed repositories a server answers for. It opens
@@ -62,11 +62,8 @@ var DefaultOpenOptions = graph.OpenOptions{
 	BufferPoolSize: 256 << 20,
 	Connections:    4,
 	QueryTimeout:   30 * time.Second,
-	MaxRows:        MaxRows,
+	MaxRows:        tools.MaxRows,
 }
-
-// MaxRows is the most rows any one statement returns to the server.
-const MaxRows = 5000
 
 // NewRepos makes a pool that resolves repositories through the registry
 // (graph.Resolve) relative to cwd ("" = the working directory) and opens
@@ -266,15 +263,7 @@ func (rs *Repos) resolve(name string) (graph.RepoEntry, error) {
 }
 
 // List returns the registered repositories, sorted by name.
-func (rs *Repos) List() ([]graph.RepoEntry, error) {
-	reg, err := graph.LoadRegistry()
-	if err != nil {
-		return nil, fmt.Errorf("read the repository registry: %w", err)
-	}
-	list := reg.List()
-	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
-	return list, nil
-}
+func (rs *Repos) List() ([]graph.RepoEntry, error) { return tools.RegisteredRepos() }
 
 // Close closes every open database (calls in flight finish first).
 func (rs *Repos) Close() error {

@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/tools"
 )
 
 // Options configure a server.
@@ -33,8 +34,9 @@ type Server struct {
 	SDK   *sdk.Server
 	Repos *Repos
 
-	cache *queryCache // exact-match answers of the query tool
-	emb   embedder    // the embedding model, opened on first need
+	cache     *queryCache // exact-match answers of the query tool
+	emb       embedder    // the embedding model, opened on first need
+	toolNames []string    // registered tools, in order (the context resource lists them)
 }
 
 // New builds a server. Close it to close its databases.
@@ -88,7 +90,7 @@ func withRepo[Out any](s *Server, ctx context.Context, tool, repo string, fn fun
 	start := time.Now()
 	r, err := s.Repos.Acquire(ctx, repo)
 	if err != nil {
-		return nil, zero, err
+		return nil, zero, protocolError(tool, repo, err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, ToolTimeout)
 	defer cancel()
@@ -114,124 +116,85 @@ func withRepo[Out any](s *Server, ctx context.Context, tool, repo string, fn fun
 		slog.Debug("mcp tool", "tool", tool, "repo", r.Entry.Name, "ms", d.Milliseconds(), "err", res.err)
 	}
 	if res.err != nil {
-		return nil, zero, res.err
+		return nil, zero, protocolError(tool, r.Entry.Name, res.err)
 	}
 	return nil, res.out, nil
 }
 
-// ListReposInput is list_repos's input.
-type ListReposInput struct {
-	Limit  int `json:"limit,omitempty" jsonschema:"Max repositories in this page (default 50, max 200)"`
-	Offset int `json:"offset,omitempty" jsonschema:"Repositories to skip (pass pagination.nextOffset)"`
-}
-
-// RepoInfo is one registered repository.
-type RepoInfo struct {
-	Name      string         `json:"name"`
-	Path      string         `json:"path"`
-	IndexedAt string         `json:"indexedAt"`
-	Commit    string         `json:"lastCommit,omitempty"`
-	Branch    string         `json:"branch,omitempty"`
-	Indexed   bool           `json:"indexed"` // the index is present and readable
-	Stats     map[string]int `json:"stats,omitempty"`
-}
-
-// Pagination describes a page.
-type Pagination struct {
-	Total      int  `json:"total"`
-	Limit      int  `json:"limit"`
-	Offset     int  `json:"offset"`
-	Returned   int  `json:"returned"`
-	HasMore    bool `json:"hasMore"`
-	NextOffset int  `json:"nextOffset,omitempty"`
-}
-
-// ListReposOutput is a page of the registry.
-type ListReposOutput struct {
-	Repos      []RepoInfo `json:"repos"`
-	Pagination Pagination `json:"pagination"`
-}
-
-// ListRepos pages through the registered repositories.
-func ListRepos(rs *Repos, in ListReposInput) (*ListReposOutput, error) {
-	if in.Limit < 0 || in.Limit > 200 || in.Offset < 0 {
-		return nil, inputErr("limit must be 1..200 and offset ≥ 0 (got %d, %d)", in.Limit, in.Offset)
+// protocolError is how a tool's error reaches the client: as a tool error
+// (isError, the message for the agent to act on), the server serving on.
+// Bad input, a missing symbol and a repository problem are the caller's to
+// fix and pass as they are; anything else is an internal failure, logged
+// here with its tool and repository.
+func protocolError(tool, repo string, err error) error {
+	switch {
+	case errors.Is(err, tools.ErrInput), errors.Is(err, tools.ErrNotFound), errors.Is(err, ErrRepo),
+		errors.Is(err, graph.ErrNoIndex), errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+	default:
+		slog.Error("mcp tool failed", "tool", tool, "repo", repo, "err", err)
 	}
-	limit := clamp(in.Limit, 50, 1, 200)
-	list, err := rs.List()
+	return err
+}
+
+// listRepos pages through the registry.
+func (s *Server) listRepos(in tools.ListReposInput) (*tools.ListReposOutput, error) {
+	list, err := s.Repos.List()
 	if err != nil {
 		return nil, err
 	}
-	out := &ListReposOutput{Repos: []RepoInfo{}}
-	for i := in.Offset; i < len(list) && len(out.Repos) < limit; i++ {
-		e := list[i]
-		info := RepoInfo{Name: e.Name, Path: e.Path, IndexedAt: e.IndexedAt.UTC().Format(time.RFC3339), Commit: e.Commit, Branch: e.Branch, Stats: e.Counts}
-		if _, err := graph.ReadMeta(e.Path); err == nil {
-			info.Indexed = true
-		}
-		out.Repos = append(out.Repos, info)
-	}
-	out.Pagination = Pagination{Total: len(list), Limit: limit, Offset: in.Offset, Returned: len(out.Repos)}
-	if in.Offset+len(out.Repos) < len(list) {
-		out.Pagination.HasMore = true
-		out.Pagination.NextOffset = in.Offset + len(out.Repos)
-	}
-	return out, nil
+	return tools.ListRepos(list, in)
+}
+
+// addRepoTool registers a tool that runs fn on the repository the input's
+// "repo" names (repoOf reads it), under withRepo.
+func addRepoTool[In, Out any](s *Server, t *sdk.Tool, repoOf func(In) string, fn func(context.Context, *Repo, In) (Out, error)) {
+	s.toolNames = append(s.toolNames, t.Name)
+	sdk.AddTool(s.SDK, t, func(ctx context.Context, _ *sdk.CallToolRequest, in In) (*sdk.CallToolResult, Out, error) {
+		return withRepo(s, ctx, t.Name, repoOf(in), func(ctx context.Context, r *Repo) (Out, error) { return fn(ctx, r, in) })
+	})
+}
+
+// onDB adapts a tool that reads only the database.
+func onDB[In, Out any](fn func(context.Context, tools.Querier, In) (Out, error)) func(context.Context, *Repo, In) (Out, error) {
+	return func(ctx context.Context, r *Repo, in In) (Out, error) { return fn(ctx, r.DB, in) }
 }
 
 func (s *Server) addTools() {
 	ro := &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(bool)}
-	sdk.AddTool(s.SDK, &sdk.Tool{Name: "list_repos", Annotations: ro,
-		Description: "List indexed repositories (paginated): name, path, indexed date, last commit, stats."},
-		func(ctx context.Context, _ *sdk.CallToolRequest, in ListReposInput) (*sdk.CallToolResult, *ListReposOutput, error) {
-			out, err := ListRepos(s.Repos, in)
-			return nil, out, err
-		})
-	sdk.AddTool(s.SDK, &sdk.Tool{Name: "query", Annotations: ro,
+	addRepoTool(s, &sdk.Tool{Name: "query", Annotations: ro,
 		Description: "Search the code graph by keyword and meaning. Returns execution flows (processes) ranked by relevance, " +
 			"each with its matching symbols (process_symbols: filePath, startLine, step_index), plus definitions in no flow. " +
 			"task_context and goal take part in ranking. Next: context on a symbol for its callers and callees."},
-		func(ctx context.Context, _ *sdk.CallToolRequest, in QueryInput) (*sdk.CallToolResult, *QueryOutput, error) {
-			return withRepo(s, ctx, "query", in.Repo, func(ctx context.Context, r *Repo) (*QueryOutput, error) {
-				res, err := s.query(ctx, r, in)
-				if err != nil {
-					return nil, err
-				}
-				return (*QueryOutput)(res), nil
-			})
-		})
-	sdk.AddTool(s.SDK, &sdk.Tool{Name: "context", Annotations: ro,
+		func(in tools.QueryInput) string { return in.Repo }, s.query)
+	addRepoTool(s, &sdk.Tool{Name: "context", Annotations: ro,
 		Description: "360-degree view of one symbol: incoming and outgoing edges by type (CALLS, HAS_METHOD, IMPORTS, EXTENDS, IMPLEMENTS, DEFINES) " +
 			"with confidence, the processes it is a step of, its community, and whether its callers are complete or a lower bound. " +
 			"Several matches give status ambiguous with candidates: call again with uid."},
-		func(ctx context.Context, _ *sdk.CallToolRequest, in ContextInput) (*sdk.CallToolResult, *ContextOutput, error) {
-			return withRepo(s, ctx, "context", in.Repo, func(ctx context.Context, r *Repo) (*ContextOutput, error) { return Context(ctx, r.DB, in) })
-		})
-	sdk.AddTool(s.SDK, &sdk.Tool{Name: "impact", Annotations: ro,
+		func(in tools.ContextInput) string { return in.Repo }, onDB(tools.Context))
+	addRepoTool(s, &sdk.Tool{Name: "impact", Annotations: ro,
 		Description: "Blast radius of changing a symbol or file: affected symbols by depth (upstream: what depends on it; downstream: what it depends on), " +
 			"affected processes and modules, a risk level, and whether the answer is exact or a lower bound (unresolved call sites)."},
-		func(ctx context.Context, _ *sdk.CallToolRequest, in ImpactInput) (*sdk.CallToolResult, *ImpactOutput, error) {
-			return withRepo(s, ctx, "impact", in.Repo, func(ctx context.Context, r *Repo) (*ImpactOutput, error) { return Impact(ctx, r.DB, in) })
-		})
-	sdk.AddTool(s.SDK, &sdk.Tool{Name: "detect_changes", Annotations: ro,
+		func(in tools.ImpactInput) string { return in.Repo }, onDB(tools.Impact))
+	addRepoTool(s, &sdk.Tool{Name: "detect_changes", Annotations: ro,
 		Description: "Map the git diff (unstaged, staged, all, or compare against base_ref) to changed symbols by line overlap, and to the execution flows they are steps of."},
-		func(ctx context.Context, _ *sdk.CallToolRequest, in DetectChangesInput) (*sdk.CallToolResult, *DetectChangesOutput, error) {
-			return withRepo(s, ctx, "detect_changes", in.Repo, func(ctx context.Context, r *Repo) (*DetectChangesOutput, error) {
-				return DetectChanges(ctx, r.DB, r.Entry.Path, in)
-			})
+		func(in tools.DetectChangesInput) string { return in.Repo },
+		func(ctx context.Context, r *Repo, in tools.DetectChangesInput) (*tools.DetectChangesOutput, error) {
+			return tools.DetectChanges(ctx, r.DB, r.Entry.Path, in)
 		})
-	sdk.AddTool(s.SDK, &sdk.Tool{Name: "trace", Annotations: ro,
+	addRepoTool(s, &sdk.Tool{Name: "trace", Annotations: ro,
 		Description: "Shortest directed call path from one symbol to another over CALLS and HAS_METHOD edges, with file:line and confidence per hop."},
-		func(ctx context.Context, _ *sdk.CallToolRequest, in TraceInput) (*sdk.CallToolResult, *TraceOutput, error) {
-			return withRepo(s, ctx, "trace", in.Repo, func(ctx context.Context, r *Repo) (*TraceOutput, error) { return Trace(ctx, r.DB, in) })
+		func(in tools.TraceInput) string { return in.Repo }, onDB(tools.Trace))
+	addRepoTool(s, &sdk.Tool{Name: "cypher", Annotations: ro,
+		Description: "Run one read-only Cypher statement on the code graph (writes are rejected). " + tools.SchemaSummary() +
+			" Read gitnexus://repo/{name}/schema for node properties."},
+		func(in tools.CypherInput) string { return in.Repo }, onDB(tools.Cypher))
+	sdk.AddTool(s.SDK, &sdk.Tool{Name: "list_repos", Annotations: ro,
+		Description: "List indexed repositories (paginated): name, path, indexed date, last commit, stats."},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in tools.ListReposInput) (*sdk.CallToolResult, *tools.ListReposOutput, error) {
+			out, err := s.listRepos(in)
+			return nil, out, err
 		})
-	sdk.AddTool(s.SDK, &sdk.Tool{Name: "cypher", Annotations: ro,
-		Description: "Run one read-only Cypher statement on the code graph (writes are rejected). Tables: File, Folder, Function, Class, Method, Interface, " +
-			"Community, Process; relationships: CONTAINS, DEFINES, HAS_METHOD, IMPORTS, CALLS (confidence, reason, line), EXTENDS, IMPLEMENTS, MEMBER_OF, " +
-			"STEP_IN_PROCESS (step). Read gitnexus://repo/{name}/schema for properties."},
-		func(ctx context.Context, _ *sdk.CallToolRequest, in CypherInput) (*sdk.CallToolResult, *CypherOutput, error) {
-			return withRepo(s, ctx, "cypher", in.Repo, func(ctx context.Context, r *Repo) (*CypherOutput, error) { return Cypher(ctx, r.DB, in) })
-		})
+	s.toolNames = append(s.toolNames, "list_repos")
 }
 
 // HTTPOptions configure the streamable HTTP endpoint.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/tools"
 )
 
 // TestQuerySnapshot: the server loads a search snapshot for an open repo in
@@ -50,16 +51,16 @@ func testQuerySnapshot(t *testing.T, fromPack bool) {
 	if n, _, p := snap.Stats(); n == 0 || p == 0 {
 		t.Fatalf("snapshot of goshop has %d nodes, %d processes", n, p)
 	}
-	for _, in := range []QueryInput{
+	for _, in := range []tools.QueryInput{
 		{SearchQuery: "order"},
 		{SearchQuery: "validate payment", Limit: 3, MaxSymbols: 4},
 		{SearchQuery: "inventory", TaskContext: "adding a discount", Goal: "where orders are priced"},
 	} {
-		want, err := Query(ctx, r.DB, in, nil, nil)
+		want, err := tools.Query(ctx, r.DB, in, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := Query(ctx, r.DB, in, nil, snap)
+		got, err := tools.Query(ctx, r.DB, in, nil, snap)
 		if err != nil {
 			t.Fatal(err)
 		}

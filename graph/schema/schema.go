@@ -65,6 +65,10 @@ const (
 	KindProtocol    Kind = "protocol"    // Interface
 )
 
+// Kinds lists every Kind, in the order of the constants above.
+var Kinds = []Kind{KindFunction, KindMethod, KindConstructor, KindClass, KindStruct, KindEnum,
+	KindRecord, KindUnion, KindTypeAlias, KindModule, KindInterface, KindTrait, KindProtocol}
+
 // LabelOf is the node table a kind is stored in.
 func LabelOf(k Kind) Label {
 	switch k {

@@ -1,4 +1,4 @@
-package mcp
+package tools
 
 import (
 	"context"
@@ -48,6 +48,11 @@ func symbolOf(r []any) Symbol {
 // qualified-name match; exported, then shorter paths). Files match when
 // lk.Files and the name looks like a path.
 func findSymbols(ctx context.Context, db Querier, lk Lookup) ([]Symbol, error) {
+	for _, f := range []struct{ name, v string }{{"name", lk.Name}, {"uid", lk.UID}, {"file_path", lk.FilePath}, {"kind", lk.Kind}} {
+		if err := checkLen(f.name, f.v, MaxNameBytes); err != nil {
+			return nil, err
+		}
+	}
 	var where string
 	switch {
 	case lk.UID != "":

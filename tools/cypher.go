@@ -1,50 +1,14 @@
-package mcp
+package tools
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/gitnexus/gitnexus/graph"
-	"github.com/gitnexus/gitnexus/graph/schema"
 )
-
-// Querier is what the tools read from: a *graph.DB.
-type Querier interface {
-	Query(ctx context.Context, cypher string, params map[string]any) (*graph.Result, error)
-}
-
-// ErrNotFound means a symbol, file or process named in a request is not in
-// the index.
-var ErrNotFound = errors.New("not found")
-
-// ErrInput means a request's arguments are wrong; the message says how.
-var ErrInput = errors.New("bad request")
-
-func inputErr(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrInput, fmt.Sprintf(format, args...))
-}
-
-func fnum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
-
-// Result cells as Go values.
-var (
-	str = graph.String
-	num = graph.Int
-	flt = graph.Float
-)
-
-// symbolPattern is a node pattern over every symbol table.
-func symbolPattern(v string) string {
-	labels := make([]string, len(schema.SymbolLabels))
-	for i, l := range schema.SymbolLabels {
-		labels[i] = string(l)
-	}
-	return "(" + v + ":" + strings.Join(labels, ":") + ")"
-}
 
 // CypherInput is the cypher tool's input.
 type CypherInput struct {
@@ -79,6 +43,9 @@ var writeWords = map[string]bool{
 func CheckReadOnly(stmt string) error {
 	if strings.TrimSpace(stmt) == "" {
 		return inputErr("empty statement: give a Cypher query, e.g. MATCH (n:Function) RETURN n.name LIMIT 5")
+	}
+	if len(stmt) > MaxStatementBytes {
+		return inputErr("statement is %d bytes long, at most %d", len(stmt), MaxStatementBytes)
 	}
 	words, semicolon := cypherWords(stmt)
 	if semicolon {
@@ -156,6 +123,13 @@ func isWordByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
+// DefaultCypherRows is how many rows Cypher returns when the input names
+// no limit.
+const DefaultCypherRows = 200
+
+// MaxStatementBytes bounds a cypher statement's length.
+const MaxStatementBytes = 64 << 10
+
 // MaxCypherBytes bounds the JSON size of a cypher answer's rows.
 const MaxCypherBytes = 4 << 20
 
@@ -166,7 +140,7 @@ func Cypher(ctx context.Context, db Querier, in CypherInput) (*CypherOutput, err
 	}
 	limit := in.Limit
 	if limit <= 0 {
-		limit = 200
+		limit = DefaultCypherRows
 	}
 	if limit > MaxRows {
 		limit = MaxRows

@@ -1,4 +1,4 @@
-package mcp
+package tools
 
 import (
 	"context"
@@ -35,6 +35,11 @@ const ContextWeight = 0.5
 // snap, when not nil, is the database's search snapshot (query.Snapshot):
 // the same answer, faster.
 func Query(ctx context.Context, db Querier, in QueryInput, vectors query.VectorFunc, snap *query.Snapshot) (*query.Result, error) {
+	for _, f := range []struct{ name, v string }{{"search_query", in.SearchQuery}, {"task_context", in.TaskContext}, {"goal", in.Goal}} {
+		if err := checkLen(f.name, f.v, MaxTextBytes); err != nil {
+			return nil, err
+		}
+	}
 	q := strings.TrimSpace(in.SearchQuery)
 	if q == "" {
 		return nil, inputErr("search_query is required: say what you are looking for, e.g. \"parse config file\"")

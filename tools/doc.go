@@ -1,0 +1,85 @@
+// Package tools is gitnexus's tools without a transport: the logic behind
+// every MCP tool and resource and every CLI command that answers a question
+// about an index (query, context, impact, detect_changes, trace, cypher,
+// processes, process, communities, the graph schema, the repository
+// listing and a repository's overview). mcp registers them with the MCP SDK
+// and cmd runs them from flags; both print the same JSON, so `gitnexus
+// context|impact|trace|detect-changes|cypher|processes|process|communities
+// --json` prints exactly what the MCP server returns for the same input.
+//
+// # Contract
+//
+// Each tool is a function from a typed Input struct to a typed Output
+// struct, given what it reads (a Querier, i.e. an open *graph.DB; for
+// detect_changes also the repository root; for query the search options
+// the caller owns):
+//
+//	func Context(ctx, db Querier, in ContextInput) (*ContextOutput, error)
+//
+// The JSON tags of Input are the tool's parameter names (the reference
+// tool's, so agents can switch over) and their jsonschema tags its
+// parameter descriptions, from which the MCP SDK derives the input schema;
+// Output's JSON tags are the answer's field names. A "repo" field in an
+// Input names the repository for the transport, which resolves and opens
+// it; the functions here never read it.
+//
+// Every input is hostile (the MCP server is driven by prompt-injectable
+// agents): strings are bounded and inlined into Cypher only through
+// schema.Quote, numbers are clamped or refused, and answers are capped
+// (edges per type, symbols per depth, rows per statement, MaxRows, bytes
+// of a cypher answer) with a notice saying what was cut.
+//
+// Errors are classified: bad arguments wrap ErrInput (the message says how
+// to fix the call), a symbol, file or process that is not in the index
+// wraps ErrNotFound, anything else is an internal failure. Transports map
+// them (mcp: tool errors the agent sees; cmd: exit codes 2 and 3, else 1).
+// Naming a symbol that matches several is not an error: the answer has
+// status "ambiguous" and the candidates.
+//
+// # Tools
+//
+//   - Query (search_query, task_context, goal, limit, max_symbols,
+//     include_content): query.SearchWith grouped into processes. When
+//     task_context or goal is given, a second search on their words is
+//     fused with the first by weighted reciprocal rank fusion (weights 1
+//     and ContextWeight = 0.5; score Σ w/(60+rank), divided by its
+//     ceiling), so the hint reorders near-ties and adds context-only hits
+//     below the query's own, and the result is regrouped (query.Group).
+//   - Context (name | uid, file_path, kind): the symbol, its incoming and
+//     outgoing edges by relationship type with confidence and reason, the
+//     processes it is a step of, its community, and callers_coverage.
+//   - Impact (target | target_uid, direction, maxDepth, relationTypes,
+//     minConfidence): breadth-first walk, one Cypher statement per level;
+//     affected symbols by depth (capped per level, counts complete),
+//     processes, communities, risk (RiskOf) and exact/lower bound.
+//   - DetectChanges (scope unstaged|staged|all|compare, base_ref): git diff
+//     -U0 → new-side changed line ranges → symbols of those files whose
+//     startLine..endLine overlap → processes.
+//   - Trace (from | from_uid, to | to_uid, maxDepth): Kuzu's SHORTEST path
+//     over CALLS and HAS_METHOD.
+//   - Cypher (statement, params, limit): read-only; statements with write
+//     or file-system clauses (CREATE, SET, DELETE, MERGE, COPY, LOAD, ...)
+//     or several statements are refused before Kuzu sees them (transports
+//     open the database read-only besides).
+//   - Processes (limit), ProcessDetail (id: a process id or a word of its
+//     label), Communities (limit), Schema (the graph's tables, properties
+//     and kinds, read from graph/schema), ListRepos (limit, offset over the
+//     registry) and RepoContext (stats, staleness against git HEAD).
+//
+// Naming a symbol: uid wins; else name matches Symbol.name, or, when it has
+// a '.' or '::', the qualified name (Server.HandleOrder). file_path (path
+// suffix) and kind (table or precise kind) narrow it.
+//
+// Completeness. Callers come from resolved CALLS edges. A call site the
+// resolver could not link is counted on its file (File.unresolved). When
+// files that may call the symbol — same directory, importers of its file,
+// files of known callers — hold unresolved call sites, the callers (and an
+// upstream impact) are a LOWER BOUND: callers_coverage / coverage say how
+// many sites, exact is false and a notice says so. A downstream impact is
+// a lower bound when the walked symbols' own files hold unresolved sites.
+//
+// Memory. go-kuzu v0.11.3 leaks the C copy of every bound string
+// parameter. Every statement this package builds inlines values as
+// literals (schema.Quote, schema.QuoteList) and binds nothing, so calls do
+// not leak; only Cypher passes the caller's params through (at most 32).
+package tools

@@ -10,16 +10,6 @@ import (
 	kuzu "github.com/kuzudb/go-kuzu"
 )
 
-// Buffer pool sizes. Kuzu's own default takes 80% of RAM. Measured with
-// Kuzu 0.11.3: a COPY of even two rows fails ("buffer pool is full") below
-// about 128 MiB with 1 thread and 160 MiB with 2; a read-only open fails
-// at 16 MiB and works at 32 MiB.
-const (
-	DefaultBuildBufferPool = 256 << 20
-	MinBuildBufferPool     = 96 << 20
-	DefaultReadBufferPool  = 256 << 20
-)
-
 // ErrReadOnly means a query tried to write to a read-only index.
 var ErrReadOnly = errors.New("cypher is read-only: CREATE/SET/DELETE/MERGE are rejected; re-run analyze to change the index")
 

@@ -391,17 +391,19 @@ func TestVectorTableSurvivesSwap(t *testing.T) {
 		t.Fatal(err)
 	}
 	file := filepath.Join(b.StagingDir(), "embeddings.json")
-	rows := `{"id":"src/a.go#fn0:function","embedding":[1,0,0,0]}
-{"id":"src/a.go#fn1:function","embedding":[0,1,0,0]}
-{"id":"src/a.go#fn2:function","embedding":[0.9,0.1,0,0]}
+	rows := `{"id":"src/a.go#fn0:function@0","ownerId":"src/a.go#fn0:function","ownerLabel":"Function","chunk":0,"hash":"a","vector":[1,0,0,0]}
+{"id":"src/a.go#fn1:function@0","ownerId":"src/a.go#fn1:function","ownerLabel":"Function","chunk":0,"hash":"b","vector":[0,1,0,0]}
+{"id":"src/a.go#fn2:function@0","ownerId":"src/a.go#fn2:function","ownerLabel":"Function","chunk":0,"hash":"c","vector":[0.9,0.1,0,0]}
 `
 	if err := os.WriteFile(file, []byte(rows), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// analyze creates no vector index (schema.LabelEmbedding says why);
+	// this one shows an index built before Commit survives the swap too.
 	for _, stmt := range []string{
-		"CREATE NODE TABLE CodeEmbedding(id STRING PRIMARY KEY, embedding FLOAT[4])",
+		schema.EmbeddingTable(4).CreateStatement(),
 		"COPY CodeEmbedding FROM " + schema.Quote(file),
-		"CALL CREATE_VECTOR_INDEX('CodeEmbedding', 'code_embedding_idx', 'embedding', metric := 'cosine')",
+		"CALL CREATE_VECTOR_INDEX('CodeEmbedding', 'code_embedding_idx', 'vector', metric := 'cosine')",
 	} {
 		if err := b.Exec(ctx, stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
@@ -415,10 +417,10 @@ func TestVectorTableSurvivesSwap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Rows) != 2 || r.Rows[0][0] != "src/a.go#fn0:function" || r.Rows[1][0] != "src/a.go#fn2:function" {
+	if len(r.Rows) != 2 || r.Rows[0][0] != "src/a.go#fn0:function@0" || r.Rows[1][0] != "src/a.go#fn2:function@0" {
 		t.Errorf("vector hits %v", r.Rows)
 	}
-	r, err = d.Query(ctx, "MATCH (e:CodeEmbedding {id: 'src/a.go#fn1:function'}) RETURN e.embedding", nil)
+	r, err = d.Query(ctx, "MATCH (e:CodeEmbedding {id: 'src/a.go#fn1:function@0'}) RETURN e.vector", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 // its Kuzu type.
 type Column struct {
 	Name string
-	Type string // STRING, INT64, DOUBLE, BOOLEAN, STRING[]
+	Type string // STRING, INT64, DOUBLE, FLOAT, BOOLEAN, STRING[], FLOAT[n]
 }
 
 // NodeTable is a node table: its label, the Go record type whose json form is
@@ -93,8 +93,10 @@ func kuzuType(t reflect.Type) string {
 		return "BOOLEAN"
 	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Int16, reflect.Int8:
 		return "INT64"
-	case reflect.Float64, reflect.Float32:
+	case reflect.Float64:
 		return "DOUBLE"
+	case reflect.Float32:
+		return "FLOAT"
 	case reflect.Slice:
 		return kuzuType(t.Elem()) + "[]"
 	}

@@ -11,9 +11,13 @@ package schema
 
 import "strconv"
 
-// Version is the schema version written into meta.json. Bump it whenever a
-// table or property changes; an index with another version is rebuilt rather
-// than read.
+// Version is the version of everything an index stores, written into
+// meta.json: the node and relationship tables (DDL, from the records and
+// Rels), the vector table (LabelEmbedding), the full-text indexes, and the
+// search pack beside the database (which carries this number too). Bump it
+// whenever any of them changes (a table, a property, a column's meaning,
+// the pack's format); an index with another version is rebuilt rather than
+// read.
 const Version = 2
 
 // Label is a node table.

@@ -18,7 +18,7 @@ import "strconv"
 // whenever any of them changes (a table, a property, a column's meaning,
 // the pack's format); an index with another version is rebuilt rather than
 // read.
-const Version = 2
+const Version = 3
 
 // Label is a node table.
 type Label string
@@ -163,6 +163,9 @@ type File struct {
 	// SearchText is the pre-split path text the full-text index reads
 	// (graph/text.SearchText).
 	SearchText string `json:"searchText"`
+	// IsTest says the file is test code: IsTestPath(Path), decided once by
+	// ingest. Readers use this property, never the path.
+	IsTest bool `json:"isTest"`
 }
 
 // Symbol is a code symbol: a row of Function, Class, Method or Interface.
@@ -192,6 +195,10 @@ type Symbol struct {
 	// (Kuzu's FTS neither splits camelCase nor keeps digits). Filled by the
 	// query/index side; ingest may leave it empty.
 	SearchText string `json:"searchText"`
+	// IsTest says the symbol is test code: IsTestPath(FilePath), decided
+	// once by ingest (the same answer as its File's). Readers (entry
+	// points, ranking, impact) use this property, never the path.
+	IsTest bool `json:"isTest"`
 }
 
 // ContentCap is the most bytes of source kept in Symbol.Content.

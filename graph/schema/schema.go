@@ -214,6 +214,18 @@ func SymbolID(path, qualifiedName string, kind Kind, overload int) string {
 	return id
 }
 
+// Qualify joins a qualifier and a name with "." ("Engine", "ServeHTTP" →
+// "Engine.ServeHTTP"); an empty qualifier gives the name alone. It is the
+// one join behind Symbol.QualifiedName (every extractor builds its names
+// with it) and behind the names resolution looks up, so the two always
+// agree.
+func Qualify(qualifier, name string) string {
+	if qualifier == "" {
+		return name
+	}
+	return qualifier + "." + name
+}
+
 // Confidence reasons for resolved edges (IMPORTS, CALLS, EXTENDS,
 // IMPLEMENTS). Structural edges (CONTAINS, DEFINES, HAS_METHOD) carry
 // confidence 1 and reason ReasonStructural.

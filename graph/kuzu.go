@@ -78,6 +78,10 @@ func run(ctx context.Context, conn *kuzu.Connection, stmt string, params map[str
 		if cerr := ctx.Err(); cerr != nil {
 			return nil, fmt.Errorf("%w (kuzu: %v)", cerr, err)
 		}
+		// Kuzu reports a write to a read-only database only as text (the C
+		// API has no error codes, go-kuzu wraps the message in a plain
+		// error), so this is the one place its wording is matched; a test
+		// (TestReadOnlyRejectsWrites) catches a Kuzu that rewords it.
 		if strings.Contains(err.Error(), "read-only database") {
 			return nil, fmt.Errorf("%w (kuzu: %v)", ErrReadOnly, err)
 		}

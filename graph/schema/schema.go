@@ -192,8 +192,9 @@ type Symbol struct {
 	// source), "" otherwise. Not stored as a property.
 	ParentID string `json:"-"`
 	// SearchText is the pre-split identifier text the full-text index reads
-	// (Kuzu's FTS neither splits camelCase nor keeps digits). Filled by the
-	// query/index side; ingest may leave it empty.
+	// (Kuzu's FTS neither splits camelCase nor keeps digits). Ingest fills
+	// it (text.SearchText of name, qualified name and path) when an
+	// extractor left it empty.
 	SearchText string `json:"searchText"`
 	// IsTest says the symbol is test code: IsTestPath(FilePath), decided
 	// once by ingest (the same answer as its File's). Readers (entry

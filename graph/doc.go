@@ -6,6 +6,8 @@
 //
 //	meta.json          Meta: the commit point; DBFile names the live database
 //	db-<stamp>.kuzu    the live Kuzu 0.11 database (a single file)
+//	db-<stamp>.kuzu.pack  its search pack, a companion (Build.Attach) that
+//	                   is swapped in and removed with it
 //	lock               flock'ed by the one process building a new index
 //	staging-<rand>/    a build in progress: its row files, and the new database
 //	                   unless that is built in a scratch directory on a
@@ -77,7 +79,8 @@
 // JSON-friendly Go values (JSONValue). Stale reports that a re-analyze has
 // committed a newer database; a long-running reader reopens then (the old
 // file stays readable while open). Queries honour context cancellation
-// through Kuzu's interrupt. go-kuzu leaks the C copy of every string query
+// through Kuzu's interrupt; OpenOptions.QueryTimeout is a deadline on that
+// context (ErrQueryTimeout). go-kuzu leaks the C copy of every string query
 // parameter: prefer few, short string parameters in long-lived processes.
 //
 // # Registry

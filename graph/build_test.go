@@ -375,9 +375,10 @@ func TestLoadCancelled(t *testing.T) {
 }
 
 // TestVectorTableSurvivesSwap shows the path the embedding stage takes: after
-// Load, create a vector table, COPY FLOAT[N] rows from an NDJSON file in the
-// staging directory, build an HNSW index, Commit; the swapped-in database
-// answers vector queries read-only.
+// Load, create the vector table (schema.EmbeddingTable), COPY FLOAT[N] rows
+// from an NDJSON file in the staging directory, Commit; the swapped-in
+// database answers vector queries read-only. It also builds an HNSW index,
+// which analyze does not, to show one would survive the swap too.
 func TestVectorTableSurvivesSwap(t *testing.T) {
 	root := newRepo(t)
 	ctx := context.Background()

@@ -1,14 +1,11 @@
-package graph_test
+package graph
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/ingest"
 )
 
@@ -16,7 +13,7 @@ import (
 // and reads the isTest property back with Cypher: ingest decides it once
 // (schema.IsTestPath) and every File and symbol node carries it.
 func TestIsTestStoredAtIngest(t *testing.T) {
-	root := t.TempDir()
+	root := newRepo(t)
 	files := map[string]string{
 		"foo.go":      "package foo\n\nfunc Foo() int { return 1 }\n\ntype T struct{}\n\nfunc (T) M() {}\n",
 		"foo_test.go": "package foo\n\nimport \"testing\"\n\nfunc TestFoo(t *testing.T) { Foo() }\n\nfunc helper() {}\n",
@@ -27,7 +24,7 @@ func TestIsTestStoredAtIngest(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	b, err := graph.NewBuild(ctx, root, graph.BuildOptions{BufferPoolSize: 256 << 20, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	b, err := NewBuild(ctx, root, BuildOptions{Logger: quietLog})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,11 +38,7 @@ func TestIsTestStoredAtIngest(t *testing.T) {
 	if err := b.Commit(nil); err != nil {
 		t.Fatal(err)
 	}
-	db, err := graph.Open(ctx, root, graph.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openTest(t, root)
 	got := map[string]bool{}
 	for _, q := range []string{
 		"MATCH (f:File) RETURN f.path, f.isTest",

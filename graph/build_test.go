@@ -538,3 +538,21 @@ func TestSettleKeepsWhatWasWritten(t *testing.T) {
 		t.Errorf("functions after settle and commit %v, want 3", r.Rows[0][0])
 	}
 }
+
+// TestTinyPoolIsRaisedToOneThatLoads: a pool below what a COPY needs is
+// raised (minBuildPool) to one in which Load works, for 1 and 2 threads.
+func TestTinyPoolIsRaisedToOneThatLoads(t *testing.T) {
+	for _, threads := range []int{1, 2} {
+		root := newRepo(t)
+		ctx := context.Background()
+		b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 1 << 20, MaxThreads: threads, Logger: quietLog})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fillSmall(t, b, 3)
+		if err := b.Load(ctx, nil); err != nil {
+			t.Errorf("%d threads: Load in the raised pool (%d MiB): %v", threads, b.opts.BufferPoolSize>>20, err)
+		}
+		b.Abort()
+	}
+}

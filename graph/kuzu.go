@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"time"
 
 	kuzu "github.com/kuzudb/go-kuzu"
 )
@@ -51,8 +52,23 @@ func run(ctx context.Context, conn *kuzu.Connection, stmt string, params map[str
 		defer close(stopped)
 		select {
 		case <-ctx.Done():
-			conn.Interrupt()
 		case <-done:
+			return
+		}
+		// Kuzu clears a connection's interrupt flag when a statement
+		// starts, so an interrupt that lands before the statement has
+		// begun (a short deadline on a loaded machine) is lost. Repeat it
+		// until the statement returns; a stale one is cleared harmlessly
+		// by the next statement.
+		tick := time.NewTicker(interruptEvery)
+		defer tick.Stop()
+		for {
+			conn.Interrupt()
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
 		}
 	}()
 	var res *kuzu.QueryResult
@@ -98,6 +114,10 @@ func run(ctx context.Context, conn *kuzu.Connection, stmt string, params map[str
 	}
 	return res, nil
 }
+
+// interruptEvery is how often run repeats the interrupt of a cancelled
+// statement until it returns.
+const interruptEvery = 50 * time.Millisecond
 
 // exec runs stmt and discards its result.
 func exec(ctx context.Context, conn *kuzu.Connection, stmt string) error {

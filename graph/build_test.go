@@ -375,9 +375,10 @@ func TestLoadCancelled(t *testing.T) {
 }
 
 // TestVectorTableSurvivesSwap shows the path the embedding stage takes: after
-// Load, create a vector table, COPY FLOAT[N] rows from an NDJSON file in the
-// staging directory, build an HNSW index, Commit; the swapped-in database
-// answers vector queries read-only.
+// Load, create the vector table (schema.EmbeddingTable), COPY FLOAT[N] rows
+// from an NDJSON file in the staging directory, Commit; the swapped-in
+// database answers vector queries read-only. It also builds an HNSW index,
+// which analyze does not, to show one would survive the swap too.
 func TestVectorTableSurvivesSwap(t *testing.T) {
 	root := newRepo(t)
 	ctx := context.Background()
@@ -391,17 +392,19 @@ func TestVectorTableSurvivesSwap(t *testing.T) {
 		t.Fatal(err)
 	}
 	file := filepath.Join(b.StagingDir(), "embeddings.json")
-	rows := `{"id":"src/a.go#fn0:function","embedding":[1,0,0,0]}
-{"id":"src/a.go#fn1:function","embedding":[0,1,0,0]}
-{"id":"src/a.go#fn2:function","embedding":[0.9,0.1,0,0]}
+	rows := `{"id":"src/a.go#fn0:function@0","ownerId":"src/a.go#fn0:function","ownerLabel":"Function","chunk":0,"hash":"a","vector":[1,0,0,0]}
+{"id":"src/a.go#fn1:function@0","ownerId":"src/a.go#fn1:function","ownerLabel":"Function","chunk":0,"hash":"b","vector":[0,1,0,0]}
+{"id":"src/a.go#fn2:function@0","ownerId":"src/a.go#fn2:function","ownerLabel":"Function","chunk":0,"hash":"c","vector":[0.9,0.1,0,0]}
 `
 	if err := os.WriteFile(file, []byte(rows), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// analyze creates no vector index (schema.LabelEmbedding says why);
+	// this one shows an index built before Commit survives the swap too.
 	for _, stmt := range []string{
-		"CREATE NODE TABLE CodeEmbedding(id STRING PRIMARY KEY, embedding FLOAT[4])",
+		schema.EmbeddingTable(4).CreateStatement(),
 		"COPY CodeEmbedding FROM " + schema.Quote(file),
-		"CALL CREATE_VECTOR_INDEX('CodeEmbedding', 'code_embedding_idx', 'embedding', metric := 'cosine')",
+		"CALL CREATE_VECTOR_INDEX('CodeEmbedding', 'code_embedding_idx', 'vector', metric := 'cosine')",
 	} {
 		if err := b.Exec(ctx, stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
@@ -415,10 +418,10 @@ func TestVectorTableSurvivesSwap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Rows) != 2 || r.Rows[0][0] != "src/a.go#fn0:function" || r.Rows[1][0] != "src/a.go#fn2:function" {
+	if len(r.Rows) != 2 || r.Rows[0][0] != "src/a.go#fn0:function@0" || r.Rows[1][0] != "src/a.go#fn2:function@0" {
 		t.Errorf("vector hits %v", r.Rows)
 	}
-	r, err = d.Query(ctx, "MATCH (e:CodeEmbedding {id: 'src/a.go#fn1:function'}) RETURN e.embedding", nil)
+	r, err = d.Query(ctx, "MATCH (e:CodeEmbedding {id: 'src/a.go#fn1:function@0'}) RETURN e.vector", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -533,5 +536,23 @@ func TestSettleKeepsWhatWasWritten(t *testing.T) {
 	}
 	if Int(r.Rows[0][0]) != 3 {
 		t.Errorf("functions after settle and commit %v, want 3", r.Rows[0][0])
+	}
+}
+
+// TestTinyPoolIsRaisedToOneThatLoads: a pool below what a COPY needs is
+// raised (minBuildPool) to one in which Load works, for 1 and 2 threads.
+func TestTinyPoolIsRaisedToOneThatLoads(t *testing.T) {
+	for _, threads := range []int{1, 2} {
+		root := newRepo(t)
+		ctx := context.Background()
+		b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 1 << 20, MaxThreads: threads, Logger: quietLog})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fillSmall(t, b, 3)
+		if err := b.Load(ctx, nil); err != nil {
+			t.Errorf("%d threads: Load in the raised pool (%d MiB): %v", threads, b.opts.BufferPoolSize>>20, err)
+		}
+		b.Abort()
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -101,9 +100,6 @@ func Open(ctx context.Context, repoRoot string, opts OpenOptions) (*DB, error) {
 				d.Close()
 				return nil, fmt.Errorf("connect to index of %s: %w", root, err)
 			}
-			if opts.QueryTimeout > 0 {
-				c.SetTimeout(uint64(opts.QueryTimeout / time.Millisecond))
-			}
 			d.pool <- c
 		}
 		slog.Debug("index opened", "db", meta.DBFile, "took", time.Since(t0), "rss_MiB", RSS)
@@ -138,12 +134,21 @@ func (d *DB) query(ctx context.Context, cypher string, params map[string]any, ma
 		return nil, ctx.Err()
 	}
 	defer func() { d.pool <- conn }()
-	res, err := run(ctx, conn, cypher, params)
+	// The time limit is a deadline on the statement's own context (run
+	// interrupts Kuzu when it passes), not Kuzu's connection timeout: a
+	// timeout is then told apart by the context, never by Kuzu's message.
+	qctx := ctx
+	if d.opts.QueryTimeout > 0 {
+		var cancel context.CancelFunc
+		qctx, cancel = context.WithTimeout(ctx, d.opts.QueryTimeout)
+		defer cancel()
+	}
+	res, err := run(qctx, conn, cypher, params)
 	if err != nil {
 		if errors.Is(err, ErrReadOnly) || ctx.Err() != nil {
 			return nil, err
 		}
-		if d.opts.QueryTimeout > 0 && strings.Contains(err.Error(), "Interrupted") {
+		if errors.Is(qctx.Err(), context.DeadlineExceeded) {
 			return nil, fmt.Errorf("%w: cypher ran past the %v limit", ErrQueryTimeout, d.opts.QueryTimeout)
 		}
 		return nil, fmt.Errorf("cypher: %w", err)

@@ -6,10 +6,23 @@
 //
 //	meta.json          Meta: the commit point; DBFile names the live database
 //	db-<stamp>.kuzu    the live Kuzu 0.11 database (a single file)
+//	db-<stamp>.kuzu.pack  its search pack, a companion (Build.Attach) that
+//	                   is swapped in and removed with it
 //	lock               flock'ed by the one process building a new index
-//	staging-<rand>/    a build in progress (row files + the new database)
+//	staging-<rand>/    a build in progress: its row files, and the new database
+//	                   unless that is built in a scratch directory on a
+//	                   memory file system (/dev/shm, scratch.go)
 //
 // # Writing: Build
+//
+// A build's jobs sit in one file each: build.go (the Build type, options,
+// Exec/Query between Load and Commit), rows.go and ndjson.go (validating
+// records and streaming them as NDJSON rows), filter.go (dropping dangling
+// edges), load.go (the bulk load), bufferpool.go (pool size, Settle,
+// GrowBufferPool), fts.go (full-text indexes and their stop-word file),
+// commit.go (the commit/abort swap), scratch.go (staging and scratch
+// directories), durable.go (moves that are on disk before meta.json names
+// them) and memory.go (the C heap).
 //
 // NewBuild takes the lock (ErrLocked, naming the holder's pid, when another
 // analyze runs; the kernel frees it when a process dies) and clears what
@@ -37,9 +50,10 @@
 // files, 200k symbols with ~1 KB content each, 500k edges, 368 MiB of
 // NDJSON), range over four runs: streaming 4-19 s, node COPY 6-21 s, edge
 // COPY 12-17 s (30 s with ignore_errors), FTS indexes 36-56 s, commit
-// 0.3-0.6 s; the database is 217 MiB; peak RSS 620 MiB with the default
-// 512 MiB buffer pool. Full-text indexing dominates and grows with the
-// number of tokens in the indexed fields (about 170 ms fixed per index).
+// 0.3-0.6 s; the database is 217 MiB; peak RSS 620 MiB with the 512 MiB
+// buffer pool the build defaulted to then (today's default is 256 MiB).
+// Full-text indexing dominates and grows with the number of tokens in the
+// indexed fields (about 170 ms fixed per index).
 //
 // Memory: Kuzu keeps, after each statement, the buffer-pool pages it
 // touched and the C heap it freed (glibc arenas). The peak of a build would
@@ -47,9 +61,11 @@
 // between steps (Load settles before each full-text index and at its end;
 // query.BuildIndexes before each of its indexes), so the peak is the largest
 // step plus what opening the database costs (about 7 MiB a node table: its
-// primary-key hash index). The package also caps glibc at one malloc arena
-// per core and a 64 KiB trim threshold (memory.go). On prometheus the two
-// took analyze's peak from about 345 MiB to about 272 MiB.
+// primary-key hash index). TuneMalloc caps glibc at one malloc arena per
+// core and a 64 KiB trim threshold; it changes the whole process, so the
+// package never calls it: gitnexus's main does, once, at start. On
+// prometheus the two took analyze's peak from about 345 MiB to about
+// 272 MiB.
 //
 // Strings: "" stays "" (not NULL), and quotes, backslashes, newlines and
 // any Unicode round-trip exactly. Kuzu cuts a string at a NUL byte, so NUL
@@ -63,7 +79,8 @@
 // JSON-friendly Go values (JSONValue). Stale reports that a re-analyze has
 // committed a newer database; a long-running reader reopens then (the old
 // file stays readable while open). Queries honour context cancellation
-// through Kuzu's interrupt. go-kuzu leaks the C copy of every string query
+// through Kuzu's interrupt; OpenOptions.QueryTimeout is a deadline on that
+// context (ErrQueryTimeout). go-kuzu leaks the C copy of every string query
 // parameter: prefer few, short string parameters in long-lived processes.
 //
 // # Registry
@@ -75,7 +92,8 @@
 // # Native library and memory
 //
 // Kuzu is linked through cgo (libkuzu.so). Its default buffer pool takes 80%
-// of RAM; builds default to 512 MiB (BuildOptions.BufferPoolSize) and
-// readers to 256 MiB (OpenOptions.BufferPoolSize). Only one process may open
+// of RAM; builds default to 256 MiB (BuildOptions.BufferPoolSize, grown by
+// GrowBufferPool for large vector tables) and readers to 256 MiB
+// (OpenOptions.BufferPoolSize). Only one process may open
 // a database read-write; any number may open it read-only.
 package graph

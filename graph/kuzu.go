@@ -6,18 +6,9 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"time"
 
 	kuzu "github.com/kuzudb/go-kuzu"
-)
-
-// Buffer pool sizes. Kuzu's own default takes 80% of RAM. Measured with
-// Kuzu 0.11.3: a COPY of even two rows fails ("buffer pool is full") below
-// about 128 MiB with 1 thread and 160 MiB with 2; a read-only open fails
-// at 16 MiB and works at 32 MiB.
-const (
-	DefaultBuildBufferPool = 256 << 20
-	MinBuildBufferPool     = 96 << 20
-	DefaultReadBufferPool  = 256 << 20
 )
 
 // ErrReadOnly means a query tried to write to a read-only index.
@@ -61,8 +52,23 @@ func run(ctx context.Context, conn *kuzu.Connection, stmt string, params map[str
 		defer close(stopped)
 		select {
 		case <-ctx.Done():
-			conn.Interrupt()
 		case <-done:
+			return
+		}
+		// Kuzu clears a connection's interrupt flag when a statement
+		// starts, so an interrupt that lands before the statement has
+		// begun (a short deadline on a loaded machine) is lost. Repeat it
+		// until the statement returns; a stale one is cleared harmlessly
+		// by the next statement.
+		tick := time.NewTicker(interruptEvery)
+		defer tick.Stop()
+		for {
+			conn.Interrupt()
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
 		}
 	}()
 	var res *kuzu.QueryResult
@@ -88,6 +94,10 @@ func run(ctx context.Context, conn *kuzu.Connection, stmt string, params map[str
 		if cerr := ctx.Err(); cerr != nil {
 			return nil, fmt.Errorf("%w (kuzu: %v)", cerr, err)
 		}
+		// Kuzu reports a write to a read-only database only as text (the C
+		// API has no error codes, go-kuzu wraps the message in a plain
+		// error), so this is the one place its wording is matched; a test
+		// (TestReadOnlyRejectsWrites) catches a Kuzu that rewords it.
 		if strings.Contains(err.Error(), "read-only database") {
 			return nil, fmt.Errorf("%w (kuzu: %v)", ErrReadOnly, err)
 		}
@@ -104,6 +114,10 @@ func run(ctx context.Context, conn *kuzu.Connection, stmt string, params map[str
 	}
 	return res, nil
 }
+
+// interruptEvery is how often run repeats the interrupt of a cancelled
+// statement until it returns.
+const interruptEvery = 50 * time.Millisecond
 
 // exec runs stmt and discards its result.
 func exec(ctx context.Context, conn *kuzu.Connection, stmt string) error {

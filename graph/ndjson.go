@@ -58,9 +58,8 @@ func (r *rowFile) close() error {
 // holding NUL are therefore stored with the NULs removed (json escapes them
 // as \u0000, which is how they are detected). Invalid UTF-8 is replaced by
 // U+FFFD by encoding/json. Every other string, "" included, round-trips
-// exactly; "" stays "" (not NULL) in Kuzu's JSON reader. extra appends
-// string columns the record type lacks.
-func encodeRow(v any, extra []column) ([]byte, error) {
+// exactly; "" stays "" (not NULL) in Kuzu's JSON reader.
+func encodeRow(v any) ([]byte, error) {
 	line, err := marshalLine(v)
 	if err != nil {
 		return nil, err
@@ -73,25 +72,8 @@ func encodeRow(v any, extra []column) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(extra) > 0 {
-		// line ends in "}\n"
-		var b bytes.Buffer
-		b.Write(line[:len(line)-2])
-		for _, c := range extra {
-			val, err := marshalLine(strings.ReplaceAll(c.value, "\x00", ""))
-			if err != nil {
-				return nil, err
-			}
-			fmt.Fprintf(&b, `,%q:%s`, c.name, bytes.TrimSuffix(val, []byte("\n")))
-		}
-		b.WriteString("}\n")
-		line = b.Bytes()
-	}
 	return line, nil
 }
-
-// column is an extra string column of a row.
-type column struct{ name, value string }
 
 func marshalLine(v any) ([]byte, error) {
 	var b bytes.Buffer

@@ -10,11 +10,14 @@
 //     them to the single consumer, which streams File and symbol rows and
 //     the structural edges (DEFINES, HAS_METHOD) to the Sink straight away
 //     and keeps only a light Index (symbols without their source text, plus
-//     the raw references) for the cross-file phases;
+//     the raw references) for the cross-file phases. The consumer also
+//     decides, once, whether a file is test code (schema.IsTestPath) and
+//     stores the answer as isTest on the File and each of its symbols;
+//     nothing downstream applies the rule again;
 //  4. cross-file structure: methods declared apart from their type (Go,
 //     Rust) get their HAS_METHOD edge by package and type name;
-//  5. resolution links imports, calls and heritage across files (see
-//     ingest/resolve when present).
+//  5. resolution links imports, calls and heritage across files
+//     (ingest/resolve).
 //
 // Memory is bounded by the size of the light Index, not by the source: a
 // symbol's Content goes to the Sink and is dropped. The Sink is usually a

@@ -94,7 +94,8 @@ func parentDir(p string) string {
 
 // file handles one parsed file on the consumer goroutine: it writes the
 // File row, its symbols, DEFINES and same-file HAS_METHOD edges, and keeps
-// the content-free facts in the index.
+// the content-free facts in the index. It sets IsTest on the File and its
+// symbols (schema.IsTestPath): the one place that rule is applied.
 func (e *emitter) file(r parsed, ix *Index) error {
 	if r.err != nil {
 		e.st.Skipped[r.reason]++
@@ -102,6 +103,9 @@ func (e *emitter) file(r parsed, ix *Index) error {
 	}
 	r.node.ParseStatus = r.status
 	r.node.SearchText = text.SearchText(r.node.Name, "", r.node.Path)
+	// "Is test" is decided here, once, for the file and every symbol in it;
+	// everything downstream reads the stored property.
+	r.node.IsTest = schema.IsTestPath(r.node.Path)
 	e.files = append(e.files, r.node) // written after resolution, with its unresolved count
 	if err := e.edge(schema.Edge{Type: schema.RelContains, From: parentDir(r.node.Path), FromLabel: schema.LabelFolder, To: r.node.ID, ToLabel: schema.LabelFile}); err != nil {
 		return err
@@ -123,6 +127,7 @@ func (e *emitter) file(r parsed, ix *Index) error {
 	}
 	for i := range facts.Symbols {
 		s := &facts.Symbols[i]
+		s.IsTest = r.node.IsTest
 		if s.SearchText == "" {
 			s.SearchText = text.SearchText(s.Name, s.QualifiedName, s.FilePath)
 		}

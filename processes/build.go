@@ -31,6 +31,7 @@ func FromIndex(ix *ingest.Index, edges []schema.Edge) *Graph {
 			n := Node{
 				ID: s.ID, Label: s.Label, Kind: s.Kind, Name: s.Name, FilePath: s.FilePath,
 				StartLine: s.StartLine, Language: s.Language, Signature: s.Signature, IsExported: s.IsExported,
+				IsTest: s.IsTest,
 			}
 			if lines != nil && (s.Label == schema.LabelFunction || s.Label == schema.LabelMethod) {
 				n.Decorators = decoratorsAt(lines, s.StartLine)

@@ -30,7 +30,8 @@
 // Every non-test Function and Method gets a score from call-graph shape (few
 // callers, many callees), export status, naming conventions (main, handle*,
 // *Handler, *Controller, Run/Serve/Execute, on*) and framework knowledge (see
-// entry.go for the table). Symbols in test code are never entry points.
+// entry.go for the table). Symbols in test code (the isTest property ingest
+// stored, Node.IsTest) are never entry points.
 //
 // # Traces
 //

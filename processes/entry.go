@@ -78,8 +78,9 @@ var (
 	runNames  = map[string]bool{"Run": true, "Serve": true, "Execute": true, "ServeHTTP": true, "run": true, "serve": true, "execute": true, "Start": true, "start": true}
 )
 
-// ScoreEntryPoints scores every non-test Function and Method of g and
-// returns those with a positive score, best first (ties by id).
+// ScoreEntryPoints scores every non-test (Node.IsTest false) Function and
+// Method of g and returns those with a positive score, best first (ties by
+// id).
 //
 // score = shape × (1.3 if exported) + name bonus + framework bonus, where
 // shape = log2(1 + callees) / (1 + callers): a symbol many others call is a
@@ -92,7 +93,7 @@ func ScoreEntryPoints(g *Graph) []EntryPoint {
 		if n.Label != schema.LabelFunction && n.Label != schema.LabelMethod {
 			continue
 		}
-		if schema.IsTestPath(n.FilePath) || strings.HasPrefix(n.Name, "Test") && n.Language == "go" {
+		if n.IsTest {
 			continue
 		}
 		var reasons []string

@@ -17,6 +17,9 @@ type Node struct {
 	Language   string
 	Signature  string
 	IsExported bool
+	// IsTest is the symbol's stored isTest property (schema.Symbol.IsTest,
+	// set by ingest): test code is never an entry point.
+	IsTest bool
 	// Decorators holds annotation/decorator lines written just above the
 	// declaration (`@app.route("/x")`, `@GetMapping`), when known. Used for
 	// framework entry points.

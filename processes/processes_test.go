@@ -13,7 +13,8 @@ import (
 )
 
 func fn(id, file string) Node {
-	return Node{ID: id, Label: schema.LabelFunction, Kind: schema.KindFunction, Name: id, FilePath: file, Language: "go"}
+	// IsTest as ingest sets it.
+	return Node{ID: id, Label: schema.LabelFunction, Kind: schema.KindFunction, Name: id, FilePath: file, Language: "go", IsTest: schema.IsTestPath(file)}
 }
 
 func call(a, b string) Edge { return Edge{From: a, To: b, Type: schema.RelCalls, Confidence: 1} }
@@ -207,5 +208,23 @@ func TestProcessIDStable(t *testing.T) {
 	c := ProcessID([]string{"x.go#a:function", "x.go#c:function"})
 	if a != b || a == c {
 		t.Errorf("ids: %s %s %s", a, b, c)
+	}
+}
+
+// TestEntryPointsReadStoredIsTest: ScoreEntryPoints trusts the isTest
+// property ingest stored, not the path: a flagged symbol outside any test
+// path is skipped, an unflagged one is scored.
+func TestEntryPointsReadStoredIsTest(t *testing.T) {
+	flagged := fn("HandleA", "server/a.go")
+	flagged.IsTest = true
+	plain := fn("HandleB", "server/b.go")
+	ns := []Node{flagged, plain, fn("work", "server/w.go")}
+	g := NewGraph(ns, []Edge{call("HandleA", "work"), call("HandleB", "work")})
+	var names []string
+	for _, ep := range ScoreEntryPoints(g) {
+		names = append(names, g.Nodes[ep.Node].Name)
+	}
+	if strings.Join(names, ",") != "HandleB" {
+		t.Errorf("entry points %v, want [HandleB]", names)
 	}
 }

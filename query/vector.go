@@ -11,10 +11,6 @@ import (
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
-// EmbeddingTable is the table analyze stores chunk vectors in (one row per
-// chunk: ownerId, ownerLabel, chunk, hash, vector); see embed/vectors.
-const EmbeddingTable = "CodeEmbedding"
-
 // vectorOverFetch is how many chunks are read per wanted symbol: a symbol
 // with a long body has several chunks, and only its best one counts.
 const vectorOverFetch = 4
@@ -44,7 +40,7 @@ func VectorRetriever(db Querier, embedQuery func(context.Context, string) ([]flo
 		}
 		lit.WriteString("]")
 		stmt := fmt.Sprintf("MATCH (e:%s) WITH e, array_cosine_similarity(e.vector, CAST(%s AS FLOAT[%d])) AS sim "+
-			"RETURN e.ownerId, e.ownerLabel, sim ORDER BY sim DESC LIMIT %d", EmbeddingTable, lit.String(), len(v), k*vectorOverFetch)
+			"RETURN e.ownerId, e.ownerLabel, sim ORDER BY sim DESC LIMIT %d", schema.LabelEmbedding, lit.String(), len(v), k*vectorOverFetch)
 		res, err := db.Query(ctx, stmt, nil)
 		if err != nil {
 			if missingIndex(err) {

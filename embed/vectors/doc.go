@@ -26,13 +26,9 @@
 // an NDJSON file in the staging directory. Memory stays bounded: at most
 // one slice (BatchChunks chunks) is held at a time.
 //
-// Table (one row per chunk), spelled here until graph/schema takes it over:
-//
-//	CodeEmbedding(id STRING PRIMARY KEY,   -- ownerId + "@" + chunk
-//	              ownerId STRING, ownerLabel STRING, chunk INT64,
-//	              hash STRING, vector FLOAT[dim])
-//
-// No vector index is created (HNSW builds are slow on small machines and a
-// brute-force array_cosine_similarity scan is fast enough); the query side
-// scans CodeEmbedding and maps hits to symbols by ownerId/ownerLabel.
+// The table (one row per chunk, schema.Embedding) is defined in graph/schema:
+// schema.LabelEmbedding, created by schema.EmbeddingTable(dim), ids from
+// schema.EmbeddingID. No vector index is created (see schema.LabelEmbedding);
+// the query side scans the table and maps hits to symbols by
+// ownerId/ownerLabel.
 package vectors

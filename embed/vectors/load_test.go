@@ -38,7 +38,7 @@ func TestLoadManyVectorsInASmallPool(t *testing.T) {
 		t.Fatal(err)
 	}
 	const rows, dim = 100000, 384
-	path := filepath.Join(b.StagingDir(), "vectors-"+Table+".json")
+	path := filepath.Join(b.StagingDir(), "vectors-"+string(schema.LabelEmbedding)+".json")
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +79,7 @@ func TestLoadManyVectorsInASmallPool(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	got, err := FromDB(db).Lookup(ctx, []string{RowID("f.go#S0:function", 0), RowID("f.go#S19999:function", 0)})
+	got, err := FromDB(db).Lookup(ctx, []string{schema.EmbeddingID("f.go#S0:function", 0), schema.EmbeddingID("f.go#S19999:function", 0)})
 	if err != nil || len(got) != 2 {
 		t.Fatalf("Lookup after the load: %d rows, %v", len(got), err)
 	}

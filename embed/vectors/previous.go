@@ -3,27 +3,30 @@ package vectors
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
 // FromDB reads reusable vectors from the live index (opened read-only
 // while the new one is built). Lookups go in pages so memory stays bounded.
+// An index whose metadata counts no vectors has nothing to reuse (it may
+// have no schema.LabelEmbedding table at all): Lookup then finds nothing.
 func FromDB(db *graph.DB) Previous { return dbPrevious{db} }
 
 type dbPrevious struct{ db *graph.DB }
 
 func (p dbPrevious) Lookup(ctx context.Context, ids []string) (map[string]Stored, error) {
 	out := make(map[string]Stored, len(ids))
+	if m := p.db.Meta(); m == nil || m.Embeddings.Count == 0 {
+		return out, nil
+	}
 	const page = 512
 	for start := 0; start < len(ids); start += page {
-		res, err := p.db.Query(ctx, "MATCH (e:"+Table+") WHERE e.id IN $ids RETURN e.id, e.hash, e.vector",
-			map[string]any{"ids": toAny(ids[start:min(start+page, len(ids))])})
+		// ids inline as literals: go-kuzu leaks bound string parameters.
+		res, err := p.db.Query(ctx, "MATCH (e:"+string(schema.LabelEmbedding)+") WHERE e.id IN "+
+			schema.QuoteList(ids[start:min(start+page, len(ids))])+" RETURN e.id, e.hash, e.vector", nil)
 		if err != nil {
-			if strings.Contains(err.Error(), Table) && strings.Contains(strings.ToLower(err.Error()), "does not exist") {
-				return out, nil // the previous index has no vectors
-			}
 			return nil, fmt.Errorf("read previous vectors: %w", err)
 		}
 		for _, row := range res.Rows {
@@ -37,14 +40,6 @@ func (p dbPrevious) Lookup(ctx context.Context, ids []string) (map[string]Stored
 		}
 	}
 	return out, nil
-}
-
-func toAny(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
 }
 
 func floats(v any) ([]float32, error) {

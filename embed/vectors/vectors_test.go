@@ -101,7 +101,7 @@ func TestWriterRoundTripAndReuse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := db.Query(ctx, "MATCH (e:"+Table+") RETURN e.id, e.ownerId, e.ownerLabel, e.chunk, e.hash, e.vector ORDER BY e.id", nil)
+	res, err := db.Query(ctx, "MATCH (e:"+string(schema.LabelEmbedding)+") RETURN e.id, e.ownerId, e.ownerLabel, e.chunk, e.hash, e.vector ORDER BY e.id", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestWriterRoundTripAndReuse(t *testing.T) {
 	}
 	found := false
 	for _, row := range res.Rows {
-		if row[0] != RowID(syms[0].ID, 0) {
+		if row[0] != schema.EmbeddingID(syms[0].ID, 0) {
 			continue
 		}
 		found = true
@@ -133,7 +133,7 @@ func TestWriterRoundTripAndReuse(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Fatalf("no row %s", RowID(syms[0].ID, 0))
+		t.Fatalf("no row %s", schema.EmbeddingID(syms[0].ID, 0))
 	}
 	db.Close()
 
@@ -188,6 +188,6 @@ func TestPreviousWithoutVectors(t *testing.T) {
 	defer db.Close()
 	got, err := FromDB(db).Lookup(ctx, []string{"a@0", "b@1"})
 	if err != nil || len(got) != 0 {
-		t.Errorf("Lookup on an index without %s: %v, %v", Table, got, err)
+		t.Errorf("Lookup on an index without %s: %v, %v", schema.LabelEmbedding, got, err)
 	}
 }

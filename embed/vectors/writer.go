@@ -15,20 +15,9 @@ import (
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
-// Table is the node table of chunk vectors.
-const Table = "CodeEmbedding"
-
 // BatchChunks is how many chunks the worker gathers before embedding them
 // (one length-sorted slice: larger means less padding, more memory).
 const BatchChunks = 1024
-
-// DDL is the CREATE statement of the table for vectors of dimension dim.
-func DDL(dim int) string {
-	return fmt.Sprintf("CREATE NODE TABLE %s(id STRING PRIMARY KEY, ownerId STRING, ownerLabel STRING, chunk INT64, hash STRING, vector FLOAT[%d])", Table, dim)
-}
-
-// RowID is the id of a chunk row.
-func RowID(ownerID string, chunk int) string { return ownerID + "@" + strconv.Itoa(chunk) }
 
 // Stored is a vector of the previous index.
 type Stored struct {
@@ -82,9 +71,10 @@ type Writer struct {
 	stats Stats
 }
 
-// NewWriter starts a writer whose rows go to stagingDir/vectors-CodeEmbedding.json.
+// NewWriter starts a writer whose rows (schema.Embedding) go to
+// stagingDir/vectors-CodeEmbedding.json.
 func NewWriter(ctx context.Context, emb *embed.Embedder, stagingDir string, opts Options) (*Writer, error) {
-	path := filepath.Join(stagingDir, "vectors-"+Table+".json") // Kuzu reads NDJSON only from *.json
+	path := filepath.Join(stagingDir, "vectors-"+string(schema.LabelEmbedding)+".json") // Kuzu reads NDJSON only from *.json
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("vectors: %w", err)
@@ -171,7 +161,7 @@ type poolGrower interface {
 // connection stays on one thread afterwards: this is meant as the build's
 // last bulk load.
 func (w *Writer) Load(ctx context.Context, db Execer) error {
-	if err := db.Exec(ctx, DDL(w.dim)); err != nil {
+	if err := db.Exec(ctx, schema.EmbeddingTable(w.dim).CreateStatement()); err != nil {
 		return fmt.Errorf("vectors: create table: %w", err)
 	}
 	if w.stats.Chunks == 0 {
@@ -203,8 +193,7 @@ func (w *Writer) Load(ctx context.Context, db Execer) error {
 		if n == 0 {
 			break
 		}
-		q := "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(part) + "'"
-		if err := db.Exec(ctx, fmt.Sprintf("COPY %s FROM %s", Table, q)); err != nil {
+		if err := db.Exec(ctx, fmt.Sprintf("COPY %s FROM %s", schema.LabelEmbedding, schema.Quote(part))); err != nil {
 			return fmt.Errorf("vectors: copy rows: %w", err)
 		}
 	}
@@ -294,7 +283,7 @@ func (w *Writer) flush(items []item) error {
 	if w.opts.Previous != nil {
 		ids := make([]string, len(all))
 		for i, c := range all {
-			ids[i] = RowID(c.OwnerID, c.Index)
+			ids[i] = schema.EmbeddingID(c.OwnerID, c.Index)
 		}
 		prev, err := w.opts.Previous.Lookup(w.ctx, ids)
 		if err != nil {
@@ -339,14 +328,16 @@ func (w *Writer) flush(items []item) error {
 	return nil
 }
 
-// appendRow writes one NDJSON row (newline included).
+// appendRow writes one NDJSON row of schema.Embedding (newline included),
+// by hand: the floats are most of the bytes, and encoding/json would box
+// each one.
 func appendRow(b []byte, c embed.Chunk, label schema.Label, v []float32) []byte {
 	str := func(b []byte, s string) []byte {
 		q, _ := json.Marshal(s)
 		return append(b, q...)
 	}
 	b = append(b, `{"id":`...)
-	b = str(b, RowID(c.OwnerID, c.Index))
+	b = str(b, schema.EmbeddingID(c.OwnerID, c.Index))
 	b = append(b, `,"ownerId":`...)
 	b = str(b, c.OwnerID)
 	b = append(b, `,"ownerLabel":`...)

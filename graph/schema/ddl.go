@@ -13,7 +13,7 @@ import (
 // its Kuzu type.
 type Column struct {
 	Name string
-	Type string // STRING, INT64, DOUBLE, BOOLEAN, STRING[]
+	Type string // STRING, INT64, DOUBLE, FLOAT, BOOLEAN, STRING[], FLOAT[n]
 }
 
 // NodeTable is a node table: its label, the Go record type whose json form is
@@ -22,13 +22,6 @@ type NodeTable struct {
 	Label   Label
 	Record  reflect.Type
 	Columns []Column
-}
-
-// extraColumns are columns a table has beyond its record's fields. File has
-// no SearchText field yet; its rows carry searchText "" until schema.File gets
-// one (then the reflected field wins and this entry is ignored).
-var extraColumns = map[Label][]Column{
-	LabelFile: {{"searchText", "STRING"}},
 }
 
 // NodeTables lists every node table in load order (parents before children
@@ -58,26 +51,8 @@ func NodeTableOf(l Label) (NodeTable, bool) {
 	return NodeTable{}, false
 }
 
-// MissingColumns are the extra columns of the table that its record type
-// does not carry (their rows must supply them some other way).
-func (t NodeTable) MissingColumns() []Column {
-	have := map[string]bool{}
-	for _, c := range columnsOf(t.Record) {
-		have[c.Name] = true
-	}
-	var out []Column
-	for _, c := range extraColumns[t.Label] {
-		if !have[c.Name] {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 func nodeTable(l Label, rt reflect.Type) NodeTable {
-	t := NodeTable{Label: l, Record: rt, Columns: columnsOf(rt)}
-	t.Columns = append(t.Columns, t.MissingColumns()...)
-	return t
+	return NodeTable{Label: l, Record: rt, Columns: columnsOf(rt)}
 }
 
 // RelColumns are the properties every relationship table carries (the Edge
@@ -118,8 +93,10 @@ func kuzuType(t reflect.Type) string {
 		return "BOOLEAN"
 	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Int16, reflect.Int8:
 		return "INT64"
-	case reflect.Float64, reflect.Float32:
+	case reflect.Float64:
 		return "DOUBLE"
+	case reflect.Float32:
+		return "FLOAT"
 	case reflect.Slice:
 		return kuzuType(t.Elem()) + "[]"
 	}

@@ -11,10 +11,14 @@ package schema
 
 import "strconv"
 
-// Version is the schema version written into meta.json. Bump it whenever a
-// table or property changes; an index with another version is rebuilt rather
-// than read.
-const Version = 2
+// Version is the version of everything an index stores, written into
+// meta.json: the node and relationship tables (DDL, from the records and
+// Rels), the vector table (LabelEmbedding), the full-text indexes, and the
+// search pack beside the database (which carries this number too). Bump it
+// whenever any of them changes (a table, a property, a column's meaning,
+// the pack's format); an index with another version is rebuilt rather than
+// read.
+const Version = 3
 
 // Label is a node table.
 type Label string
@@ -163,6 +167,9 @@ type File struct {
 	// SearchText is the pre-split path text the full-text index reads
 	// (graph/text.SearchText).
 	SearchText string `json:"searchText"`
+	// IsTest says the file is test code: IsTestPath(Path), decided once by
+	// ingest. Readers use this property, never the path.
+	IsTest bool `json:"isTest"`
 }
 
 // Symbol is a code symbol: a row of Function, Class, Method or Interface.
@@ -189,9 +196,14 @@ type Symbol struct {
 	// source), "" otherwise. Not stored as a property.
 	ParentID string `json:"-"`
 	// SearchText is the pre-split identifier text the full-text index reads
-	// (Kuzu's FTS neither splits camelCase nor keeps digits). Filled by the
-	// query/index side; ingest may leave it empty.
+	// (Kuzu's FTS neither splits camelCase nor keeps digits). Ingest fills
+	// it (text.SearchText of name, qualified name and path) when an
+	// extractor left it empty.
 	SearchText string `json:"searchText"`
+	// IsTest says the symbol is test code: IsTestPath(FilePath), decided
+	// once by ingest (the same answer as its File's). Readers (entry
+	// points, ranking, impact) use this property, never the path.
+	IsTest bool `json:"isTest"`
 }
 
 // ContentCap is the most bytes of source kept in Symbol.Content.
@@ -205,6 +217,18 @@ func SymbolID(path, qualifiedName string, kind Kind, overload int) string {
 		id += "~" + strconv.Itoa(overload)
 	}
 	return id
+}
+
+// Qualify joins a qualifier and a name with "." ("Engine", "ServeHTTP" →
+// "Engine.ServeHTTP"); an empty qualifier gives the name alone. It is the
+// one join behind Symbol.QualifiedName (every extractor builds its names
+// with it) and behind the names resolution looks up, so the two always
+// agree.
+func Qualify(qualifier, name string) string {
+	if qualifier == "" {
+		return name
+	}
+	return qualifier + "." + name
 }
 
 // Confidence reasons for resolved edges (IMPORTS, CALLS, EXTENDS,

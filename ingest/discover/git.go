@@ -68,6 +68,10 @@ func probeGit(ctx context.Context, root string) (gitInfo, bool) {
 		case errors.Is(err, exec.ErrNotFound):
 			slog.Warn("discover: git is not installed; walking the directory tree and honouring .gitignore files instead", "root", root)
 		case strings.Contains(err.Error(), "not a git repository"):
+			// git says "not a repository" only in words: rev-parse exits
+			// 128 for every fatal error (git runs with LC_ALL=C, so the words
+			// are English). The match only picks the log
+			// level; either way discovery walks the tree.
 			slog.Debug("discover: not a git repository; walking the directory tree", "root", root)
 		default:
 			slog.Warn("discover: git cannot read this repository; walking the directory tree instead", "root", root, "err", err)

@@ -131,19 +131,16 @@ func lxLinkParents(f *File) {
 	}
 }
 
-// lxJoin joins qualified-name segments with ".", skipping empty ones.
+// lxJoin joins qualified-name segments, skipping empty ones: schema.Qualify
+// folded over the non-empty parts.
 func lxJoin(parts ...string) string {
-	var b strings.Builder
+	q := ""
 	for _, p := range parts {
-		if p == "" {
-			continue
+		if p != "" {
+			q = schema.Qualify(q, p)
 		}
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(p)
 	}
-	return b.String()
+	return q
 }
 
 // lxArgCount counts the named, non-comment children of an argument list;

@@ -175,10 +175,7 @@ func (x *goExtractor) method(n *sitter.Node) {
 			recvType = baseType(fieldText(x.f, p, "type"))
 		}
 	})
-	qn := name
-	if recvType != "" {
-		qn = recvType + "." + name
-	}
+	qn := schema.Qualify(recvType, name)
 	parent := ""
 	if k, ok := x.types[recvType]; ok {
 		parent = schema.SymbolID(x.f.Path, recvType, k, 1)
@@ -619,10 +616,7 @@ func (x *goExtractor) exprType(e *sitter.Node) string {
 		}
 	case "type_conversion_expression":
 		if name, recv := x.genericCallee(e); name != "" {
-			if recv != "" {
-				name = recv + "." + name
-			}
-			return "call:" + name
+			return "call:" + schema.Qualify(recv, name)
 		}
 		return baseType(fieldText(x.f, e, "type"))
 	case "type_assertion_expression":

@@ -141,7 +141,7 @@ func (x *javaExtractor) typeDecl(n *sitter.Node, c javaCtx) {
 	}
 	body := field(n, "body")
 	mods := javaModifiers(x.f, n)
-	qual := javaJoin(c.qual, name)
+	qual := schema.Qualify(c.qual, name)
 	id := x.f.AddSymbol(schema.Symbol{
 		Name:          name,
 		QualifiedName: qual,
@@ -176,13 +176,6 @@ func (x *javaExtractor) typeDecl(n *sitter.Node, c javaCtx) {
 	x.members(body, inner)
 }
 
-func javaJoin(prefix, name string) string {
-	if prefix == "" {
-		return name
-	}
-	return prefix + "." + name
-}
-
 func (x *javaExtractor) heritage(id string, t *sitter.Node, kind string) {
 	x.f.Facts.Heritage = append(x.f.Facts.Heritage, Heritage{ChildID: id, Parent: baseType(x.f.Text(t)), Kind: kind, Line: lineOf(t)})
 }
@@ -204,7 +197,7 @@ func (x *javaExtractor) method(n *sitter.Node, c javaCtx) {
 	mods := javaModifiers(x.f, n)
 	id := x.f.AddSymbol(schema.Symbol{
 		Name:          name,
-		QualifiedName: javaJoin(c.qual, name),
+		QualifiedName: schema.Qualify(c.qual, name),
 		Kind:          kind,
 		Signature:     strings.TrimSuffix(signatureOf(x.f, n, body), ";"),
 		DocComment:    docComment(x.f, n),

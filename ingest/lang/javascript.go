@@ -112,7 +112,7 @@ func (x *esExtractor) handle(n *sitter.Node, kind string, c esCtx, exported bool
 		name := fieldText(x.f, n, "name")
 		inner := c
 		if name != "" && name[0] != '"' && name[0] != '\'' {
-			inner.qual = esJoin(c.qual, name)
+			inner.qual = schema.Qualify(c.qual, name)
 		}
 		x.visit(field(n, "body"), inner)
 	case "expression_statement":
@@ -158,13 +158,6 @@ func (x *esExtractor) handle(n *sitter.Node, kind string, c esCtx, exported bool
 		return true
 	}
 	return false
-}
-
-func esJoin(prefix, name string) string {
-	if prefix == "" {
-		return name
-	}
-	return prefix + "." + name
 }
 
 func (x *esExtractor) export(n *sitter.Node, c esCtx) {
@@ -338,13 +331,13 @@ func (x *esExtractor) function(fn, outer *sitter.Node, name string, decl *sitter
 	}
 	id := x.f.AddSymbol(schema.Symbol{
 		Name:          name,
-		QualifiedName: esJoin(c.qual, name),
+		QualifiedName: schema.Qualify(c.qual, name),
 		Kind:          schema.KindFunction,
 		Signature:     signatureOf(x.f, sigNode, body),
 		DocComment:    docComment(x.f, outer),
 		IsExported:    exported,
 	}, decl)
-	x.functionBody(fn, id, esCtx{qual: esJoin(c.qual, name), scope: id})
+	x.functionBody(fn, id, esCtx{qual: schema.Qualify(c.qual, name), scope: id})
 	return id
 }
 
@@ -435,7 +428,7 @@ func (x *esExtractor) class(n, outer *sitter.Node, name string, exported bool, c
 	body := field(n, "body")
 	id := x.f.AddSymbol(schema.Symbol{
 		Name:          name,
-		QualifiedName: esJoin(c.qual, name),
+		QualifiedName: schema.Qualify(c.qual, name),
 		Kind:          schema.KindClass,
 		Signature:     signatureOf(x.f, n, body),
 		DocComment:    docComment(x.f, outer),
@@ -461,7 +454,7 @@ func (x *esExtractor) class(n, outer *sitter.Node, name string, exported bool, c
 	})
 	// decorators are calls at class definition time
 	eachField(n, "decorator", func(d *sitter.Node) { x.decorator(d, c) })
-	inner := esCtx{qual: esJoin(c.qual, name), classID: id, className: name, scope: c.scope}
+	inner := esCtx{qual: schema.Qualify(c.qual, name), classID: id, className: name, scope: c.scope}
 	namedChildren(body, func(m *sitter.Node) { x.member(m, inner) })
 	return id
 }
@@ -499,7 +492,7 @@ func (x *esExtractor) member(m *sitter.Node, c esCtx) {
 		body := field(m, "body")
 		id := x.f.AddSymbol(schema.Symbol{
 			Name:          name,
-			QualifiedName: esJoin(c.qual, name),
+			QualifiedName: schema.Qualify(c.qual, name),
 			Kind:          kind,
 			Signature:     signatureOf(x.f, m, body),
 			DocComment:    docComment(x.f, m),
@@ -508,7 +501,7 @@ func (x *esExtractor) member(m *sitter.Node, c esCtx) {
 		}, m)
 		eachField(m, "decorator", func(d *sitter.Node) { x.decorator(d, esCtx{scope: c.scope}) })
 		x.typeFact(id, "this", c.className, "param", m)
-		inner := esCtx{qual: esJoin(c.qual, name), scope: id, className: c.className}
+		inner := esCtx{qual: schema.Qualify(c.qual, name), scope: id, className: c.className}
 		saved := x.locals
 		x.locals = map[string]bool{}
 		cls := ""
@@ -532,7 +525,7 @@ func (x *esExtractor) member(m *sitter.Node, c esCtx) {
 			body := field(v, "body")
 			id := x.f.AddSymbol(schema.Symbol{
 				Name:          name,
-				QualifiedName: esJoin(c.qual, name),
+				QualifiedName: schema.Qualify(c.qual, name),
 				Kind:          schema.KindMethod,
 				Signature:     signatureOf(x.f, m, body),
 				DocComment:    docComment(x.f, m),
@@ -540,7 +533,7 @@ func (x *esExtractor) member(m *sitter.Node, c esCtx) {
 				ParentID:      c.classID,
 			}, m)
 			x.typeFact(id, "this", c.className, "param", m)
-			x.functionBody(v, id, esCtx{qual: esJoin(c.qual, name), scope: id, className: c.className})
+			x.functionBody(v, id, esCtx{qual: schema.Qualify(c.qual, name), scope: id, className: c.className})
 			return
 		}
 		t := x.annotation(field(m, "type"))
@@ -645,7 +638,7 @@ func (x *esExtractor) varDecl(n, outer *sitter.Node, exported bool, c esCtx) {
 			x.class(v, outer, name, exported, c)
 			return
 		case "object":
-			if c.scope == "" && x.objectFunctions(v, esJoin(c.qual, name), exported, c) {
+			if c.scope == "" && x.objectFunctions(v, schema.Qualify(c.qual, name), exported, c) {
 				return
 			}
 		case "call_expression":
@@ -784,7 +777,7 @@ func (x *esExtractor) assignFunction(a, stmt *sitter.Node, c esCtx) bool {
 			}
 			name = "" // module.exports = { f() {} }: the members are the names
 		}
-		return x.objectFunctions(r, esJoin(c.qual, name), true, c)
+		return x.objectFunctions(r, schema.Qualify(c.qual, name), true, c)
 	default:
 		return false
 	}
@@ -802,14 +795,14 @@ func (x *esExtractor) assignFunction(a, stmt *sitter.Node, c esCtx) bool {
 		body := field(r, "body")
 		id := x.f.AddSymbol(schema.Symbol{
 			Name:          name,
-			QualifiedName: esJoin(c.qual, cls+"."+name),
+			QualifiedName: schema.Qualify(c.qual, cls+"."+name),
 			Kind:          schema.KindMethod,
 			Signature:     signatureOf(x.f, stmt, body),
 			DocComment:    docComment(x.f, stmt),
 			IsExported:    true,
 		}, stmt)
 		x.typeFact(id, "this", cls, "param", stmt)
-		x.functionBody(r, id, esCtx{qual: esJoin(c.qual, cls+"."+name), scope: id, className: cls})
+		x.functionBody(r, id, esCtx{qual: schema.Qualify(c.qual, cls+"."+name), scope: id, className: cls})
 		return true
 	}
 	return false

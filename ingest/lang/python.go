@@ -210,7 +210,7 @@ func (x *pyExtractor) function(def, outer *sitter.Node, decos []*sitter.Node, c 
 	}
 	id := x.f.AddSymbol(schema.Symbol{
 		Name:          name,
-		QualifiedName: pyJoin(c.qual, name),
+		QualifiedName: schema.Qualify(c.qual, name),
 		Kind:          kind,
 		Signature:     pySignature(x.f, def),
 		DocComment:    x.doc(def, outer),
@@ -223,7 +223,7 @@ func (x *pyExtractor) function(def, outer *sitter.Node, decos []*sitter.Node, c 
 	for k, v := range saved {
 		x.locals[k] = v
 	}
-	inner := pyCtx{qual: pyJoin(c.qual, name), scope: id, method: c.classID != "" && !static, className: c.className}
+	inner := pyCtx{qual: schema.Qualify(c.qual, name), scope: id, method: c.classID != "" && !static, className: c.className}
 	self := x.params(field(def, "parameters"), inner, c.className)
 	if rt := field(def, "return_type"); rt != nil {
 		x.typeFact(id, "return", pyType(x.f.Text(rt)), "return", rt)
@@ -234,13 +234,6 @@ func (x *pyExtractor) function(def, outer *sitter.Node, decos []*sitter.Node, c 
 	}
 	x.body(field(def, "body"), inner, selfClass, self)
 	x.locals = saved
-}
-
-func pyJoin(prefix, name string) string {
-	if prefix == "" {
-		return name
-	}
-	return prefix + "." + name
 }
 
 func (x *pyExtractor) typeFact(scope, name, typ, kind string, at *sitter.Node) {
@@ -362,7 +355,7 @@ func (x *pyExtractor) class(def, outer *sitter.Node, c pyCtx) {
 	})
 	id := x.f.AddSymbol(schema.Symbol{
 		Name:          name,
-		QualifiedName: pyJoin(c.qual, name),
+		QualifiedName: schema.Qualify(c.qual, name),
 		Kind:          kind,
 		Signature:     pySignature(x.f, def),
 		DocComment:    x.doc(def, outer),
@@ -373,7 +366,7 @@ func (x *pyExtractor) class(def, outer *sitter.Node, c pyCtx) {
 	}
 	// Keyword arguments in the class header (metaclass=...) may call.
 	x.visit(field(def, "superclasses"), c)
-	inner := pyCtx{qual: pyJoin(c.qual, name), classID: id, className: name, scope: c.scope}
+	inner := pyCtx{qual: schema.Qualify(c.qual, name), classID: id, className: name, scope: c.scope}
 	body := field(def, "body")
 	// Class-level annotated names are fields.
 	namedChildren(body, func(st *sitter.Node) {

@@ -32,7 +32,7 @@ func (x *esExtractor) tsInterface(n, outer *sitter.Node, exported bool, c esCtx)
 	body := field(n, "body")
 	id := x.f.AddSymbol(schema.Symbol{
 		Name:          name,
-		QualifiedName: esJoin(c.qual, name),
+		QualifiedName: schema.Qualify(c.qual, name),
 		Kind:          schema.KindInterface,
 		Signature:     signatureOf(x.f, n, body),
 		DocComment:    docComment(x.f, outer),
@@ -43,14 +43,14 @@ func (x *esExtractor) tsInterface(n, outer *sitter.Node, exported bool, c esCtx)
 			namedChildren(e, func(t *sitter.Node) { x.heritage(id, t, "extends") })
 		}
 	})
-	qual := esJoin(c.qual, name)
+	qual := schema.Qualify(c.qual, name)
 	namedChildren(body, func(m *sitter.Node) {
 		switch m.Kind() {
 		case "method_signature":
 			mname := fieldText(x.f, m, "name")
 			mid := x.f.AddSymbol(schema.Symbol{
 				Name:          mname,
-				QualifiedName: esJoin(qual, mname),
+				QualifiedName: schema.Qualify(qual, mname),
 				Kind:          schema.KindMethod,
 				Signature:     signatureOf(x.f, m, nil),
 				DocComment:    docComment(x.f, m),
@@ -69,7 +69,7 @@ func (x *esExtractor) tsTypeAlias(n, outer *sitter.Node, exported bool, c esCtx)
 	name := fieldText(x.f, n, "name")
 	x.f.AddSymbol(schema.Symbol{
 		Name:          name,
-		QualifiedName: esJoin(c.qual, name),
+		QualifiedName: schema.Qualify(c.qual, name),
 		Kind:          schema.KindTypeAlias,
 		Signature:     signatureOf(x.f, n, nil),
 		DocComment:    docComment(x.f, outer),
@@ -81,7 +81,7 @@ func (x *esExtractor) tsEnum(n, outer *sitter.Node, exported bool, c esCtx) {
 	name := fieldText(x.f, n, "name")
 	x.f.AddSymbol(schema.Symbol{
 		Name:          name,
-		QualifiedName: esJoin(c.qual, name),
+		QualifiedName: schema.Qualify(c.qual, name),
 		Kind:          schema.KindEnum,
 		Signature:     signatureOf(x.f, n, field(n, "body")),
 		DocComment:    docComment(x.f, outer),

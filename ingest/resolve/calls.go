@@ -44,7 +44,7 @@ func (r *resolver) calls(f *lang.Facts) {
 		r.out.Stats.CallSites++
 		targets, reason, conf, out := r.resolveCall(ctx{sc: sc, caller: caller, line: cs.Line}, cs)
 		if traceSite != "" && traceSite == fmt.Sprintf("%s:%d", f.Path, cs.Line) {
-			fmt.Fprintf(os.Stderr, "resolve trace %s: %s(%s) kind=%s → outcome=%d reason=%s targets=%v\n", traceSite, qualify(cs.Receiver, cs.Name), cs.Kind, cs.Kind, out, reason, targets)
+			fmt.Fprintf(os.Stderr, "resolve trace %s: %s(%s) kind=%s → outcome=%d reason=%s targets=%v\n", traceSite, schema.Qualify(cs.Receiver, cs.Name), cs.Kind, cs.Kind, out, reason, targets)
 		}
 		if cs.Kind == "reference" && out != resolved {
 			// a name used as a value that is not a function or method of the
@@ -63,7 +63,7 @@ func (r *resolver) calls(f *lang.Facts) {
 			r.out.Stats.Unresolved++
 			r.out.Unresolved[f.Path]++
 			if len(r.out.Samples) < MaxSamples {
-				r.out.Samples = append(r.out.Samples, fmt.Sprintf("%s:%d %s", f.Path, cs.Line, qualify(cs.Receiver, cs.Name)))
+				r.out.Samples = append(r.out.Samples, fmt.Sprintf("%s:%d %s", f.Path, cs.Line, schema.Qualify(cs.Receiver, cs.Name)))
 			}
 			continue
 		case noEdge:
@@ -104,7 +104,7 @@ func (r *resolver) resolveCall(c ctx, cs lang.CallSite) ([]*sym, string, float64
 	name := cs.Name
 
 	if cs.Kind == "new" {
-		t := r.typeNamed(c, qualify(recv, name))
+		t := r.typeNamed(c, schema.Qualify(recv, name))
 		if t == nil {
 			if r.isExternalName(c, recv, name) {
 				return nil, "", 0, external
@@ -525,11 +525,4 @@ func (r *resolver) isExternalType(c ctx, typ string) bool {
 		return c.sc.external[segs[0]] || !inRepo && len(r.typesByName[key(Family(c.sc.f.Language), segs[len(segs)-1])]) == 0
 	}
 	return len(r.typesByName[key(Family(c.sc.f.Language), typ)]) == 0
-}
-
-func qualify(recv, name string) string {
-	if recv == "" {
-		return name
-	}
-	return recv + "." + name
 }

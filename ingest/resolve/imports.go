@@ -203,13 +203,10 @@ func (r *resolver) pyImport(sc *fileScope, imp lang.Import) []string {
 			base = parentModule(base)
 		}
 		rest := mod[dots:]
-		switch {
-		case base == "":
-			mod = rest
-		case rest == "":
+		if rest != "" {
+			mod = schema.Qualify(base, rest)
+		} else {
 			mod = base
-		default:
-			mod = base + "." + rest
 		}
 	}
 	var targets []string
@@ -247,7 +244,7 @@ func (r *resolver) pyImport(sc *fileScope, imp lang.Import) []string {
 				continue
 			}
 		}
-		if sub, ok2 := r.pyModuleFile(joinMod(mod, name)); ok2 { // a submodule
+		if sub, ok2 := r.pyModuleFile(schema.Qualify(mod, name)); ok2 { // a submodule
 			sc.modules[alias] = []string{sub}
 			targets = append(targets, sub)
 			continue
@@ -264,13 +261,6 @@ func parentModule(m string) string {
 		return m[:i]
 	}
 	return ""
-}
-
-func joinMod(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "." + b
 }
 
 // ---- JavaScript / TypeScript ----

@@ -303,7 +303,7 @@ func (r *resolver) moduleMember(c ctx, files []string, seg string) (*sym, []stri
 	// Python package attribute that is a submodule: pkg.sub
 	if len(files) == 1 && strings.HasSuffix(files[0], ".py") {
 		if mod := r.files[files[0]]; mod != nil {
-			if sub, ok := r.pyModuleFile(joinMod(mod.Package, seg)); ok {
+			if sub, ok := r.pyModuleFile(schema.Qualify(mod.Package, seg)); ok {
 				return nil, []string{sub}
 			}
 		}

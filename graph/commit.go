@@ -1,0 +1,169 @@
+package graph
+
+// This file owns the end of a build: Commit (move the new database into
+// place, then replace meta.json atomically: the swap), Attach (companion
+// files that move with it) and Abort.
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+// commitHook lets tests fail Commit at a named step.
+var commitHook = func(step string) error { return nil }
+
+// Commit makes the new database the live index: it closes it (Kuzu
+// checkpoints), moves it into .gitnexus/ under a fresh name, then atomically
+// replaces meta.json to name it (the commit point), then removes the previous
+// database files and the staging directory, and releases the lock.
+//
+// meta may be nil. Commit sets its SchemaVersion, RepoRoot, RepoName (when
+// empty), IndexedAt (when zero), DBFile, Counts and DroppedEdges. On error the
+// previous index is left live and untouched and the build is aborted.
+func (b *Build) Commit(meta *Meta) (err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.state != stateLoaded {
+		return errors.New("graph build: Commit needs a successful Load first")
+	}
+	var newPath string
+	defer func() {
+		if err != nil {
+			if newPath != "" {
+				removeDBFiles(newPath)
+			}
+			b.abortLocked()
+		}
+	}()
+	b.closeDB()
+	src := b.dbPath()
+	name, err := newDBName()
+	if err != nil {
+		return err
+	}
+	newPath = filepath.Join(b.dir, name)
+	if err := commitHook("before-rename"); err != nil {
+		return err
+	}
+	if err := moveDurably(src, newPath); err != nil {
+		return fmt.Errorf("move new database into place: %w", err)
+	}
+	if _, err := os.Stat(src + ".wal"); err == nil {
+		if err := moveDurably(src+".wal", newPath+".wal"); err != nil {
+			return fmt.Errorf("move new database WAL into place: %w", err)
+		}
+	}
+	for suffix, path := range b.attach {
+		if err := moveDurably(path, newPath+suffix); err != nil {
+			return fmt.Errorf("move %s into place: %w", filepath.Base(path), err)
+		}
+	}
+	if err := syncDir(b.dir); err != nil {
+		return err
+	}
+	if err := commitHook("before-meta"); err != nil {
+		return err
+	}
+
+	old, _ := ReadMeta(b.root)
+	if meta == nil {
+		meta = &Meta{}
+	}
+	meta.SchemaVersion = schema.Version
+	meta.RepoRoot = b.root
+	if meta.RepoName == "" {
+		meta.RepoName = filepath.Base(b.root)
+	}
+	if meta.IndexedAt.IsZero() {
+		meta.IndexedAt = time.Now().UTC()
+	}
+	meta.DBFile = name
+	if meta.Counts == nil {
+		meta.Counts = map[string]int{}
+	}
+	for k, v := range b.counts {
+		meta.Counts[k] = v
+	}
+	meta.DroppedEdges = nil
+	if len(b.dropped) > 0 {
+		meta.DroppedEdges = cloneCounts(b.dropped)
+	}
+	if err := writeMeta(b.root, meta); err != nil {
+		return err
+	}
+	newPath = "" // committed: never remove it now
+
+	// The previous database goes only after the swap. Readers that have it
+	// open keep reading the unlinked file until they reopen (DB.Stale).
+	if old != nil && old.DBFile != name {
+		if err := removeDBFiles(filepath.Join(b.dir, old.DBFile)); err != nil {
+			b.log.Warn("could not remove the previous database", "err", err)
+		}
+	}
+	b.abortLocked() // staging and lock
+	return nil
+}
+
+// Attach adds a companion file to the index being built: path (a file the
+// caller wrote, best in StagingDir) becomes <database file><suffix> beside
+// the new database at Commit, before the swap, so that readers of meta.json
+// see the database and its companions together; it goes when the database
+// is replaced. suffix must be one of CompanionSuffixes.
+func (b *Build) Attach(suffix, path string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !slices.Contains(CompanionSuffixes, suffix) {
+		return fmt.Errorf("graph build: %q is no companion suffix", suffix)
+	}
+	if b.state == stateDone {
+		return errors.New("graph build: Attach after Commit or Abort")
+	}
+	if b.attach == nil {
+		b.attach = map[string]string{}
+	}
+	b.attach[suffix] = path
+	return nil
+}
+
+// Abort discards the build: the staging directory goes, the live index is
+// untouched, the lock is released. Safe after Commit (then a no-op) and
+// safe to call twice, so `defer b.Abort()` is the idiom.
+func (b *Build) Abort() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.abortLocked()
+}
+
+func (b *Build) abortLocked() {
+	if b.state == stateDone {
+		return
+	}
+	b.state = stateDone
+	b.closeDB()
+	for _, rf := range b.files {
+		rf.close()
+	}
+	if err := os.RemoveAll(b.staging); err != nil {
+		b.log.Warn("could not remove staging directory", "dir", b.staging, "err", err)
+	}
+	if b.work != "" {
+		os.RemoveAll(b.work)
+	}
+	b.lock.unlock()
+}
+
+func newDBName() (string, error) {
+	var rnd [4]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return "", fmt.Errorf("name new database: %w", err)
+	}
+	return dbPrefix + time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(rnd[:]) + dbSuffix, nil
+}

@@ -1,0 +1,182 @@
+package graph
+
+// This file owns the bulk load: Load creates the schema in the new
+// database and COPYs the row files into it, nodes then relationships
+// (dangling edges are filtered out first, filter.go).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	kuzu "github.com/kuzudb/go-kuzu"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+// Load creates the schema in a fresh database in the staging directory,
+// copies every row file into it (nodes, then relationships), and creates the
+// full-text indexes. progress, if not nil, is called with the stage
+// ("schema", "nodes", "edges", "fts") and rows (or statements) done of total.
+// After a failed Load the build can only be aborted; the live index is
+// untouched.
+func (b *Build) Load(ctx context.Context, progress func(stage string, done, total int)) (err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.state != stateAdding {
+		return errors.New("graph build: Load called twice or after Commit/Abort")
+	}
+	defer func() {
+		if err != nil {
+			b.state = stateFailed
+			b.closeDB()
+		}
+	}()
+	if progress == nil {
+		progress = func(string, int, int) {}
+	}
+	for _, rf := range b.files {
+		if err := rf.close(); err != nil {
+			return err
+		}
+	}
+	start := time.Now()
+	cfg := systemConfig(b.opts.BufferPoolSize, b.opts.MaxThreads, false)
+	if b.db, err = openKuzu(b.dbPath(), cfg); err != nil {
+		return err
+	}
+	if b.conn, err = kuzu.OpenConnection(b.db); err != nil {
+		return fmt.Errorf("connect to new database: %w", err)
+	}
+
+	ddl := schema.DDL()
+	for i, stmt := range ddl {
+		if err := exec(ctx, b.conn, stmt); err != nil {
+			return fmt.Errorf("create schema (%s): %w", stmt, err)
+		}
+		progress("schema", i+1, len(ddl))
+	}
+
+	b.counts = map[string]int{}
+	b.dropped = map[string]int{}
+
+	// Nodes.
+	tables := schema.NodeTables()
+	total, done := 0, 0
+	for _, t := range tables {
+		if rf := b.files[nodeKey(t.Label)]; rf != nil {
+			total += rf.rows
+		}
+	}
+	for _, t := range tables {
+		b.counts[string(t.Label)] = 0
+		rf := b.files[nodeKey(t.Label)]
+		if rf == nil || rf.rows == 0 {
+			continue
+		}
+		t0 := time.Now()
+		stmt := fmt.Sprintf("COPY %s FROM %s", t.Label, schema.Quote(rf.path))
+		if err := exec(ctx, b.conn, stmt); err != nil {
+			return fmt.Errorf("load %d %s rows from %s: %w", rf.rows, t.Label, filepath.Base(rf.path), err)
+		}
+		n, err := queryInt(ctx, b.conn, fmt.Sprintf("MATCH (n:%s) RETURN count(n)", t.Label))
+		if err != nil {
+			return fmt.Errorf("count %s rows: %w", t.Label, err)
+		}
+		if n != rf.rows {
+			return fmt.Errorf("load %s: wrote %d rows, table holds %d", t.Label, rf.rows, n)
+		}
+		b.counts[string(t.Label)] = n
+		done += rf.rows
+		b.log.Debug("copied nodes", "table", t.Label, "rows", n, "took", time.Since(t0), "rss_MiB", RSS)
+		progress("nodes", done, total)
+	}
+
+	// Relationships. A row whose endpoint is not a node fails the whole COPY
+	// ("Unable to find primary key value X"). COPY's ignore_errors option
+	// skips such rows but makes the COPY about 3x slower, so dangling edges
+	// are filtered out here against the ids added (dropped and counted), and
+	// ignore_errors is only the fallback should a COPY still fail on one.
+	total, done = 0, 0
+	for _, rf := range b.files {
+		total += rf.rows
+	}
+	total -= sumNodes(b.files, tables)
+	for _, r := range schema.Rels {
+		b.counts[string(r.Type)] = 0
+		for _, p := range r.Pairs {
+			key := relKey(r.Type, p.From, p.To)
+			rf := b.files[key]
+			if rf == nil || rf.rows == 0 {
+				continue
+			}
+			t0 := time.Now()
+			path, kept, sample, err := b.filterDangling(rf, p)
+			if err != nil {
+				return err
+			}
+			if d := rf.rows - kept; d > 0 {
+				b.dropped[key] = d
+				b.log.Warn("dropped edges whose endpoint is not a node", "rel", key, "dropped", d, "of", rf.rows, "sample", sample)
+			}
+			n := 0
+			if kept > 0 {
+				if n, err = b.copyRel(ctx, r.Type, p, path, kept); err != nil {
+					return err
+				}
+			}
+			if d := kept - n; d > 0 {
+				b.dropped[key] += d
+			}
+			b.counts[string(r.Type)] += n
+			done += rf.rows
+			b.log.Debug("copied edges", "rel", key, "rows", n, "took", time.Since(t0), "rss_MiB", RSS)
+			progress("edges", done, total)
+		}
+	}
+
+	if err := b.createFTSIndexes(ctx, progress); err != nil {
+		return err
+	}
+	b.log.Debug("graph loaded", "took", time.Since(start), "rss_MiB", RSS)
+	if err := b.reopen(); err != nil {
+		return err
+	}
+	b.state = stateLoaded
+	return nil
+}
+
+func sumNodes(files map[string]*rowFile, tables []schema.NodeTable) int {
+	n := 0
+	for _, t := range tables {
+		if rf := files[nodeKey(t.Label)]; rf != nil {
+			n += rf.rows
+		}
+	}
+	return n
+}
+
+// copyRel COPYs one rel file (rows lines) and returns how many rows the
+// table then holds for that pair. Should the strict COPY fail (an endpoint
+// the id set wrongly let through), it retries with ignore_errors.
+func (b *Build) copyRel(ctx context.Context, rt schema.RelType, p schema.Pair, path string, rows int) (int, error) {
+	key := relKey(rt, p.From, p.To)
+	stmt := fmt.Sprintf("COPY %s FROM %s (from='%s', to='%s')", rt, schema.Quote(path), p.From, p.To)
+	if err := exec(ctx, b.conn, stmt); err != nil {
+		if ctx.Err() != nil {
+			return 0, fmt.Errorf("load %d %s rows: %w", rows, key, err)
+		}
+		b.log.Warn("edge COPY failed; retrying with ignore_errors", "rel", key, "err", err)
+		stmt = fmt.Sprintf("COPY %s FROM %s (from='%s', to='%s', ignore_errors=true)", rt, schema.Quote(path), p.From, p.To)
+		if err := exec(ctx, b.conn, stmt); err != nil {
+			return 0, fmt.Errorf("load %d %s rows from %s: %w", rows, key, filepath.Base(path), err)
+		}
+	}
+	n, err := queryInt(ctx, b.conn, fmt.Sprintf("MATCH (:%s)-[r:%s]->(:%s) RETURN count(r)", p.From, rt, p.To))
+	if err != nil {
+		return 0, fmt.Errorf("count %s rows: %w", key, err)
+	}
+	return n, nil
+}

@@ -1,0 +1,112 @@
+package graph
+
+// This file owns the rows of a build: the Add* methods that validate
+// records and stream them, one NDJSON file per node table and per
+// (rel type, from, to) pair, into the staging directory (the encoding
+// itself is ndjson.go's).
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/graph/text"
+)
+
+func nodeKey(l schema.Label) string { return string(l) }
+
+func relKey(t schema.RelType, from, to schema.Label) string {
+	return fmt.Sprintf("%s:%s->%s", t, from, to)
+}
+
+// add appends one encoded row to the file of key; for a node row (label not
+// empty) it records the id's hash in the label's id set.
+func (b *Build) add(key, fileName string, line []byte, label schema.Label, id string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.state != stateAdding {
+		return errors.New("graph build: rows added after Load, Commit or Abort")
+	}
+	if label != "" {
+		b.ids.add(label, id)
+	}
+	rf := b.files[key]
+	if rf == nil {
+		var err error
+		if rf, err = createRowFile(filepath.Join(b.staging, fileName)); err != nil {
+			return err
+		}
+		b.files[key] = rf
+	}
+	return rf.write(line)
+}
+
+func (b *Build) addNode(l schema.Label, id string, v any) error {
+	if id == "" {
+		return fmt.Errorf("graph build: %s row with empty id", l)
+	}
+	line, err := encodeRow(v)
+	if err != nil {
+		return err
+	}
+	return b.add(nodeKey(l), "node-"+string(l)+".json", line, l, id)
+}
+
+// AddFolder adds a Folder node.
+func (b *Build) AddFolder(f schema.Folder) error {
+	return b.addNode(schema.LabelFolder, f.ID, f)
+}
+
+// AddFile adds a File node. An empty SearchText is filled with
+// text.SearchText(name, "", path), so the file-name index always has words.
+func (b *Build) AddFile(f schema.File) error {
+	if f.SearchText == "" {
+		f.SearchText = text.SearchText(f.Name, "", f.Path)
+	}
+	return b.addNode(schema.LabelFile, f.ID, f)
+}
+
+// AddSymbol adds a symbol node to the table of s.Label (or, when Label is
+// empty, the table of s.Kind).
+func (b *Build) AddSymbol(s schema.Symbol) error {
+	l := s.Label
+	if l == "" {
+		l = schema.LabelOf(s.Kind)
+	}
+	if !l.IsSymbol() {
+		return fmt.Errorf("graph build: symbol %s has label %q, not a symbol table", s.ID, l)
+	}
+	return b.addNode(l, s.ID, s)
+}
+
+// AddCommunity adds a Community node.
+func (b *Build) AddCommunity(c schema.Community) error {
+	if c.Keywords == nil {
+		c.Keywords = []string{}
+	}
+	return b.addNode(schema.LabelCommunity, c.ID, c)
+}
+
+// AddProcess adds a Process node.
+func (b *Build) AddProcess(p schema.Process) error {
+	if p.Communities == nil {
+		p.Communities = []string{}
+	}
+	return b.addNode(schema.LabelProcess, p.ID, p)
+}
+
+// AddEdge adds a relationship row. Its (Type, FromLabel, ToLabel) must be a
+// pair of schema.Rels. An edge whose endpoint id has no node is dropped at
+// Load and counted in Meta.DroppedEdges.
+func (b *Build) AddEdge(e schema.Edge) error {
+	if !schema.HasPair(e.Type, schema.Pair{From: e.FromLabel, To: e.ToLabel}) {
+		return fmt.Errorf("graph build: %s has no %s→%s pair (edge %s → %s); see schema.Rels", e.Type, e.FromLabel, e.ToLabel, e.From, e.To)
+	}
+	line, err := encodeRow(e)
+	if err != nil {
+		return err
+	}
+	return b.add(relKey(e.Type, e.FromLabel, e.ToLabel),
+		fmt.Sprintf("rel-%s-%s-%s.json", e.Type, e.FromLabel, e.ToLabel), line, "", "")
+}

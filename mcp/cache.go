@@ -98,8 +98,12 @@ func (s *Server) query(ctx context.Context, r *Repo, in QueryInput) (*query.Resu
 	if res, ok := s.cache.get(key); ok {
 		return res, nil
 	}
+	pack, err := r.Pack()
+	if err != nil {
+		return nil, err
+	}
 	vf, notice := s.vectorsFor(r)
-	res, err := Query(ctx, r.DB, in, vf, r.Snapshot())
+	res, err := Query(ctx, r.DB, pack, in, vf)
 	if err != nil {
 		return nil, err
 	}

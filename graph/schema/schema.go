@@ -14,7 +14,7 @@ import "strconv"
 // Version is the schema version written into meta.json. Bump it whenever a
 // table or property changes; an index with another version is rebuilt rather
 // than read.
-const Version = 2
+const Version = 3
 
 // Label is a node table.
 type Label string

@@ -67,7 +67,7 @@ var DefaultRanking = Ranking{
 	TestFactor:   0.7,
 	PrefixMin:    4,
 	PrefixWeight: 0.3,
-	Phrases:      3,
+	Phrases:      0,
 	WeightIdent:  1,
 	WeightDoc:    0.5,
 	WeightFile:   1,

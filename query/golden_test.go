@@ -99,7 +99,7 @@ func TestGoldenRanking(t *testing.T) {
 		// A newline inside a doc comment separates words like a space.
 		// (Kuzu's index glued "config\nparser" and "and\nvalidates" into
 		// terms no query matched.)
-		{"parser over the file", false, []string{"ConfigParser", "İstanbulParser", "loadSettings", "ConfigParser.Parse", "http2Server"}},
+		{"parser over the file", false, []string{"loadSettings", "ConfigParser", "İstanbulParser", "ConfigParser.Parse", "http2Server"}},
 		{"validates", false, []string{"validatePassword", "loadSettings"}},
 		// Identifier words, whole identifiers, phrases and prefixes.
 		{"config parser", false, []string{"ConfigParser", "ConfigParser.Parse", "İstanbulParser", "loadSettings", "TestConfigParser"}},

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/graph/text"
 )
 
 // Pack is the search pack: the one keyword engine and the graph behind
@@ -127,7 +129,7 @@ func newPackBuilder() *packBuilder {
 // its signature and doc comment (doc). A repeated id is ignored.
 func (b *packBuilder) addSymbol(h Hit, searchText, signature, docComment string) {
 	if i, ok := b.g.addNode(h); ok {
-		b.ident.add(i, h.Name, searchText)
+		b.ident.add(i, strings.Join(text.SplitIdentifier(h.Name), ""), searchText)
 		b.doc.add(i, signature, docComment)
 	}
 }

@@ -132,14 +132,14 @@ func Parse(q string) *Query {
 }
 
 // terms are the words a keyword search looks up: Words, then the phrases
-// of at most maxPhrase words.
+// of at most maxPhrase words (none below 2).
 func (q *Query) terms(maxPhrase int) []string {
 	out := append([]string(nil), q.Words...)
 	if len(out) == 0 {
 		return nil // phrases alone (stop words only) are no query
 	}
 	for _, p := range q.Phrases {
-		if p.Words <= maxPhrase {
+		if p.Words <= maxPhrase && maxPhrase >= 2 {
 			out = append(out, p.Text)
 		}
 	}

@@ -140,11 +140,11 @@ func ranking(f func(*query.Ranking)) *query.Ranking {
 // one change each.
 var variants = []variant{
 	{"shipped: search pack, default ranking", func() query.Options { return query.Options{} }},
-	{"  no phrases", func() query.Options {
-		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.Phrases = 0 })}
-	}},
 	{"  phrases up to 2 words", func() query.Options {
 		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.Phrases = 2 })}
+	}},
+	{"  phrases up to 3 words", func() query.Options {
+		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.Phrases = 3 })}
 	}},
 	{"  no prefix terms", func() query.Options {
 		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.PrefixWeight = 0 })}

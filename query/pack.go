@@ -17,8 +17,9 @@ import (
 // holds the Snapshot (symbols, files, expanded edges, processes) and three
 // BM25 indexes over node positions:
 //
-//   - index/ident: a symbol's name and searchText (the words of its name,
-//     qualified name and path);
+//   - index/ident: a symbol's name as one word ("getuserbyid") and its
+//     searchText (the words of its name, qualified name and path, and
+//     their whole forms);
 //   - index/doc: its signature and doc comment;
 //   - index/file: a file's name and path (searched with Options.Files).
 //
@@ -125,8 +126,10 @@ func newPackBuilder() *packBuilder {
 		ident: newIndexBuilder(stem), doc: newIndexBuilder(stem), file: newIndexBuilder(stem)}
 }
 
-// addSymbol adds a symbol, indexed by its name and searchText (ident) and
-// its signature and doc comment (doc). A repeated id is ignored.
+// addSymbol adds a symbol, indexed by its name as one word and its
+// searchText (ident: each word of the name counts once, from searchText,
+// and the whole name twice, as before this engine) and by its signature
+// and doc comment (doc). A repeated id is ignored.
 func (b *packBuilder) addSymbol(h Hit, searchText, signature, docComment string) {
 	if i, ok := b.g.addNode(h); ok {
 		b.ident.add(i, strings.Join(text.SplitIdentifier(h.Name), ""), searchText)

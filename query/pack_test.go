@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
@@ -134,5 +135,50 @@ func TestPackLazy(t *testing.T) {
 	}
 	if done(&p.file) || done(&p.edgesL) {
 		t.Error("a keyword search without files or expansion decoded the file index or the edges")
+	}
+}
+
+// capped is a Querier that cuts every result at max rows, as graph.DB
+// does with OpenOptions.MaxRows (the MCP server's cap).
+type capped struct {
+	q   Querier
+	max int
+}
+
+func (c capped) Query(ctx context.Context, stmt string, params map[string]any) (*graph.Result, error) {
+	r, err := c.q.Query(ctx, stmt, params)
+	if err == nil && len(r.Rows) > c.max {
+		r.Rows, r.Truncated = r.Rows[:c.max], true
+	}
+	return r, err
+}
+
+// uncappable is capped with QueryAll, as graph.DB has.
+type uncappable struct{ capped }
+
+func (u uncappable) QueryAll(ctx context.Context, stmt string, params map[string]any) (*graph.Result, error) {
+	return u.q.Query(ctx, stmt, params)
+}
+
+// TestBuildPackRowCap: a pack is never built from results cut at a row cap
+// (it would answer wrongly); through QueryAll it reads past the cap; and
+// reading the tables a slice at a time gives the same pack.
+func TestBuildPackRowCap(t *testing.T) {
+	fx := newFixture(t, true)
+	ctx := context.Background()
+	if _, err := BuildPack(ctx, capped{fx.db, 2}); err == nil {
+		t.Error("BuildPack accepted results cut at 2 rows")
+	}
+	defer func(n int) { packReadRows = n }(packReadRows)
+	packReadRows = 2
+	p, err := BuildPack(ctx, uncappable{capped{fx.db, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nodes, _, _, err := p.Stats(); err != nil || nodes != 15 {
+		t.Errorf("pack through QueryAll in slices of 2 rows has %d nodes (%v), want 15", nodes, err)
+	}
+	if p.src.all != fx.pack.src.all {
+		t.Error("reading in slices gave another pack")
 	}
 }

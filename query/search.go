@@ -151,7 +151,7 @@ func Search(ctx context.Context, pack *Pack, q string, opts Options) (*Result, e
 // at most opts.TopK.
 func vectorHits(ctx context.Context, pack *Pack, q string, opts Options) ([]Hit, error) {
 	k := opts.TopK
-	if opts.filtered() || !opts.Files {
+	if opts.filtered() {
 		k = min(opts.TopK*8, MaxTopK) // room for what the filters drop
 	}
 	scored, err := opts.Vectors(ctx, q, k)

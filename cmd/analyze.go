@@ -41,8 +41,8 @@ var analyzeCmd = &cobra.Command{
 	Use:   "analyze [PATH]",
 	Short: "Index a repository into a code graph (PATH defaults to the current directory)",
 	Long: `analyze parses every source file of the repository at PATH with tree-sitter
-and writes a Kuzu graph to PATH/.gitnexus/: folders, files, symbols, their
-relationships, and full-text indexes.
+and writes a Kuzu graph to PATH/.gitnexus/: folders, files, symbols and their
+relationships, and beside it the search pack every search reads.
 
 The new index is built beside the old one and swapped in atomically when it
 is complete: an interrupted or failed analyze leaves the previous index as it

@@ -40,8 +40,8 @@ var queryCmd = &cobra.Command{
 	Use:   `query "<what you are looking for>"`,
 	Short: "Search the index by keyword and meaning; hits grouped into execution flows",
 	Long: `query finds the symbols (functions, methods, classes, interfaces) that match a
-description or an identifier, ranks them (BM25 over identifier-aware full-text
-indexes, fused with vector similarity when the index has embeddings, spread
+description or an identifier, ranks them (BM25 over identifier-aware words in
+the search pack, fused with vector similarity when the index has embeddings, spread
 over calls, methods and inheritance), and groups them into the execution flows
 they take part in.
 

@@ -33,7 +33,7 @@ type Ranking struct {
 	// PrefixMin is the shortest last query word that is completed as a
 	// name prefix ("validatePass" → names starting with "validatepass").
 	PrefixMin int
-	// PrefixWeight is the fraction of the best full-text score a symbol
+	// PrefixWeight is the fraction of the best keyword score a symbol
 	// whose name starts with that word gains; 0 turns completion off.
 	PrefixWeight float64
 	// Phrases is the longest run of query words also searched joined, as

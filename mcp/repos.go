@@ -167,8 +167,8 @@ func (rs *Repos) Acquire(ctx context.Context, name string) (*Repo, error) {
 			return nil, fmt.Errorf("open index of %s: %w", root, err)
 		}
 		st.cur = &handle{db: db, root: root}
-		st.cur.refs++ // the snapshot loader's
-		go rs.loadSnapshot(st.cur, root)
+		st.cur.refs++ // the pack loader's
+		go rs.loadPack(st.cur, root)
 		if m := db.Meta(); m != nil {
 			e := graph.EntryFromMeta(m)
 			e.Path = root
@@ -183,10 +183,10 @@ func (rs *Repos) Acquire(ctx context.Context, name string) (*Repo, error) {
 	return &Repo{Entry: st.entry, DB: st.cur.db, r: rs, h: st.cur}, nil
 }
 
-// loadSnapshot reads h's search pack in the background and decodes all of
+// loadPack reads h's search pack in the background and decodes all of
 // it, holding a reference so the database stays open meanwhile, and gives
 // the reference back: the first search then finds it ready.
-func (rs *Repos) loadSnapshot(h *handle, root string) {
+func (rs *Repos) loadPack(h *handle, root string) {
 	defer rs.release(h)
 	t0 := time.Now()
 	pack, err := h.searchPack()

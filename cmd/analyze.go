@@ -41,8 +41,8 @@ var analyzeCmd = &cobra.Command{
 	Use:   "analyze [PATH]",
 	Short: "Index a repository into a code graph (PATH defaults to the current directory)",
 	Long: `analyze parses every source file of the repository at PATH with tree-sitter
-and writes a Kuzu graph to PATH/.gitnexus/: folders, files, symbols, their
-relationships, and full-text indexes.
+and writes a Kuzu graph to PATH/.gitnexus/: folders, files, symbols and their
+relationships, and beside it the search pack every search reads.
 
 The new index is built beside the old one and swapped in atomically when it
 is complete: an interrupted or failed analyze leaves the previous index as it
@@ -210,10 +210,9 @@ func runAnalyze(c *cobra.Command, args []string) error {
 		return interrupted(ctx, fmt.Errorf("load graph: %w", err))
 	}
 	prog.Update("search", 0, 0)
-	if err := query.BuildIndexes(ctx, b, b.StagingDir()); err != nil {
-		return interrupted(ctx, fmt.Errorf("build search index: %w", err))
+	if st.Phases["pack"], err = writePack(ctx, b); err != nil {
+		return interrupted(ctx, fmt.Errorf("build search pack: %w", err))
 	}
-	st.Phases["pack"] = writePack(ctx, b)
 	var embInfo graph.EmbeddingInfo
 	if emb != nil {
 		t1 := time.Now()
@@ -385,33 +384,25 @@ func heapMiB() string {
 
 // writePack writes the search pack (query.Pack) of the database being
 // built and attaches it to the build, and returns the seconds it took.
-// `gitnexus query` in keyword mode reads it instead of opening the
-// database; without one (a failure here, said on stderr) it opens the
-// database, so a failure costs speed, not answers.
-func writePack(ctx context.Context, b *graph.Build) float64 {
+// Every search reads it: without one the index cannot be searched.
+func writePack(ctx context.Context, b *graph.Build) (float64, error) {
 	t0 := time.Now()
-	err := func() error {
-		// Start from an empty buffer pool: the full-text index builds
-		// before this left theirs full (see graph.Build.Settle).
-		if err := b.Settle(); err != nil {
-			return err
-		}
-		p, err := query.BuildPack(ctx, b)
-		if err != nil {
-			return err
-		}
-		path := filepath.Join(b.StagingDir(), "search.pack")
-		if err := p.WriteFile(path); err != nil {
-			return err
-		}
-		return b.Attach(graph.PackSuffix, path)
-	}()
+	// Start from an empty buffer pool: the load before this left it full
+	// (see graph.Build.Settle).
+	if err := b.Settle(); err != nil {
+		return 0, err
+	}
+	p, err := query.BuildPack(ctx, b)
 	if err != nil {
-		if ctx.Err() == nil {
-			fmt.Fprintf(os.Stderr, "warning: no search pack (queries will open the database, which is slower): %v\n", err)
-		}
-		return 0
+		return 0, err
+	}
+	path := filepath.Join(b.StagingDir(), "search.pack")
+	if err := p.WriteFile(path); err != nil {
+		return 0, err
+	}
+	if err := b.Attach(graph.PackSuffix, path); err != nil {
+		return 0, err
 	}
 	slog.Debug("search pack written", "took", time.Since(t0), "rss_MiB", graph.RSS)
-	return time.Since(t0).Seconds()
+	return time.Since(t0).Seconds(), nil
 }

@@ -5,14 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gitnexus/gitnexus/embed"
-	"github.com/gitnexus/gitnexus/graph/schema"
 
 	"github.com/spf13/cobra"
 
@@ -40,8 +40,8 @@ var queryCmd = &cobra.Command{
 	Use:   `query "<what you are looking for>"`,
 	Short: "Search the index by keyword and meaning; hits grouped into execution flows",
 	Long: `query finds the symbols (functions, methods, classes, interfaces) that match a
-description or an identifier, ranks them (BM25 over identifier-aware full-text
-indexes, fused with vector similarity when the index has embeddings, spread
+description or an identifier, ranks them (BM25 over identifier-aware words in
+the search pack, fused with vector similarity when the index has embeddings, spread
 over calls, methods and inheritance), and groups them into the execution flows
 they take part in.
 
@@ -52,10 +52,11 @@ id" and "user_repository" all match. Examples:
   gitnexus query validatePassword --kind function,method
   gitnexus query "parse config" --lang go --path internal/ --json
 
-In keyword mode (and hybrid mode on an index without embeddings) the answer
-comes from the search pack analyze writes beside the database, without
-opening it; GITNEXUS_NO_PACK=1 queries the database's full-text indexes
-instead (the same answer, slower).`,
+Every search reads the search pack analyze writes beside the database (the
+keyword index and the graph behind search); the database is opened only for
+vectors (hybrid and vector modes on an index with embeddings) and --content.
+An index without a pack (from an older gitnexus) must be rebuilt with
+gitnexus analyze (exit 3).`,
 	Args: cobra.ExactArgs(1),
 	RunE: runQuery,
 }
@@ -116,19 +117,9 @@ func runQuery(c *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, ok, err := packSearch(c.Context(), e.Path, q, opts)
+	res, err := searchRepo(c.Context(), e.Path, q, opts)
 	if err != nil {
 		return err
-	}
-	if !ok {
-		db, err := openRepo(c.Context())
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		if res, err = searchOne(c.Context(), db, q, opts); err != nil {
-			return err
-		}
 	}
 	for _, n := range res.Notices {
 		fmt.Fprintf(os.Stderr, "gitnexus: %s\n", n)
@@ -140,70 +131,93 @@ func runQuery(c *cobra.Command, args []string) error {
 	return nil
 }
 
-// searchOne runs the search on one open index, with its vectors when the
-// index has them and the model is here.
-func searchOne(ctx context.Context, db *graph.DB, q string, opts query.Options) (*query.Result, error) {
-	if opts.Mode != query.ModeKeyword {
-		vf, closeEmb, notice := vectorRetriever(db, queryFlags.modelDir, queryFlags.device)
+// searchRepo searches the index of the repository at root: its search
+// pack (query.Pack), plus its database for what the pack does not hold —
+// vectors (hybrid and vector modes on an index with embeddings) and source
+// text (--content) — opened read-only only then.
+func searchRepo(ctx context.Context, root, q string, opts query.Options) (*query.Result, error) {
+	meta, err := graph.ReadMeta(root)
+	if err != nil {
+		if errors.Is(err, graph.ErrNoIndex) {
+			return nil, &Error{Code: ExitNotFound, Err: err}
+		}
+		return nil, err
+	}
+	t0 := time.Now()
+	pack, err := query.ReadPack(graph.CompanionPath(root, meta, graph.PackSuffix))
+	if err != nil {
+		if errors.Is(err, query.ErrNoPack) {
+			return nil, &Error{Code: ExitNotFound, Err: err}
+		}
+		return nil, err
+	}
+	slog.Debug("search pack read", "took", time.Since(t0))
+	db := &lazyDB{root: root}
+	defer db.close()
+	if opts.Mode != query.ModeKeyword && meta.Embeddings.Count > 0 {
+		d, err := db.open(ctx)
+		if err != nil {
+			return nil, err
+		}
+		vf, closeEmb, notice := vectorRetriever(d, queryFlags.modelDir, queryFlags.device)
 		defer closeEmb()
 		opts.Vectors = vf
 		if notice != "" && opts.Mode == query.ModeHybrid {
 			fmt.Fprintf(os.Stderr, "gitnexus: %s\n", notice)
 		}
 	}
-	res, err := query.Search(ctx, db, q, opts)
+	if opts.Content {
+		opts.Source = query.DBSource(db)
+	}
+	// No collection while a pack is decoded and searched: all of it stays
+	// live to the answer, so a collection would only scan it.
+	gc := debug.SetGCPercent(-1)
+	res, err := query.Search(ctx, pack, q, opts)
+	debug.SetGCPercent(gc)
 	if err != nil {
 		return nil, searchError(err)
 	}
 	return res, nil
 }
 
+// lazyDB is the index database of root, opened read-only on its first
+// statement (a search that reads no source text never opens it).
+type lazyDB struct {
+	root string
+	db   *graph.DB
+	err  error
+	once sync.Once
+}
+
+func (l *lazyDB) open(ctx context.Context) (*graph.DB, error) {
+	l.once.Do(func() { l.db, l.err = graph.Open(ctx, l.root, graph.OpenOptions{}) })
+	return l.db, l.err
+}
+
+// Query makes lazyDB a query.Querier.
+func (l *lazyDB) Query(ctx context.Context, cypher string, params map[string]any) (*graph.Result, error) {
+	db, err := l.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return db.Query(ctx, cypher, params)
+}
+
+func (l *lazyDB) close() {
+	if l.db != nil {
+		l.db.Close()
+	}
+}
+
 // searchError gives a search error its exit code.
 func searchError(err error) error {
-	if errors.Is(err, query.ErrNoVectors) {
+	if errors.Is(err, query.ErrNoVectors) || errors.Is(err, query.ErrNoPack) {
 		return &Error{Code: ExitNotFound, Err: err}
 	}
 	if strings.Contains(err.Error(), "bad name pattern") {
 		return Usage("%v", err)
 	}
 	return err
-}
-
-// packSearch answers a keyword search from the index's search pack
-// (query.Pack) without opening the database: the pack holds what such a
-// search reads and answers as the database does, in a fraction of the time
-// (opening Kuzu costs about 100 ms on prometheus). ok is false when the
-// search needs the database (vectors, --files, --content) or the index has
-// no readable pack; the caller then opens the database, which also reports
-// a missing or incompatible index.
-func packSearch(ctx context.Context, root, q string, opts query.Options) (*query.Result, bool, error) {
-	if opts.Mode == query.ModeVector || opts.Files || opts.Content || os.Getenv("GITNEXUS_NO_PACK") != "" {
-		return nil, false, nil
-	}
-	meta, err := graph.ReadMeta(root)
-	if err != nil || meta.SchemaVersion != schema.Version {
-		return nil, false, nil
-	}
-	if opts.Mode == query.ModeHybrid && meta.Embeddings.Count > 0 {
-		return nil, false, nil
-	}
-	t0 := time.Now()
-	pack, err := query.ReadPack(graph.CompanionPath(root, meta, graph.PackSuffix))
-	if err != nil {
-		// An index from before packs, or one swapped since meta.json was
-		// read: the database answers.
-		if !errors.Is(err, fs.ErrNotExist) {
-			slog.Warn("search pack unreadable, searching the database", "repo", root, "err", err)
-		}
-		return nil, false, nil
-	}
-	slog.Debug("search pack read", "took", time.Since(t0))
-	opts.Pack = pack
-	res, err := query.SearchWith(ctx, nil, q, opts)
-	if err != nil {
-		return nil, true, searchError(err)
-	}
-	return res, true, nil
 }
 
 // printResult draws the terminal view: flows first (A → B → C, the hits

@@ -86,18 +86,7 @@ func runMultiQuery(ctx context.Context, q string, opts query.Options) error {
 				return
 			}
 			outs[i].name = e.Name
-			res, ok, err := packSearch(ctx, e.Path, q, opts)
-			if ok || err != nil {
-				outs[i].res, outs[i].err = res, err
-				return
-			}
-			db, err := graph.Open(ctx, e.Path, graph.OpenOptions{})
-			if err != nil {
-				outs[i].err = err
-				return
-			}
-			defer db.Close()
-			outs[i].res, outs[i].err = searchOne(ctx, db, q, opts)
+			outs[i].res, outs[i].err = searchRepo(ctx, e.Path, q, opts)
 		}()
 	}
 	wg.Wait()

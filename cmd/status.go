@@ -43,8 +43,8 @@ var statusCmd = &cobra.Command{
 			*graph.Meta
 			Head  string `json:"head,omitempty"`
 			Stale bool   `json:"stale"`
-			// SearchPack is the size of the search pack keyword queries
-			// read instead of the database (0: none).
+			// SearchPack is the size of the search pack every search
+			// reads (0: none).
 			SearchPack int64 `json:"searchPackBytes"`
 		}{m, head, head != "" && head != m.Commit, packBytes}
 		if flagJSON {
@@ -89,7 +89,7 @@ var statusCmd = &cobra.Command{
 		if packBytes > 0 {
 			fmt.Fprintf(w, "  search      pack of %.1f MB: keyword queries do not open the database\n", float64(packBytes)/1e6)
 		} else {
-			fmt.Fprintf(w, "  search      no search pack (an index from an older gitnexus): queries open the database; `gitnexus analyze` writes one\n")
+			fmt.Fprintf(w, "  search      no search pack (an index from an older gitnexus): searches fail until `gitnexus analyze` writes one\n")
 		}
 		fmt.Fprintf(w, "  time        %s\n", formatPhases(m.Phases))
 		return nil

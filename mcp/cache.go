@@ -99,8 +99,12 @@ func (s *Server) query(ctx context.Context, r *Repo, in tools.QueryInput) (*quer
 	if res, ok := s.cache.get(key); ok {
 		return res, nil
 	}
+	pack, err := r.Pack()
+	if err != nil {
+		return nil, err
+	}
 	vf, notice := s.vectorsFor(r)
-	res, err := tools.Query(ctx, r.DB, in, vf, r.Snapshot())
+	res, err := tools.Query(ctx, r.DB, pack, in, vf)
 	if err != nil {
 		return nil, err
 	}

@@ -31,15 +31,13 @@
 // meta.json; when that changed and graph.DB.Stale says the database was
 // swapped, it opens the new one and closes the old when its last call
 // releases it. A deleted index gives a clear error and is dropped, so a
-// later analyze is picked up. Each opened database also loads, in the
-// background, a query.Snapshot (its symbols, expanded edges and processes;
-// 11 MiB of Go heap on prometheus), from the search pack analyze wrote
-// beside that database file (about 20 ms) or, without one, from the
-// database (about 0.5 s); once it is there the
-// query tool expands and groups from memory — the same answers, warm p50
-// 24 ms over stdio on prometheus, against about 48 ms in-process without
-// it — and until then, or if it fails,
-// from the database. A reopened index gets a new snapshot.
+// later analyze is picked up. Each opened database also reads, in the
+// background, the search pack analyze wrote beside that database file
+// (query.Pack: the keyword index and the snapshot of symbols, expanded
+// edges and processes), which every query call searches — the same engine
+// as `gitnexus query`. An index without a pack (written by an older
+// gitnexus) answers the query tool with query.ErrNoPack: run analyze. A
+// reopened index gets its new pack.
 //
 // Caching. The query tool keeps the last 256 answers keyed by the database
 // file and the exact input, so a repeated question is answered from memory

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gitnexus/gitnexus/graph"
@@ -40,14 +39,25 @@ type repoState struct {
 }
 
 // handle counts the calls using one open database; a superseded handle
-// closes its database when the last call releases it. snap is the
-// database's query.Snapshot once loaded (nil before, or when loading
-// failed): searches use it for expansion and grouping.
+// closes its database when the last call releases it. pack is the
+// database's search pack (query.Pack), read once: searches read it.
 type handle struct {
 	db         *graph.DB
 	refs       int
 	superseded bool
-	snap       atomic.Pointer[query.Snapshot]
+	root       string
+
+	packOnce sync.Once
+	pack     *query.Pack
+	packErr  error
+}
+
+// searchPack reads the handle's search pack on first use.
+func (h *handle) searchPack() (*query.Pack, error) {
+	h.packOnce.Do(func() {
+		h.pack, h.packErr = query.ReadPack(graph.CompanionPath(h.root, h.db.Meta(), graph.PackSuffix))
+	})
+	return h.pack, h.packErr
 }
 
 type metaStamp struct {
@@ -93,13 +103,13 @@ func (r *Repo) Release() {
 	r.h = nil
 }
 
-// Snapshot is the search snapshot of the repository's database, nil while
-// it loads.
-func (r *Repo) Snapshot() *query.Snapshot {
+// Pack is the search pack of the repository's database (query.ErrNoPack
+// for an index without one).
+func (r *Repo) Pack() (*query.Pack, error) {
 	if r == nil || r.h == nil {
-		return nil
+		return nil, query.ErrNoPack
 	}
-	return r.h.snap.Load()
+	return r.h.searchPack()
 }
 
 // ErrRepo marks errors about which repository is meant (unknown name,
@@ -153,9 +163,9 @@ func (rs *Repos) Acquire(ctx context.Context, name string) (*Repo, error) {
 			delete(rs.alias, name)
 			return nil, fmt.Errorf("open index of %s: %w", root, err)
 		}
-		st.cur = &handle{db: db}
-		st.cur.refs++ // the snapshot loader's
-		go rs.loadSnapshot(st.cur, root)
+		st.cur = &handle{db: db, root: root}
+		st.cur.refs++ // the pack loader's
+		go rs.loadPack(st.cur, root)
 		if m := db.Meta(); m != nil {
 			e := graph.EntryFromMeta(m)
 			e.Path = root
@@ -170,32 +180,23 @@ func (rs *Repos) Acquire(ctx context.Context, name string) (*Repo, error) {
 	return &Repo{Entry: st.entry, DB: st.cur.db, r: rs, h: st.cur}, nil
 }
 
-// loadSnapshot loads h's query.Snapshot in the background, holding a
-// reference so the database stays open meanwhile, and gives the reference
-// back. Until it is loaded (about half a second on prometheus) searches
-// read the database; if it fails they keep doing so.
-func (rs *Repos) loadSnapshot(h *handle, root string) {
+// loadPack reads h's search pack in the background and decodes all of
+// it, holding a reference so the database stays open meanwhile, and gives
+// the reference back: the first search then finds it ready.
+func (rs *Repos) loadPack(h *handle, root string) {
 	defer rs.release(h)
 	t0 := time.Now()
-	// The snapshot analyze wrote into the search pack of this very
-	// database file is the one LoadSnapshot would read, in a fraction of
-	// the time; without a readable pack (an older index, one replaced
-	// since it was opened) it is read from the database.
-	from := "search pack"
-	var snap *query.Snapshot
-	pack, err := query.ReadPack(graph.CompanionPath(root, h.db.Meta(), graph.PackSuffix))
-	if err == nil {
-		snap = pack.Snapshot()
-	} else {
-		from = "database"
-		if snap, err = query.LoadSnapshot(context.Background(), h.db); err != nil {
-			slog.Info("mcp: search snapshot not loaded; searches read the database", "repo", root, "err", err)
-			return
-		}
+	pack, err := h.searchPack()
+	if err != nil {
+		slog.Info("mcp: no search pack; searches will fail until the index is rebuilt", "repo", root, "err", err)
+		return
 	}
-	h.snap.Store(snap)
-	nodes, edges, procs := snap.Stats()
-	slog.Debug("mcp: search snapshot loaded", "repo", root, "from", from, "nodes", nodes, "edges", edges, "processes", procs, "took", time.Since(t0))
+	nodes, edges, procs, err := pack.Stats()
+	if err != nil {
+		slog.Info("mcp: search pack damaged", "repo", root, "err", err)
+		return
+	}
+	slog.Debug("mcp: search pack loaded", "repo", root, "nodes", nodes, "edges", edges, "processes", procs, "took", time.Since(t0))
 }
 
 // release drops one reference to h, closing a superseded database with

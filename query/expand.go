@@ -33,15 +33,20 @@ type Ranking struct {
 	// PrefixMin is the shortest last query word that is completed as a
 	// name prefix ("validatePass" → names starting with "validatepass").
 	PrefixMin int
-	// PrefixWeight is the fraction of the best full-text score a symbol
+	// PrefixWeight is the fraction of the best keyword score a symbol
 	// whose name starts with that word gains; 0 turns completion off.
 	PrefixWeight float64
 	// Phrases is the longest run of query words also searched joined, as
-	// an identifier ("user repository" → userrepository; text.Phrases);
-	// below 2, none.
+	// an identifier ("user repository" → userrepository; Query.Phrases);
+	// below 2, none; above MaxPhraseWords, MaxPhraseWords.
 	Phrases int
-	// Combine merges the scores of the indexes of one table: "sum" adds
-	// weight × BM25, "rrf" fuses their ranks.
+	// WeightIdent, WeightDoc and WeightFile weigh the BM25 scores of the
+	// pack's three fields: identifier words (name and searchText),
+	// signature and doc comment, and (with Options.Files) file path and
+	// name.
+	WeightIdent, WeightDoc, WeightFile float64
+	// Combine merges the fields' scores: "sum" adds weight × BM25, "rrf"
+	// fuses their ranks (weight / (RRFK + rank)).
 	Combine string
 }
 
@@ -62,7 +67,10 @@ var DefaultRanking = Ranking{
 	TestFactor:   0.7,
 	PrefixMin:    4,
 	PrefixWeight: 0.3,
-	Phrases:      3,
+	Phrases:      0,
+	WeightIdent:  1,
+	WeightDoc:    0.5,
+	WeightFile:   1,
 	Combine:      "sum",
 }
 

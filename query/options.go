@@ -1,6 +1,7 @@
 package query
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -13,7 +14,7 @@ type Mode string
 
 const (
 	ModeHybrid  Mode = "hybrid"  // keyword and vector lists fused by RRF
-	ModeKeyword Mode = "keyword" // BM25 over the full-text indexes only
+	ModeKeyword Mode = "keyword" // BM25 over the search pack only
 	ModeVector  Mode = "vector"  // cosine over the embeddings only
 )
 
@@ -23,7 +24,7 @@ const (
 	DefaultTopK  = 50
 	// DefaultMaxProcesses is the default of Options.MaxProcesses.
 	DefaultMaxProcesses = 5
-	// MaxTopK bounds how many hits one full-text index may return.
+	// MaxTopK bounds how many hits one index of the pack may return.
 	MaxTopK = 1000
 )
 
@@ -62,25 +63,13 @@ type Options struct {
 	// to keyword with a notice, vector mode fails with ErrNoVectors).
 	Vectors VectorFunc
 
-	// Snapshot, when set, answers graph expansion and process grouping
-	// from memory instead of the database (same results; see Snapshot).
-	// It must describe the database searched.
-	Snapshot *Snapshot
+	// Source reads the source text of the returned symbols; required
+	// with Content (DBSource).
+	Source SourceFunc
 
-	// Pack, when set, answers the SearchTable full-text queries and the
-	// name-prefix scan from memory, and stands in for Snapshot when that
-	// is nil (same results; see Pack). With a Pack the database may be nil
-	// as long as nothing else needs it: no Files, no Content.
-	Pack *Pack
-
-	// Plan overrides the full-text indexes queried and their weights
-	// (evaluation and tuning); nil uses DefaultPlan().
-	Plan []Index
 	// Ranking overrides the ranking constants (evaluation and tuning); nil
 	// uses DefaultRanking.
 	Ranking *Ranking
-
-	defaultPlan bool // Plan was nil: fall back when its indexes are missing
 }
 
 // withDefaults fills zero fields and validates the rest.
@@ -127,14 +116,13 @@ func (o Options) withDefaults() (Options, error) {
 		r := DefaultRanking
 		o.Ranking = &r
 	}
-	if o.Plan == nil {
-		o.Plan = DefaultPlan()
-		o.defaultPlan = true
+	if o.Content && o.Source == nil {
+		return o, errors.New("internal error: a search with Content needs a Source")
 	}
 	return o, nil
 }
 
-// filtered reports whether any filter is set (then more hits are fetched
+// filtered reports whether any filter is set (then more hits are taken
 // per index, since filtering happens after the index returns its top K).
 func (o Options) filtered() bool {
 	return len(o.Lang) > 0 || len(o.Kind) > 0 || o.NameGlob != "" || o.PathPrefix != ""

@@ -4,162 +4,310 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 	"github.com/gitnexus/gitnexus/graph/text"
 )
 
-// Pack is what a keyword search reads, in one file beside the database:
-// the Snapshot (symbols, files, expanded edges, processes) and in-memory
-// copies of the two SearchTable full-text indexes (memIndex). analyze
-// writes it (BuildPack, WriteFile) from the database it has just built;
-// `gitnexus query` in keyword mode reads it (ReadPack) instead of opening
-// Kuzu, which on prometheus takes 100 ms of a 300 ms query before the first
-// statement runs. A search given a Pack (Options.Pack) returns what the
-// same search on the database returns (TestPackMatchesKuzu).
+// Pack is the search pack: the one keyword engine and the graph behind
+// search, in one file beside the database (db-<stamp>.kuzu.pack). It
+// holds the Snapshot (symbols, files, expanded edges, processes) and three
+// BM25 indexes over node positions:
 //
-// It covers the default search plan only: a search with Options.Files (the
-// File index), Content (source text) or vectors still needs the database.
+//   - index/ident: a symbol's name as one word ("getuserbyid") and its
+//     searchText (the words of its name, qualified name and path, and
+//     their whole forms);
+//   - index/doc: its signature and doc comment;
+//   - index/file: a file's name and path (searched with Options.Files).
+//
+// analyze builds it from the symbol tables of the database it has just
+// loaded (BuildPack) and writes it (WriteFile); every search reads it
+// (ReadPack): the CLI, multi-repo, the MCP server and query/eval. The
+// database is opened only for what the pack does not hold: vectors and
+// source text (Options.Source).
 type Pack struct {
-	snap  *Snapshot
-	index map[string]*memIndex // by full-text index name (IndexIdent, IndexDoc)
+	Snapshot
+	ident, doc, file lazy[*bm25Index]
 }
 
-// Snapshot is the pack's snapshot.
-func (p *Pack) Snapshot() *Snapshot { return p.snap }
+// index is the named BM25 index, decoded on first use.
+func (p *Pack) index(name string) (*bm25Index, error) {
+	var l *lazy[*bm25Index]
+	switch name {
+	case secIdent:
+		l = &p.ident
+	case secDoc:
+		l = &p.doc
+	case secFile:
+		l = &p.file
+	default:
+		return nil, fmt.Errorf("internal error: no index %q", name)
+	}
+	return l.get(func() (*bm25Index, error) {
+		nt, err := p.nodeTable()
+		if err != nil {
+			return nil, err
+		}
+		return p.src.decodeIndex(name, len(nt.nodes))
+	})
+}
 
-// packReadRows is how many SearchTable rows BuildPack reads at a time (a
+// packReadRows is how many rows of a table BuildPack reads at a time (a
 // variable for tests).
 var packReadRows = 20000
 
-// BuildPack reads a Pack from a database that BuildIndexes has run on: the
-// snapshot (LoadSnapshot) and the indexed text of SearchTable.
+// BuildPack reads a Pack from an index just loaded (a *graph.Build before
+// commit): the nodes and the text they are searched by straight from the
+// symbol tables (name, searchText, signature, docComment) and the File
+// table (name, path), a slice of rows at a time so that a large
+// repository's text is never all in memory at once; then the edges and
+// the processes. The pack is laid out as its file will be (WriteFile
+// writes those bytes) and read back through the same decoder as ReadPack.
 func BuildPack(ctx context.Context, q Querier) (*Pack, error) {
-	snap, err := LoadSnapshot(ctx, q)
-	if err != nil {
+	b := newPackBuilder()
+	for _, l := range append(append([]schema.Label(nil), schema.SymbolLabels...), schema.LabelFile) {
+		res, err := readAll(ctx, q, fmt.Sprintf("MATCH (n:%s) RETURN count(n)", l))
+		if err != nil {
+			return nil, fmt.Errorf("pack: count %s: %w", l, err)
+		}
+		n := 0
+		if len(res.Rows) > 0 {
+			n = num(res.Rows[0][0])
+		}
+		if len(b.g.nodes)+n > MaxSnapshotNodes {
+			return nil, fmt.Errorf("pack: more than %d nodes", MaxSnapshotNodes)
+		}
+		ret := "n.id, n.name, n.kind, n.filePath, n.startLine, n.endLine, n.language, n.searchText, n.signature, n.docComment"
+		if l == schema.LabelFile {
+			ret = "n.id, n.name, n.path, n.lines, n.language"
+		}
+		seen := 0
+		for lo := 0; lo < n; lo += packReadRows {
+			res, err := readAll(ctx, q, fmt.Sprintf("MATCH (n:%s) WHERE offset(id(n)) >= %d AND offset(id(n)) < %d RETURN %s",
+				l, lo, lo+packReadRows, ret))
+			if err != nil {
+				return nil, fmt.Errorf("pack: read %s: %w", l, err)
+			}
+			for _, r := range res.Rows {
+				seen++
+				if l == schema.LabelFile {
+					b.addFile(str(r[0]), str(r[1]), str(r[2]), str(r[4]), num(r[3]))
+					continue
+				}
+				b.addSymbol(Hit{ID: str(r[0]), Label: string(l), Name: str(r[1]), Kind: str(r[2]), FilePath: str(r[3]),
+					StartLine: num(r[4]), EndLine: num(r[5]), Language: str(r[6])}, str(r[7]), str(r[8]), str(r[9]))
+			}
+		}
+		if seen != n {
+			return nil, fmt.Errorf("pack: read %d of the %d rows of %s", seen, n, l)
+		}
+	}
+	if err := b.g.readEdges(ctx, q); err != nil {
 		return nil, err
 	}
-	p := &Pack{snap: snap, index: map[string]*memIndex{}}
-	// text.StopWords is the list BuildIndexes gives Kuzu (its true
-	// entries; a false one is a word kept on purpose).
+	if err := b.g.readProcesses(ctx, q); err != nil {
+		return nil, err
+	}
+	return b.finish()
+}
+
+// packBuilder accumulates a pack's nodes and their indexed text.
+type packBuilder struct {
+	g                *graphCopy
+	ident, doc, file *indexBuilder
+}
+
+func newPackBuilder() *packBuilder {
 	stem := stemmer{}
-	ident := newMemIndexBuilder(len(snap.nodes), text.StopWords, stem)
-	doc := newMemIndexBuilder(len(snap.nodes), text.StopWords, stem)
-	// The text is read in slices of the table (by row offset), so that a
-	// large repository's text is never all in memory at once.
-	total, err := readAll(ctx, q, fmt.Sprintf("MATCH (n:%s) RETURN count(n)", SearchTable))
+	return &packBuilder{g: &graphCopy{index: map[string]int32{}},
+		ident: newIndexBuilder(stem), doc: newIndexBuilder(stem), file: newIndexBuilder(stem)}
+}
+
+// addSymbol adds a symbol, indexed by its name as one word and its
+// searchText (ident: each word of the name counts once, from searchText,
+// and the whole name twice, as before this engine) and by its signature
+// and doc comment (doc). A repeated id is ignored.
+func (b *packBuilder) addSymbol(h Hit, searchText, signature, docComment string) {
+	if i, ok := b.g.addNode(h); ok {
+		b.ident.add(i, strings.Join(text.SplitIdentifier(h.Name), ""), searchText)
+		b.doc.add(i, signature, docComment)
+	}
+}
+
+// addFile adds a file, indexed by its name and path.
+func (b *packBuilder) addFile(id, name, path, language string, lines int) {
+	if i, ok := b.g.addNode(fileHit(id, name, path, language, lines)); ok {
+		b.file.add(i, name, path)
+	}
+}
+
+// finish lays the pack out (edges and processes must have been read) and
+// opens it.
+func (b *packBuilder) finish() (*Pack, error) {
+	n := len(b.g.nodes)
+	if b.g.adj == nil {
+		b.g.adj = make([][2][]snapEdge, n)
+	}
+	image := encodePack(b.g, map[string]*bm25Index{secIdent: b.ident.done(n), secDoc: b.doc.done(n), secFile: b.file.done(n)})
+	p, err := openPack(string(image))
 	if err != nil {
-		return nil, fmt.Errorf("pack: count %s: %w", SearchTable, err)
+		return nil, fmt.Errorf("pack: read back: %w", err)
 	}
-	n := 0
-	if len(total.Rows) > 0 {
-		n = num(total.Rows[0][0])
-	}
-	seen := 0
-	for lo := 0; lo < n; lo += packReadRows {
-		res, err := readAll(ctx, q, fmt.Sprintf("MATCH (n:%s) WHERE offset(id(n)) >= %d AND offset(id(n)) < %d RETURN n.id, n.ident, n.doc",
-			SearchTable, lo, lo+packReadRows))
-		if err != nil {
-			return nil, fmt.Errorf("pack: read %s: %w", SearchTable, err)
-		}
-		for _, r := range res.Rows {
-			i, ok := snap.index[str(r[0])]
-			if !ok {
-				return nil, fmt.Errorf("pack: %s row %q is no symbol of the snapshot", SearchTable, str(r[0]))
-			}
-			ident.add(int32(i), str(r[1]))
-			doc.add(int32(i), str(r[2]))
-			seen++
-		}
-	}
-	if seen != n {
-		return nil, fmt.Errorf("pack: read %d of the %d rows of %s", seen, n, SearchTable)
-	}
-	// The name-prefix scan runs over the snapshot's symbols where the
-	// database scans SearchTable: they must be the same symbols.
-	symbols := 0
-	for _, h := range snap.nodes {
-		if schema.Label(h.Label).IsSymbol() {
-			symbols++
-		}
-	}
-	if symbols != n {
-		return nil, fmt.Errorf("pack: %s has %d rows for %d symbols", SearchTable, n, symbols)
-	}
-	p.index[IndexIdent] = ident.done()
-	p.index[IndexDoc] = doc.done()
 	return p, nil
 }
 
-// covers reports whether the pack can answer a query of this plan index.
-func (p *Pack) covers(ix Index) bool {
-	return ix.Table == SearchTable && p.index[ix.Name] != nil
+// indexHit is one document of one index with its BM25 score.
+type indexHit struct {
+	doc  int32
+	bm25 float64
 }
 
-// queryIndex is queryIndex over the pack: the matches of ftsq, best
-// first, ties by id, at most top.
-func (p *Pack) queryIndex(ix Index, ftsq string, top int) ([]indexHit, error) {
-	mi := p.index[ix.Name]
-	if ix.Table != SearchTable || mi == nil {
-		return nil, fmt.Errorf("pack has no index %s.%s", ix.Table, ix.Name)
-	}
-	scores := mi.score(ftsq)
-	out := make([]indexHit, 0, len(scores))
-	for doc, s := range scores {
-		out = append(out, indexHit{hit: p.snap.nodes[doc], bm25: s})
-	}
-	sort.Slice(out, func(a, b int) bool {
-		if out[a].bm25 != out[b].bm25 {
-			return out[a].bm25 > out[b].bm25
-		}
-		return out[a].hit.ID < out[b].hit.ID
-	})
-	if len(out) > top {
-		out = out[:top]
-	}
-	return out, nil
+// field is one index a keyword search reads, with its weight.
+type field struct {
+	name   string
+	weight float64
 }
 
-// prefixHits is prefixSearch's name scan over the pack: the symbols whose
-// lower-cased name starts with prefix, shortest names first, then by id,
-// at most prefixMatches.
-func (p *Pack) prefixHits(prefix string) []Hit {
-	var out []Hit
-	for _, h := range p.snap.nodes {
-		if !schema.Label(h.Label).IsSymbol() || len(h.Name) < len(prefix) {
+// keyword is the keyword retriever: the terms of q scored in each field
+// (best first, ties by id, at most top each), combined (Ranking.Combine),
+// completed by a name-prefix match (prefixSearch), filtered, at most
+// opts.TopK.
+func (p *Pack) keyword(q *Query, opts Options) ([]Hit, error) {
+	r := opts.Ranking
+	terms := q.terms(min(r.Phrases, MaxPhraseWords))
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	nt, err := p.nodeTable()
+	if err != nil {
+		return nil, err
+	}
+	top := opts.TopK
+	if opts.filtered() {
+		top = min(opts.TopK*8, MaxTopK)
+	}
+	fields := []field{{secIdent, r.WeightIdent}, {secDoc, r.WeightDoc}}
+	if opts.Files {
+		fields = append(fields, field{secFile, r.WeightFile})
+	}
+	byDoc := map[int32]float64{}
+	var order []int32
+	for _, f := range fields {
+		if f.weight <= 0 {
 			continue
 		}
-		if lowerASCII(h.Name[:len(prefix)]) == prefix {
-			out = append(out, h)
+		ix, err := p.index(f.name)
+		if err != nil {
+			return nil, err
+		}
+		scores := ix.score(terms)
+		list := make([]indexHit, 0, len(scores))
+		for doc, s := range scores {
+			list = append(list, indexHit{doc, s})
+		}
+		sort.Slice(list, func(a, b int) bool {
+			if list[a].bm25 != list[b].bm25 {
+				return list[a].bm25 > list[b].bm25
+			}
+			return nt.nodes[list[a].doc].ID < nt.nodes[list[b].doc].ID
+		})
+		if len(list) > top {
+			list = list[:top]
+		}
+		for rank, ih := range list {
+			s := f.weight * ih.bm25
+			if r.Combine == "rrf" {
+				s = f.weight / float64(RRFK+rank+1)
+			}
+			if _, ok := byDoc[ih.doc]; !ok {
+				order = append(order, ih.doc)
+			}
+			byDoc[ih.doc] += s
 		}
 	}
-	sort.Slice(out, func(a, b int) bool {
-		la, lb := utf8.RuneCountInString(out[a].Name), utf8.RuneCountInString(out[b].Name)
+	hits := make([]*Hit, len(order))
+	for i, d := range order {
+		h := nt.nodes[d]
+		h.Score = byDoc[d]
+		hits[i] = &h
+	}
+	out := derefSorted(hits)
+	if q.Prefix != "" && r.PrefixWeight > 0 && r.PrefixMin > 0 && utf8.RuneCountInString(q.Prefix) >= r.PrefixMin {
+		out = prefixSearch(nt.nodes, q.Prefix, out, r.PrefixWeight)
+	}
+	kept := out[:0]
+	for _, h := range out {
+		if opts.keep(&h) {
+			h.Matched = "keyword"
+			kept = append(kept, h)
+		}
+	}
+	if len(kept) > opts.TopK {
+		kept = kept[:opts.TopK]
+	}
+	return kept, nil
+}
+
+// prefixMatches bounds the symbols a name prefix may match.
+const prefixMatches = 50
+
+// prefixSearch completes a partial identifier: symbols whose lower-cased
+// name starts with prefix (the query as one identifier, joined:
+// "validatePass" → "validatepass") gain weight × the best keyword score, so
+// that the symbol being typed ranks near the top; shorter names first (then
+// by id) when more than prefixMatches match.
+func prefixSearch(nodes []Hit, prefix string, hits []Hit, weight float64) []Hit {
+	var matches []Hit
+	for _, h := range nodes {
+		if schema.Label(h.Label).IsSymbol() && hasLowerPrefix(h.Name, prefix) {
+			matches = append(matches, h)
+		}
+	}
+	sort.Slice(matches, func(a, b int) bool {
+		la, lb := utf8.RuneCountInString(matches[a].Name), utf8.RuneCountInString(matches[b].Name)
 		if la != lb {
 			return la < lb
 		}
-		return out[a].ID < out[b].ID
+		return matches[a].ID < matches[b].ID
 	})
-	if len(out) > prefixMatches {
-		out = out[:prefixMatches]
+	if len(matches) > prefixMatches {
+		matches = matches[:prefixMatches]
 	}
-	return out
+	best := 1.0
+	if len(hits) > 0 {
+		best = hits[0].Score
+	}
+	byID := map[string]int{}
+	for i, h := range hits {
+		byID[h.ID] = i
+	}
+	for _, h := range matches {
+		if i, ok := byID[h.ID]; ok {
+			hits[i].Score += weight * best
+			continue
+		}
+		byID[h.ID] = len(hits)
+		h.Score = weight * best
+		hits = append(hits, h)
+	}
+	return derefSorted(ptrs(hits))
 }
 
-// lowerASCII lower-cases the ASCII capitals of s, leaving other bytes
-// alone (Kuzu's full-text normalization), allocating only when it changes s.
-func lowerASCII(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; 'A' <= c && c <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if c := b[j]; 'A' <= c && c <= 'Z' {
-					b[j] = c + 'a' - 'A'
-				}
-			}
-			return string(b)
+// hasLowerPrefix reports whether name, lower-cased rune by rune, starts
+// with prefix (lower-case), without allocating.
+func hasLowerPrefix(name, prefix string) bool {
+	for _, pr := range prefix {
+		if name == "" {
+			return false
 		}
+		r, n := utf8.DecodeRuneInString(name)
+		if r != pr && unicode.ToLower(r) != pr {
+			return false
+		}
+		name = name[n:]
 	}
-	return s
+	return true
 }

@@ -2,294 +2,183 @@ package query
 
 import (
 	"context"
-	"encoding/json"
+	"encoding/binary"
 	"errors"
-	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
+	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
-	"github.com/gitnexus/gitnexus/graph/text"
 )
 
-// realDecl is a declaration of this repository's own Go code: real
-// identifiers, signatures and doc comments (punctuation, digits, newlines,
-// arrows and other non-ASCII), the text a parity test needs.
-type realDecl struct {
-	kind               schema.Kind
-	qn, path, sig, doc string
-	line               int
-}
-
-func realDecls(t *testing.T, max int) []realDecl {
-	t.Helper()
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []realDecl
-	fset := token.NewFileSet()
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "bin" || d.Name() == "lib") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || len(out) >= max {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
-		if err != nil {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		src, _ := os.ReadFile(path)
-		for _, decl := range f.Decls {
-			fd, ok := decl.(*ast.FuncDecl)
-			if !ok || len(out) >= max {
-				continue
-			}
-			kind, qn := schema.KindFunction, fd.Name.Name
-			if fd.Recv != nil {
-				kind, qn = schema.KindMethod, "T."+fd.Name.Name
-			}
-			sig := string(src[fset.Position(fd.Pos()).Offset:fset.Position(fd.Type.End()).Offset])
-			out = append(out, realDecl{kind: kind, qn: qn, path: rel, sig: sig, doc: fd.Doc.Text(), line: fset.Position(fd.Pos()).Line})
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(out) < 200 {
-		t.Fatalf("only %d declarations found under %s: the parity test needs this repository's sources", len(out), root)
-	}
-	return out
-}
-
-// realDB loads decls (files, symbols, DEFINES) into a test database and
-// builds the search indexes. Symbols of the same file and name are made
-// unique by their line.
-func realDB(t *testing.T, decls []realDecl) *testDB {
-	d := newTestDB(t)
-	files := map[string]bool{}
-	seen := map[string]bool{}
-	for i, x := range decls {
-		if !files[x.path] {
-			files[x.path] = true
-			d.file(x.path, "go")
-		}
-		key := x.path + " " + x.qn
-		if seen[key] {
-			x.qn = fmt.Sprintf("%s%d", x.qn, i)
-		}
-		seen[key] = true
-		d.sym(x.kind, x.qn, x.path, x.sig, x.doc, x.line)
-	}
-	d.indexes(false)
-	return d
-}
-
-// TestPackMatchesKuzu: the pack's copies of the full-text indexes score
-// every document as Kuzu's QUERY_FTS_INDEX does, on real code text, and a
-// whole search answers the same with a pack and no database as on the
-// database.
-func TestPackMatchesKuzu(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a database of 600 real declarations; skipped with -short")
-	}
-	ctx := context.Background()
-	decls := realDecls(t, 600)
-	db := realDB(t, decls)
-	defer func(n int) { packReadRows = n }(packReadRows)
-	packReadRows = 97 // several slices, the last one short
-	pack, err := BuildPack(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Through the file, as the CLI reads it.
-	path := filepath.Join(t.TempDir(), "x.pack")
-	if err := pack.WriteFile(path); err != nil {
-		t.Fatal(err)
-	}
-	if pack, err = ReadPack(path); err != nil {
-		t.Fatal(err)
-	}
-
-	// Queries: words of the indexed text (frequent and rare), stems that
-	// differ from their words, stop words, and words found nowhere.
-	vocab := map[string]int{}
-	for _, x := range decls {
-		for _, w := range strings.Fields(strings.ToLower(x.doc + " " + x.qn)) {
-			w = strings.Trim(w, ".,;:()`'\"")
-			if azOnly(w) {
-				vocab[w]++
-			}
-		}
-	}
-	words := make([]string, 0, len(vocab))
-	for w := range vocab {
-		words = append(words, w)
-	}
-	sort.Slice(words, func(a, b int) bool {
-		if vocab[words[a]] != vocab[words[b]] {
-			return vocab[words[a]] > vocab[words[b]]
-		}
-		return words[a] < words[b]
-	})
-	var queries []string
-	for i := 0; i < len(words) && len(queries) < 60; i += 1 + len(words)/60 {
-		queries = append(queries, words[i])
-		if i+7 < len(words) {
-			queries = append(queries, words[i]+" "+words[i+7])
-		}
-	}
-	queries = append(queries, "the and of", "zzzqqq", "parsing parsed parses", "indexes indexing index", "connection connections")
-
-	compared, matched := 0, 0
-	for _, ix := range DefaultPlan() {
-		if ix.Table != SearchTable {
-			continue
-		}
-		for _, q := range queries {
-			ftsq := text.FTSQuery(strings.Fields(q))
-			if ftsq == "" {
-				continue
-			}
-			want, err := queryIndex(ctx, db, ix, ftsq, 1<<20)
-			if err != nil {
-				t.Fatalf("%s %q: %v", ix.Name, ftsq, err)
-			}
-			got, err := pack.queryIndex(ix, ftsq, 1<<20)
-			if err != nil {
-				t.Fatal(err)
-			}
-			compared++
-			if len(want) > 0 {
-				matched++
-			}
-			if len(got) != len(want) {
-				t.Errorf("%s %q: pack has %d matches, Kuzu %d", ix.Name, ftsq, len(got), len(want))
-				continue
-			}
-			ws := map[string]float64{}
-			for _, w := range want {
-				ws[w.hit.ID] = w.bm25
-			}
-			for i, g := range got {
-				w, ok := ws[g.hit.ID]
-				if !ok || math.Abs(w-g.bm25) > 1e-9*math.Max(1, math.Abs(w)) {
-					t.Errorf("%s %q: %s scores %v in the pack, %v (found %v) in Kuzu", ix.Name, ftsq, g.hit.ID, g.bm25, w, ok)
-					break
-				}
-				if g.hit != want[i].hit && math.Abs(want[i].bm25-g.bm25) > 1e-9 {
-					t.Errorf("%s %q: rank %d is %s in the pack, %s in Kuzu", ix.Name, ftsq, i+1, g.hit.ID, want[i].hit.ID)
-					break
-				}
-			}
-		}
-	}
-	if matched < compared/2 {
-		t.Fatalf("only %d of %d index queries matched anything: the comparison proves little", matched, compared)
-	}
-
-	// Whole searches: no database at all with the pack.
-	for _, q := range append(queries[:20:20], "parseConfig", "open index", "validatePass", "registry") {
-		want, err := SearchWith(ctx, db, q, Options{Mode: ModeKeyword})
-		if err != nil {
-			t.Fatalf("%q: %v", q, err)
-		}
-		got, err := SearchWith(ctx, nil, q, Options{Mode: ModeKeyword, Pack: pack})
-		if err != nil {
-			t.Fatalf("%q with the pack: %v", q, err)
-		}
-		wj, _ := json.Marshal(want)
-		gj, _ := json.Marshal(got)
-		if string(wj) != string(gj) {
-			t.Errorf("%q: with the pack\n%s\non the database\n%s", q, gj, wj)
-		}
-	}
-}
-
-// TestReadPackDamaged: a truncated, corrupted or foreign file is refused
-// or, where the damage decodes, searched without a panic; never a crash.
-func TestReadPackDamaged(t *testing.T) {
+// The pack BuildPack reads from a database answers as the file it writes.
+func TestPackFileRoundTrip(t *testing.T) {
 	fx := newFixture(t, true)
-	ctx := context.Background()
-	pack, err := BuildPack(ctx, fx.db)
+	path := filepath.Join(t.TempDir(), "x.pack")
+	if err := fx.pack.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadPack(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "good.pack")
-	if err := pack.WriteFile(path); err != nil {
-		t.Fatal(err)
-	}
-	good, err := os.ReadFile(path)
+	n1, e1, p1, err := fx.pack.Stats()
 	if err != nil {
 		t.Fatal(err)
 	}
-	read, err := ReadPack(path)
+	n2, e2, p2, err := back.Stats()
+	if err != nil || n1 != n2 || e1 != e2 || p1 != p2 || n1 != 15 || p1 != 1 || e1 == 0 {
+		t.Fatalf("stats %d/%d/%d vs %d/%d/%d (%v)", n1, e1, p1, n2, e2, p2, err)
+	}
+	for _, q := range []string{"login session password", "user repository", "config"} {
+		a, err1 := Search(context.Background(), fx.pack, q, Options{Mode: ModeKeyword, Files: true})
+		b, err2 := Search(context.Background(), back, q, Options{Mode: ModeKeyword, Files: true})
+		if err1 != nil || err2 != nil || strings.Join(ids(a), " ") != strings.Join(ids(b), " ") {
+			t.Errorf("%q: %v %v\n%v\n%v", q, err1, err2, ids(a), ids(b))
+		}
+	}
+	// A file is one hit everywhere: its line count is its end line.
+	h, ok, err := back.node("auth/login.go")
+	if err != nil || !ok || h.Kind != "file" || h.StartLine != 1 || h.EndLine != 100 || h.FilePath != "auth/login.go" {
+		t.Errorf("file hit %+v %v %v", h, ok, err)
+	}
+}
+
+// packImage is the golden pack's bytes and its table of contents.
+func packImage(t *testing.T) (string, []byte, map[string]sectionRef) {
+	t.Helper()
+	p := goldenPack(t)
+	path := filepath.Join(t.TempDir(), "g.pack")
+	if err := p.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := read.WriteFile(filepath.Join(dir, "again.pack")); err == nil {
-		t.Error("a pack read from a file was written again (its postings are not in memory)")
-	}
-	bad := filepath.Join(dir, "bad.pack")
-	try := func(data []byte) error {
-		if err := os.WriteFile(bad, data, 0o644); err != nil {
+	return path, data, p.src.sections
+}
+
+func TestReadPackDamaged(t *testing.T) {
+	path, data, secs := packImage(t)
+	write := func(b []byte) {
+		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		p, err := ReadPack(bad)
-		if err == nil {
-			for _, q := range []string{"login", "user repository", "validatePass"} {
-				SearchWith(ctx, nil, q, Options{Mode: ModeKeyword, Pack: p})
-			}
+	}
+	// Missing: ErrNoPack.
+	if _, err := ReadPack(path + ".none"); !errors.Is(err, ErrNoPack) {
+		t.Errorf("missing pack: %v", err)
+	}
+	// Another schema version: ErrNoPack.
+	other := append([]byte(nil), data...)
+	other = append(binary.AppendUvarint([]byte(packMagic), uint64(schema.Version+1)), other[len(packMagic)+len(binary.AppendUvarint(nil, uint64(schema.Version))):]...)
+	write(other)
+	if _, err := ReadPack(path); !errors.Is(err, ErrNoPack) {
+		t.Errorf("other version: %v", err)
+	}
+	// A flipped header byte: damaged at once.
+	bad := append([]byte(nil), data...)
+	bad[len(packMagic)+3] ^= 0xff
+	write(bad)
+	if _, err := ReadPack(path); !errors.Is(err, ErrPackDamaged) {
+		t.Errorf("damaged header: %v", err)
+	}
+	// A flipped byte in the edges section: the pack opens, a search that
+	// needs no edges answers, one that expands fails with ErrPackDamaged
+	// (sections are checked when first read).
+	bad = append([]byte(nil), data...)
+	bad[secs[secEdges].off+1] ^= 0xff
+	write(bad)
+	p, err := ReadPack(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noExpand := DefaultRanking
+	noExpand.ExpandSeeds = 0
+	if r, err := Search(context.Background(), p, "router", Options{Mode: ModeKeyword, Ranking: &noExpand}); err != nil || len(ids(r)) == 0 {
+		t.Errorf("search without expansion on a pack with damaged edges: %v %v", err, r)
+	}
+	if _, err := Search(context.Background(), p, "router", Options{Mode: ModeKeyword}); !errors.Is(err, ErrPackDamaged) {
+		t.Errorf("expansion over damaged edges: %v", err)
+	}
+	// Truncated anywhere: an error, never a panic or a wrong answer.
+	for _, n := range []int{0, 5, len(packMagic), len(data) / 3, len(data) / 2, len(data) - 1} {
+		write(data[:n])
+		p, err := ReadPack(path)
+		if err != nil {
+			continue
 		}
-		return err
-	}
-	for n := 0; n < len(good); n += 1 + n/8 {
-		if err := try(good[:n]); err == nil {
-			t.Errorf("a pack cut at %d of %d bytes was accepted", n, len(good))
+		if _, err := Search(context.Background(), p, "config parser", Options{Mode: ModeKeyword, Files: true}); err == nil {
+			t.Errorf("pack cut at %d of %d bytes searched without error", n, len(data))
 		}
 	}
-	for i := 0; i < len(good); i += 3 {
-		data := append([]byte(nil), good...)
-		data[i] ^= 0xa5
-		if err := try(data); err == nil {
-			t.Errorf("a pack with byte %d changed was accepted", i)
-		}
-	}
-	// Past the checksum, the decoder itself refuses what does not parse.
-	for _, cut := range []int{0, len(packMagic), len(good) / 2, len(good) - 5} {
-		if _, err := decodePack(string(good[:cut])); err == nil {
-			t.Errorf("decodePack accepted the first %d of %d bytes", cut, len(good)-4)
-		}
-	}
-	if err := try(append(append([]byte(nil), good...), 0)); err == nil {
-		t.Error("a pack with a byte after its end was accepted")
-	}
-	if _, err := decodePack(packMagic + "\x63"); err == nil || !strings.Contains(err.Error(), "version") {
-		t.Errorf("a pack of another version: %v", err)
-	}
-	if _, err := ReadPack(filepath.Join(dir, "missing.pack")); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("a missing pack: %v, want an error wrapping fs.ErrNotExist", err)
-	}
+}
 
-	// An index without SearchTable (built before it existed) has no pack.
-	legacy := newFixtureIndexes(t, false, true)
-	if _, err := BuildPack(ctx, legacy.db); err == nil {
-		t.Error("BuildPack succeeded on an index without the search table")
+// Only what a query needs is decoded.
+func TestPackLazy(t *testing.T) {
+	path, _, _ := packImage(t)
+	p, err := ReadPack(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noExpand := DefaultRanking
+	noExpand.ExpandSeeds = 0
+	if _, err := Search(context.Background(), p, "grüße", Options{Mode: ModeKeyword, Ranking: &noExpand}); err != nil {
+		t.Fatal(err)
+	}
+	done := func(l interface{ decoded() bool }) bool { return l.decoded() }
+	if !done(&p.ident) || !done(&p.doc) || !done(&p.nodesL) || !done(&p.procsL) {
+		t.Error("a keyword search did not decode what it reads")
+	}
+	if done(&p.file) || done(&p.edgesL) {
+		t.Error("a keyword search without files or expansion decoded the file index or the edges")
+	}
+}
+
+// capped is a Querier that cuts every result at max rows, as graph.DB
+// does with OpenOptions.MaxRows (the MCP server's cap).
+type capped struct {
+	q   Querier
+	max int
+}
+
+func (c capped) Query(ctx context.Context, stmt string, params map[string]any) (*graph.Result, error) {
+	r, err := c.q.Query(ctx, stmt, params)
+	if err == nil && len(r.Rows) > c.max {
+		r.Rows, r.Truncated = r.Rows[:c.max], true
+	}
+	return r, err
+}
+
+// uncappable is capped with QueryAll, as graph.DB has.
+type uncappable struct{ capped }
+
+func (u uncappable) QueryAll(ctx context.Context, stmt string, params map[string]any) (*graph.Result, error) {
+	return u.q.Query(ctx, stmt, params)
+}
+
+// TestBuildPackRowCap: a pack is never built from results cut at a row cap
+// (it would answer wrongly); through QueryAll it reads past the cap; and
+// reading the tables a slice at a time gives the same pack.
+func TestBuildPackRowCap(t *testing.T) {
+	fx := newFixture(t, true)
+	ctx := context.Background()
+	if _, err := BuildPack(ctx, capped{fx.db, 2}); err == nil {
+		t.Error("BuildPack accepted results cut at 2 rows")
+	}
+	defer func(n int) { packReadRows = n }(packReadRows)
+	packReadRows = 2
+	p, err := BuildPack(ctx, uncappable{capped{fx.db, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nodes, _, _, err := p.Stats(); err != nil || nodes != 15 {
+		t.Errorf("pack through QueryAll in slices of 2 rows has %d nodes (%v), want 15", nodes, err)
+	}
+	if p.src.all != fx.pack.src.all {
+		t.Error("reading in slices gave another pack")
 	}
 }

@@ -15,35 +15,59 @@ import (
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
-// The pack file: a magic line, then uvarints, float64 bits (8 bytes, little
-// endian) and references into a table of distinct strings (ids, names and
-// paths repeat: a path is shared by every symbol of its file).
+// The pack file: a header with a table of contents, then sections, each
+// found through the table, checked (CRC-32C) and decoded only when a search
+// first needs it. Integers are uvarints, floats 8 bytes little endian,
+// strings references into the strings section (ids, names and paths
+// repeat: a path is shared by every symbol of its file) unless said
+// otherwise.
 //
-//	magic      "gitnexus-pack\n" + uvarint packVersion
-//	strings    n, then n × (len, bytes)
-//	nodes      n, then n × (id, label, name, kind, filePath, language: refs; startLine, endLine)
-//	edges      total (outgoing) edges, then for each node, outgoing then incoming:
-//	           n, then n × (rel ref, target node)
-//	processes  n, then n × (id, summary, processType: refs; priority; stepCount;
-//	           steps n, then n × (index, id, name, filePath refs))
-//	indexes    n, then n × (name ref, numDocs, avgLen, docLen per node (uint32 LE),
-//	           terms n, then n × (term ref, postings count, postings bytes) in term order,
-//	           then the postings: bytes n, then per term its count × (doc delta, tf))
+//	header      "gitnexus-pack\n", uvarint schema.Version, uvarint sections,
+//	            then per section: name (len, bytes), offset, length, crc
+//	            (uint32 LE); then a CRC-32C of the header (uint32 LE)
+//	strings     n, then n × (len, bytes)
+//	nodes       n, then n × (id, label, name, kind, filePath, language: refs; startLine, endLine)
+//	edges       for each node, outgoing then incoming: n, then n × (rel ref, target node)
+//	processes   n, then n × (id, summary, processType: refs; priority; stepCount;
+//	            steps n, then n × (index, id, name, filePath refs))
+//	index/ident numDocs, avgLen, docLen per node (uint32 LE), terms n, then
+//	index/doc   n × (term: len, bytes; postings count; postings bytes) in term
+//	index/file  order, then the postings: bytes n, then per term its
+//	            count × (doc delta, tf)
 //
-// Postings and document lengths stay in the file's bytes until a query
-// reads them (fileIndex): reading a pack decodes the nodes, edges and
-// processes and the term directory, nothing per posting.
-//
-// Last, a CRC-32C of all that comes before it: a reader refuses a damaged
-// file, and one of another packVersion (analyze writes a new one).
+// The version is schema.Version, the one version of every table of the
+// index and of this file: a reader refuses a pack of another version, and
+// any section that fails its check (ErrPackDamaged).
+const packMagic = "gitnexus-pack\n"
+
+// Sections of a pack.
 const (
-	packMagic   = "gitnexus-pack\n"
-	packVersion = 1
+	secStrings   = "strings"
+	secNodes     = "nodes"
+	secEdges     = "edges"
+	secProcesses = "processes"
+	secIdent     = "index/ident"
+	secDoc       = "index/doc"
+	secFile      = "index/file"
 )
 
+// ErrNoPack is returned by ReadPack for an index without a search pack of
+// this gitnexus (none, or of another version): the index must be rebuilt.
+var ErrNoPack = errors.New("the index has no search pack for this gitnexus: run `gitnexus analyze` to rebuild it")
+
+// ErrPackDamaged is returned for a pack whose bytes do not check or decode.
+var ErrPackDamaged = errors.New("search pack is damaged: run `gitnexus analyze` to rebuild it")
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
 type packWriter struct {
-	buf  []byte
-	strs map[string]uint64
+	buf []byte
+	st  *strTable
+}
+
+// strTable is the strings section being written.
+type strTable struct {
+	refs map[string]uint64
 	tab  []string
 }
 
@@ -52,75 +76,81 @@ func (w *packWriter) i(v int)    { w.u(uint64(max(v, 0))) }
 func (w *packWriter) f(v float64) {
 	w.buf = binary.LittleEndian.AppendUint64(w.buf, math.Float64bits(v))
 }
-func (w *packWriter) s(v string) { w.u(w.ref(v)) }
-func (w *packWriter) ref(v string) uint64 {
-	if r, ok := w.strs[v]; ok {
+func (w *packWriter) raw(v string) { w.i(len(v)); w.buf = append(w.buf, v...) }
+func (w *packWriter) s(v string)   { w.u(w.st.ref(v)) }
+func (t *strTable) ref(v string) uint64 {
+	if r, ok := t.refs[v]; ok {
 		return r
 	}
-	r := uint64(len(w.tab))
-	w.strs[v] = r
-	w.tab = append(w.tab, v)
+	r := uint64(len(t.tab))
+	t.refs[v] = r
+	t.tab = append(t.tab, v)
 	return r
 }
 
-// WriteFile writes the pack to path (through a temporary file and a
-// rename: a reader never sees half a pack).
-func (p *Pack) WriteFile(path string) error {
-	body := &packWriter{strs: map[string]uint64{}}
-	s := p.snap
-	body.i(len(s.nodes))
-	for _, h := range s.nodes {
+// encodePack lays out a pack file from what BuildPack read.
+func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
+	st := &strTable{refs: map[string]uint64{}}
+	sec := map[string][]byte{}
+	var w *packWriter
+	sw := func() { w = &packWriter{st: st} }
+	done := func(name string) { sec[name] = w.buf }
+
+	sw()
+	w.i(len(g.nodes))
+	for _, h := range g.nodes {
 		for _, v := range []string{h.ID, h.Label, h.Name, h.Kind, h.FilePath, h.Language} {
-			body.s(v)
+			w.s(v)
 		}
-		body.i(h.StartLine)
-		body.i(h.EndLine)
+		w.i(h.StartLine)
+		w.i(h.EndLine)
 	}
-	body.i(s.edges)
-	for _, a := range s.adj {
+	done(secNodes)
+
+	sw()
+	for _, a := range g.adj {
 		for d := range 2 {
-			body.i(len(a[d]))
+			w.i(len(a[d]))
 			for _, e := range a[d] {
-				body.s(string(e.rel))
-				body.i(int(e.to))
+				w.s(string(e.rel))
+				w.i(int(e.to))
 			}
 		}
 	}
-	ids := slices.Sorted(maps.Keys(s.procs))
-	body.i(len(ids))
+	done(secEdges)
+
+	sw()
+	ids := slices.Sorted(maps.Keys(g.procs))
+	w.i(len(ids))
 	for _, id := range ids {
-		pr := s.procs[id]
-		body.s(pr.ID)
-		body.s(pr.Summary)
-		body.s(pr.ProcessType)
-		body.f(pr.Priority)
-		body.i(pr.StepCount)
-		body.i(len(pr.Steps))
+		pr := g.procs[id]
+		w.s(pr.ID)
+		w.s(pr.Summary)
+		w.s(pr.ProcessType)
+		w.f(pr.Priority)
+		w.i(pr.StepCount)
+		w.i(len(pr.Steps))
 		for _, st := range pr.Steps {
-			body.i(st.Index)
-			body.s(st.ID)
-			body.s(st.Name)
-			body.s(st.FilePath)
+			w.i(st.Index)
+			w.s(st.ID)
+			w.s(st.Name)
+			w.s(st.FilePath)
 		}
 	}
-	names := slices.Sorted(maps.Keys(p.index))
-	body.i(len(names))
-	for _, n := range names {
-		mi := p.index[n]
-		if mi.file != nil {
-			return errors.New("write pack: a pack read from a file cannot be written again (build one with BuildPack)")
+	done(secProcesses)
+
+	for name, ix := range indexes {
+		sw()
+		w.i(ix.numDocs)
+		w.f(ix.avgLen)
+		for doc := range g.nodes {
+			w.buf = binary.LittleEndian.AppendUint32(w.buf, ix.length(int32(doc)))
 		}
-		body.s(n)
-		body.i(mi.numDocs)
-		body.f(mi.avgLen)
-		for doc := range s.nodes {
-			body.buf = binary.LittleEndian.AppendUint32(body.buf, mi.length(int32(doc)))
-		}
-		terms := slices.Sorted(maps.Keys(mi.postings))
+		terms := slices.Sorted(maps.Keys(ix.postings))
 		var blob []byte
-		body.i(len(terms))
+		w.i(len(terms))
 		for _, t := range terms {
-			ps := mi.postings[t]
+			ps := ix.postings[t]
 			start := len(blob)
 			prev := int32(0)
 			for _, po := range ps {
@@ -128,33 +158,272 @@ func (p *Pack) WriteFile(path string) error {
 				blob = binary.AppendUvarint(blob, uint64(po.tf))
 				prev = po.doc
 			}
-			body.s(t)
-			body.i(len(ps))
-			body.i(len(blob) - start)
+			w.raw(t)
+			w.i(len(ps))
+			w.i(len(blob) - start)
 		}
-		body.i(len(blob))
-		body.buf = append(body.buf, blob...)
+		w.i(len(blob))
+		w.buf = append(w.buf, blob...)
+		sec[name] = w.buf
 	}
 
-	head := &packWriter{buf: []byte(packMagic)}
-	head.u(packVersion)
-	head.i(len(body.tab))
-	for _, v := range body.tab {
-		head.i(len(v))
-		head.buf = append(head.buf, v...)
+	sw()
+	w.i(len(st.tab))
+	for _, v := range st.tab {
+		w.raw(v)
 	}
-	sum := crc32.Update(crc32.Checksum(head.buf, castagnoli), castagnoli, body.buf)
-	// Readers see the old pack or the new one, never half.
-	return graph.WriteFileAtomic(path, 0o644, head.buf, body.buf, binary.LittleEndian.AppendUint32(nil, sum))
+	sec[secStrings] = w.buf
+
+	// The header's size depends on the offsets it holds: lay it out with
+	// offsets relative to the end of the header, then shift by its size
+	// until it is stable.
+	names := slices.Sorted(maps.Keys(sec))
+	var head []byte
+	for base := 0; ; {
+		h := &packWriter{buf: []byte(packMagic)}
+		h.u(uint64(schema.Version))
+		h.i(len(names))
+		off := base
+		for _, n := range names {
+			h.raw(n)
+			h.i(off)
+			h.i(len(sec[n]))
+			h.buf = binary.LittleEndian.AppendUint32(h.buf, crc32.Checksum(sec[n], castagnoli))
+			off += len(sec[n])
+		}
+		h.buf = binary.LittleEndian.AppendUint32(h.buf, crc32.Checksum(h.buf, castagnoli))
+		if len(h.buf) == base {
+			head = h.buf
+			break
+		}
+		base = len(h.buf)
+	}
+	out := head
+	for _, n := range names {
+		out = append(out, sec[n]...)
+	}
+	return out
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// WriteFile writes the pack to path (through a temporary file and a
+// rename: a reader never sees half a pack).
+func (p *Pack) WriteFile(path string) error {
+	return graph.WriteFileAtomic(path, 0o644, []byte(p.src.all))
+}
 
-// errPackCorrupt is returned for a pack file that does not decode.
-var errPackCorrupt = errors.New("pack file is damaged")
+// packData is a pack file's bytes and its table of contents.
+type packData struct {
+	all      string // the whole file: strings are slices of it, never written to
+	sections map[string]sectionRef
+	strs     lazy[[]string]
+}
+
+type sectionRef struct {
+	off, n int
+	crc    uint32
+}
+
+// ReadPack reads the pack file at path: its header and table of contents
+// only; sections are checked and decoded when a search first needs them.
+// ErrNoPack (wrapped) when there is none or it is of another version.
+func ReadPack(path string) (*Pack, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w (%s is missing)", ErrNoPack, path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read search pack: %w", err)
+	}
+	if len(data) == 0 {
+		return nil, fmt.Errorf("%s: %w", path, ErrPackDamaged)
+	}
+	p, err := openPack(unsafe.String(&data[0], len(data)))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
+}
+
+// openPack reads the header of a pack image.
+func openPack(all string) (*Pack, error) {
+	if len(all) < len(packMagic) || all[:len(packMagic)] != packMagic {
+		return nil, ErrPackDamaged
+	}
+	r := &packReader{all: all, off: len(packMagic)}
+	if v := r.u(); r.err == nil && v != uint64(schema.Version) {
+		return nil, fmt.Errorf("%w (pack of schema v%d, this gitnexus reads v%d)", ErrNoPack, v, schema.Version)
+	}
+	d := &packData{all: all, sections: map[string]sectionRef{}}
+	ns := r.n(64)
+	for range ns {
+		name := r.raw()
+		s := sectionRef{off: r.n(len(all)), n: r.n(len(all)), crc: r.u32()}
+		d.sections[name] = s
+	}
+	end := r.off
+	sum := r.u32()
+	if r.err != nil || crc32.Checksum([]byte(all[:end]), castagnoli) != sum {
+		return nil, ErrPackDamaged
+	}
+	for _, s := range d.sections {
+		if s.off < r.off || s.off+s.n > len(all) {
+			return nil, ErrPackDamaged
+		}
+	}
+	for _, n := range []string{secStrings, secNodes, secEdges, secProcesses, secIdent, secDoc, secFile} {
+		if _, ok := d.sections[n]; !ok {
+			return nil, fmt.Errorf("%w (no %s section)", ErrPackDamaged, n)
+		}
+	}
+	p := &Pack{Snapshot: Snapshot{src: d}}
+	return p, nil
+}
+
+// section is the named section's bytes, checked.
+func (d *packData) section(name string) (*packReader, error) {
+	s, ok := d.sections[name]
+	if !ok {
+		return nil, fmt.Errorf("%w (no %s section)", ErrPackDamaged, name)
+	}
+	b := d.all[s.off : s.off+s.n]
+	if crc32.Checksum(unsafe.Slice(unsafe.StringData(b), len(b)), castagnoli) != s.crc {
+		return nil, fmt.Errorf("%w (%s section checksum)", ErrPackDamaged, name)
+	}
+	return &packReader{all: b}, nil
+}
+
+func (d *packData) strings() ([]string, error) {
+	return d.strs.get(func() ([]string, error) {
+		r, err := d.section(secStrings)
+		if err != nil {
+			return nil, err
+		}
+		tab := make([]string, r.n(len(r.all)))
+		for i := range tab {
+			tab[i] = r.raw()
+		}
+		return tab, r.finish(secStrings)
+	})
+}
+
+// reader is a checked section with the string table attached.
+func (d *packData) reader(name string) (*packReader, error) {
+	tab, err := d.strings()
+	if err != nil {
+		return nil, err
+	}
+	r, err := d.section(name)
+	if err != nil {
+		return nil, err
+	}
+	r.tab = tab
+	return r, nil
+}
+
+func (d *packData) decodeNodes() (nodeTable, error) {
+	r, err := d.reader(secNodes)
+	if err != nil {
+		return nodeTable{}, err
+	}
+	nn := r.n(min(len(r.all), MaxSnapshotNodes))
+	nt := nodeTable{nodes: make([]Hit, nn), index: make(map[string]int32, nn)}
+	for i := range nt.nodes {
+		h := &nt.nodes[i]
+		h.ID, h.Label, h.Name, h.Kind, h.FilePath, h.Language = r.s(), r.s(), r.s(), r.s(), r.s(), r.s()
+		h.StartLine, h.EndLine = r.n(math.MaxInt32), r.n(math.MaxInt32)
+		nt.index[h.ID] = int32(i)
+	}
+	return nt, r.finish(secNodes)
+}
+
+func (d *packData) decodeEdges(nodes int) (adjacency, error) {
+	r, err := d.reader(secEdges)
+	if err != nil {
+		return adjacency{}, err
+	}
+	a := adjacency{adj: make([][2][]snapEdge, nodes)}
+	// All edges in one array, each node's lists slices of it.
+	flat := make([]snapEdge, 0, len(r.all)/2)
+	for i := range a.adj {
+		for dir := range 2 {
+			n := r.n(len(r.all))
+			start := len(flat)
+			for range n {
+				flat = append(flat, snapEdge{rel: schema.RelType(r.s()), to: int32(r.n(nodes - 1))})
+			}
+			a.adj[i][dir] = flat[start:len(flat):len(flat)]
+			if dir == 0 {
+				a.edges += n
+			}
+		}
+	}
+	return a, r.finish(secEdges)
+}
+
+func (d *packData) decodeProcesses() (processTable, error) {
+	r, err := d.reader(secProcesses)
+	if err != nil {
+		return processTable{}, err
+	}
+	limit := len(r.all)
+	np := r.n(limit)
+	pt := processTable{procs: make(map[string]Process, np), members: make(map[string][]Membership, np)}
+	for range np {
+		pr := Process{ID: r.s(), Summary: r.s(), ProcessType: r.s(), Priority: r.f(), StepCount: r.n(limit)}
+		pr.Steps = make([]Step, r.n(limit))
+		for j := range pr.Steps {
+			pr.Steps[j] = Step{Index: r.n(limit), ID: r.s(), Name: r.s(), FilePath: r.s()}
+			m := Membership{SymbolID: pr.Steps[j].ID, ProcessID: pr.ID, Step: pr.Steps[j].Index}
+			pt.members[m.SymbolID] = append(pt.members[m.SymbolID], m)
+		}
+		pt.procs[pr.ID] = pr
+	}
+	for id, ms := range pt.members {
+		sortMemberships(ms)
+		pt.members[id] = ms
+	}
+	return pt, r.finish(secProcesses)
+}
+
+func (d *packData) decodeIndex(name string, nodes int) (*bm25Index, error) {
+	r, err := d.section(name)
+	if err != nil {
+		return nil, err
+	}
+	limit := len(r.all)
+	ix := &bm25Index{numDocs: r.n(limit), avgLen: r.f()}
+	fi := &fileIndex{nodes: nodes}
+	if r.err != nil || r.off+4*nodes > len(r.all) {
+		return nil, fmt.Errorf("%w (%s)", ErrPackDamaged, name)
+	}
+	fi.lens = r.all[r.off : r.off+4*nodes]
+	r.off += 4 * nodes
+	nt := r.n(limit)
+	fi.terms = make([]string, nt)
+	fi.counts = make([]int32, nt)
+	fi.offs = make([]int32, nt+1)
+	off := 0
+	for j := range nt {
+		fi.terms[j] = r.raw()
+		fi.counts[j] = int32(r.n(nodes))
+		fi.offs[j] = int32(off)
+		off += r.n(limit)
+	}
+	fi.offs[nt] = int32(off)
+	if r.n(limit) != off || r.err != nil || r.off+off > len(r.all) {
+		return nil, fmt.Errorf("%w (%s)", ErrPackDamaged, name)
+	}
+	fi.postings = r.all[r.off : r.off+off]
+	r.off += off
+	if !slices.IsSorted(fi.terms) {
+		return nil, fmt.Errorf("%w (%s terms out of order)", ErrPackDamaged, name)
+	}
+	ix.file = fi
+	return ix, r.finish(name)
+}
 
 type packReader struct {
-	all string // the whole file: strings are slices of it
+	all string
 	off int
 	tab []string
 	err error
@@ -166,7 +435,7 @@ func (r *packReader) u() uint64 {
 	}
 	v, n := uvarintString(r.all[r.off:])
 	if n <= 0 {
-		r.err = errPackCorrupt
+		r.err = ErrPackDamaged
 		return 0
 	}
 	r.off += n
@@ -176,16 +445,26 @@ func (r *packReader) u() uint64 {
 // n reads a count or index, refusing one larger than limit.
 func (r *packReader) n(limit int) int {
 	v := r.u()
-	if v > uint64(limit) {
-		r.err = errPackCorrupt
+	if v > uint64(max(limit, 0)) {
+		r.err = ErrPackDamaged
 		return 0
 	}
 	return int(v)
 }
 
+func (r *packReader) u32() uint32 {
+	if r.err != nil || r.off+4 > len(r.all) {
+		r.err = ErrPackDamaged
+		return 0
+	}
+	v := binary.LittleEndian.Uint32([]byte(r.all[r.off : r.off+4]))
+	r.off += 4
+	return v
+}
+
 func (r *packReader) f() float64 {
 	if r.err != nil || r.off+8 > len(r.all) {
-		r.err = errPackCorrupt
+		r.err = ErrPackDamaged
 		return 0
 	}
 	v := math.Float64frombits(binary.LittleEndian.Uint64([]byte(r.all[r.off : r.off+8])))
@@ -193,12 +472,34 @@ func (r *packReader) f() float64 {
 	return v
 }
 
+// raw reads an inline string (len, bytes).
+func (r *packReader) raw() string {
+	l := r.n(len(r.all))
+	if r.err != nil || r.off+l > len(r.all) {
+		r.err = ErrPackDamaged
+		return ""
+	}
+	v := r.all[r.off : r.off+l]
+	r.off += l
+	return v
+}
+
+// s reads a reference into the strings section.
 func (r *packReader) s() string {
 	i := r.n(len(r.tab) - 1)
-	if r.err != nil {
+	if r.err != nil || len(r.tab) == 0 {
+		r.err = ErrPackDamaged
 		return ""
 	}
 	return r.tab[i]
+}
+
+// finish reports a decoding error or trailing bytes of section name.
+func (r *packReader) finish(name string) error {
+	if r.err != nil || r.off != len(r.all) {
+		return fmt.Errorf("%w (%s section)", ErrPackDamaged, name)
+	}
+	return nil
 }
 
 func uvarintString(s string) (uint64, int) {
@@ -213,124 +514,8 @@ func uvarintString(s string) (uint64, int) {
 	return 0, 0
 }
 
-// ReadPack reads a pack file written by WriteFile.
-func ReadPack(path string) (*Pack, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read pack: %w", err)
-	}
-	if len(data) < 4 || crc32.Checksum(data[:len(data)-4], castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
-		return nil, fmt.Errorf("%s: %w (checksum)", path, errPackCorrupt)
-	}
-	data = data[:len(data)-4]
-	// The pack's strings are slices of data, which is never written to.
-	p, err := decodePack(unsafe.String(&data[0], len(data)))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return p, nil
-}
-
-func decodePack(all string) (*Pack, error) {
-	if len(all) < len(packMagic) || all[:len(packMagic)] != packMagic {
-		return nil, errPackCorrupt
-	}
-	r := &packReader{all: all, off: len(packMagic)}
-	if v := r.u(); r.err == nil && v != packVersion {
-		return nil, fmt.Errorf("pack version %d, this gitnexus reads %d", v, packVersion)
-	}
-	limit := len(all) // no count can exceed the file's size
-	r.tab = make([]string, r.n(limit))
-	for i := range r.tab {
-		l := r.n(limit)
-		if r.err != nil || r.off+l > len(all) {
-			return nil, errPackCorrupt
-		}
-		r.tab[i] = all[r.off : r.off+l]
-		r.off += l
-	}
-	nn := r.n(limit)
-	s := &Snapshot{nodes: make([]Hit, nn), index: make(map[string]int, nn), members: map[string][]Membership{}, procs: map[string]Process{}}
-	for i := range s.nodes {
-		h := &s.nodes[i]
-		h.ID, h.Label, h.Name, h.Kind, h.FilePath, h.Language = r.s(), r.s(), r.s(), r.s(), r.s(), r.s()
-		h.StartLine, h.EndLine = r.n(math.MaxInt32), r.n(math.MaxInt32)
-		s.index[h.ID] = i
-	}
-	// All edges in one array, each node's lists slices of it.
-	s.adj = make([][2][]snapEdge, len(s.nodes))
-	flat := make([]snapEdge, 0, 2*r.n(limit))
-	for i := range s.adj {
-		for d := range 2 {
-			n := r.n(limit)
-			start := len(flat)
-			for range n {
-				flat = append(flat, snapEdge{rel: schema.RelType(r.s()), to: int32(r.n(len(s.nodes) - 1))})
-			}
-			s.adj[i][d] = flat[start:len(flat):len(flat)]
-			if d == 0 {
-				s.edges += n
-			}
-		}
-	}
-	np := r.n(limit)
-	s.procs = make(map[string]Process, np)
-	s.members = make(map[string][]Membership, np)
-	for range np {
-		pr := Process{ID: r.s(), Summary: r.s(), ProcessType: r.s(), Priority: r.f(), StepCount: r.n(limit)}
-		pr.Steps = make([]Step, r.n(limit))
-		for j := range pr.Steps {
-			pr.Steps[j] = Step{Index: r.n(limit), ID: r.s(), Name: r.s(), FilePath: r.s()}
-			m := Membership{SymbolID: pr.Steps[j].ID, ProcessID: pr.ID, Step: pr.Steps[j].Index}
-			s.members[m.SymbolID] = append(s.members[m.SymbolID], m)
-		}
-		s.procs[pr.ID] = pr
-	}
-	for id, ms := range s.members {
-		sortMemberships(ms)
-		s.members[id] = ms
-	}
-	p := &Pack{snap: s, index: map[string]*memIndex{}}
-	for range r.n(limit) {
-		name := r.s()
-		mi := &memIndex{numDocs: r.n(limit), avgLen: r.f()}
-		fi := &fileIndex{nodes: len(s.nodes)}
-		if r.err != nil || r.off+4*len(s.nodes) > len(all) {
-			return nil, errPackCorrupt
-		}
-		fi.lens = all[r.off : r.off+4*len(s.nodes)]
-		r.off += 4 * len(s.nodes)
-		nt := r.n(limit)
-		fi.terms = make([]string, nt)
-		fi.counts = make([]int32, nt)
-		fi.offs = make([]int32, nt+1)
-		off := 0
-		for j := range nt {
-			fi.terms[j] = r.s()
-			fi.counts[j] = int32(r.n(len(s.nodes)))
-			fi.offs[j] = int32(off)
-			off += r.n(limit)
-		}
-		fi.offs[nt] = int32(off)
-		if r.n(limit) != off || r.err != nil || r.off+off > len(all) {
-			return nil, errPackCorrupt
-		}
-		fi.postings = all[r.off : r.off+off]
-		r.off += off
-		mi.file = fi
-		p.index[name] = mi
-	}
-	if r.err != nil {
-		return nil, r.err
-	}
-	if r.off != len(all) {
-		return nil, errPackCorrupt
-	}
-	return p, nil
-}
-
-// fileIndex is a memIndex's postings and document lengths as a pack file
-// holds them, decoded when a query asks.
+// fileIndex is a bm25Index's postings and document lengths as a pack holds
+// them, decoded when a query asks.
 type fileIndex struct {
 	nodes    int
 	lens     string   // uint32 LE per node
@@ -368,7 +553,7 @@ func (f *fileIndex) lookup(term string) []posting {
 		b = b[n+m:]
 		doc += d
 		if doc >= uint64(f.nodes) {
-			return out // a damaged file: keep what decoded
+			return out // a damaged section: keep what decoded
 		}
 		out = append(out, posting{doc: int32(doc), tf: uint32(tf)})
 	}

@@ -8,51 +8,48 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
-	"github.com/gitnexus/gitnexus/graph/text"
 )
 
 // ErrNoVectors is returned by a vector-mode search when no vector
 // retriever is available (the index has no embeddings).
 var ErrNoVectors = errors.New("the index has no embeddings: run `gitnexus analyze` without --skip-embeddings, or search with --mode keyword")
 
-// VectorFunc is the vector retriever: the k symbols nearest to the query,
-// best first, already filtered by keep. Hybrid and vector searches use it;
-// nil means the index has none.
-type VectorFunc func(ctx context.Context, query string, k int, keep func(*Hit) bool) ([]Hit, error)
+// VectorFunc is the vector retriever: at most k nodes nearest to the query,
+// best first, by id with their similarity. Hybrid and vector searches use
+// it; nil means the index has none.
+type VectorFunc func(ctx context.Context, query string, k int) ([]Scored, error)
 
-// Search answers q over the index db. See doc.go for the ranking.
-func Search(ctx context.Context, db *graph.DB, q string, opts Options) (*Result, error) {
-	return SearchWith(ctx, db, q, opts)
+// Scored is a node id with a retriever's score.
+type Scored struct {
+	ID    string
+	Score float64
 }
 
-// SearchWith is Search over any Querier (a *graph.Build before commit, a
-// test database).
-func SearchWith(ctx context.Context, db Querier, q string, opts Options) (*Result, error) {
+// Search answers q from the index's search pack. See doc.go for the
+// ranking. The query is parsed once (Parse); keyword retrieval, graph
+// expansion and process grouping read the pack; vectors (opts.Vectors) and
+// source text (opts.Source) are the only other sources. A nil pack is
+// ErrNoPack.
+func Search(ctx context.Context, pack *Pack, q string, opts Options) (*Result, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	if opts.Pack != nil && opts.Snapshot == nil {
-		opts.Snapshot = opts.Pack.snap
-	}
-	if db == nil && (opts.Pack == nil || opts.Files || opts.Content) {
-		return nil, errors.New("internal error: a search without a database needs a Pack and neither Files nor Content")
-	}
-	res := &Result{
-		Query:          q,
-		Mode:           opts.Mode,
-		Tokens:         text.Tokens(q),
-		Processes:      []Process{},
-		ProcessSymbols: []ProcessSymbol{},
-		Definitions:    []Hit{},
-	}
-	if res.Tokens == nil {
-		res.Tokens = []string{}
+	if pack == nil {
+		return nil, ErrNoPack
 	}
 	if strings.TrimSpace(q) == "" {
 		return nil, errors.New("empty query: say what you are looking for, e.g. \"parse config file\"")
+	}
+	parsed := Parse(q)
+	res := &Result{
+		Query:          q,
+		Mode:           opts.Mode,
+		Tokens:         append([]string{}, parsed.Words...),
+		Processes:      []Process{},
+		ProcessSymbols: []ProcessSymbol{},
+		Definitions:    []Hit{},
 	}
 
 	// 1. Retrieve.
@@ -70,35 +67,19 @@ func SearchWith(ctx context.Context, db Querier, q string, opts Options) (*Resul
 		useVector = false
 	}
 	if useKeyword {
-		words := res.Tokens
-		if opts.Ranking.Phrases >= 2 && len(words) > 0 {
-			words = append(append([]string(nil), words...), text.Phrases(q, opts.Ranking.Phrases)...)
-		}
-		ftsq := text.FTSQuery(words)
-		prefix := lastWord(q, opts.Ranking.PrefixMin)
-		if opts.Ranking.PrefixWeight <= 0 {
-			prefix = ""
-		}
-		if ftsq == "" && !useVector {
+		if len(parsed.Words) == 0 && !useVector {
 			res.Notices = append(res.Notices, "the query has no searchable words (only stop words or symbols)")
 			return res, nil
 		}
-		hits, err := keywordSearch(ctx, db, ftsq, prefix, opts)
-		if errors.Is(err, errNoIndexes) && opts.defaultPlan {
-			// An index built before SearchTable existed.
-			slog.Debug("no search table, using the per-table full-text indexes")
-			fb := opts
-			fb.Plan = FallbackPlan()
-			hits, err = keywordSearch(ctx, db, ftsq, prefix, fb)
-		}
+		hits, err := pack.keyword(parsed, opts)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("keyword search: %w", err)
 		}
 		lists = append(lists, rankedOf("keyword", hits, found))
 		slog.Debug("keyword search", "hits", len(hits), "at", time.Since(t0))
 	}
 	if useVector {
-		hits, err := opts.Vectors(ctx, q, opts.TopK, opts.keep)
+		hits, err := vectorHits(ctx, pack, parsed.Raw, opts)
 		if err != nil {
 			return nil, fmt.Errorf("vector search: %w", err)
 		}
@@ -119,11 +100,8 @@ func SearchWith(ctx context.Context, db Querier, q string, opts Options) (*Resul
 	// 3. Expand over the graph, then prefer definitions to files and code
 	// to tests.
 	if opts.Ranking.ExpandSeeds > 0 && opts.Ranking.ExpandHops > 0 {
-		nf := func(ctx context.Context, ids []string, rels []schema.RelType, fanout int) ([]Neighbor, error) {
-			if opts.Snapshot != nil {
-				return opts.Snapshot.neighbors(ids, rels, fanout, opts.Files), nil
-			}
-			return neighbors(ctx, db, ids, rels, fanout, opts.Files)
+		nf := func(_ context.Context, ids []string, rels []schema.RelType, fanout int) ([]Neighbor, error) {
+			return pack.neighbors(ids, rels, fanout, opts.Files)
 		}
 		hits, err = Expand(ctx, hits, *opts.Ranking, nf, opts.keep)
 		if err != nil {
@@ -152,40 +130,50 @@ func SearchWith(ctx context.Context, db Querier, q string, opts Options) (*Resul
 	if len(hits) == 0 && opts.filtered() {
 		res.Notices = append(res.Notices, "no hit passed the filters (--lang, --kind, --name, --path)")
 	}
-	if opts.Content {
-		if err := fillContent(ctx, db, hits); err != nil {
+	if opts.Content && len(hits) > 0 {
+		if err := opts.Source(ctx, hits); err != nil {
 			return nil, err
 		}
 	}
 
 	// 5. Group by process.
-	var members []Membership
-	var procs map[string]Process
-	if opts.Snapshot != nil {
-		members, procs = opts.Snapshot.processesOf(hits)
-	} else if members, procs, err = processesOf(ctx, db, hits); err != nil {
-		return nil, err
+	members, procs, err := pack.processesOf(hits)
+	if err != nil {
+		return nil, fmt.Errorf("process lookup: %w", err)
 	}
 	slog.Debug("process lookup", "memberships", len(members), "at", time.Since(t0))
 	res.Processes, res.ProcessSymbols, res.Definitions = Group(hits, members, procs, opts.MaxProcesses)
 	return res, nil
 }
 
-// lastWord is the query as one lower-case [a-z0-9] word when the query is
-// a single identifier ("validatePass" → "validatepass"), perhaps one being
-// typed. "" for a query of several words (completing the last of them
-// rewards names that merely start with a common word), for a word shorter
-// than min, or when min < 1.
-func lastWord(q string, min int) string {
-	segs := text.Segments(q)
-	if min < 1 || len(segs) != 1 {
-		return ""
+// vectorHits runs the vector retriever and turns its ids into hits
+// through the snapshot (ids the pack does not know are dropped), filtered,
+// at most opts.TopK.
+func vectorHits(ctx context.Context, pack *Pack, q string, opts Options) ([]Hit, error) {
+	k := opts.TopK
+	if opts.filtered() {
+		k = min(opts.TopK*8, MaxTopK) // room for what the filters drop
 	}
-	w := strings.Join(text.SplitIdentifier(segs[len(segs)-1]), "")
-	if len(w) < min {
-		return ""
+	scored, err := opts.Vectors(ctx, q, k)
+	if err != nil {
+		return nil, err
 	}
-	return w
+	var out []Hit
+	for _, sc := range scored {
+		h, ok, err := pack.node(sc.ID)
+		if err != nil {
+			return nil, err
+		}
+		if !ok || !opts.keep(&h) {
+			continue
+		}
+		h.Score = sc.Score
+		out = append(out, h)
+		if len(out) == opts.TopK {
+			break
+		}
+	}
+	return out, nil
 }
 
 // rankedOf records hits in found (first retriever wins the metadata) and

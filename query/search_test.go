@@ -7,8 +7,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
 var testMu sync.Mutex
@@ -44,13 +42,7 @@ func first(t *testing.T, r *Result) Hit {
 }
 
 func TestSearchKeyword(t *testing.T) {
-	t.Run("search table", func(t *testing.T) { testSearchKeyword(t, newFixture(t, false)) })
-	// An index without the search table falls back to the per-table
-	// indexes and still answers.
-	t.Run("legacy per-table indexes", func(t *testing.T) { testSearchKeyword(t, newFixtureIndexes(t, false, true)) })
-}
-
-func testSearchKeyword(t *testing.T, fx *fixture) {
+	fx := newFixture(t, false)
 	ctx := context.Background()
 	kw := Options{Mode: ModeKeyword}
 	for q, want := range map[string]string{
@@ -63,7 +55,7 @@ func testSearchKeyword(t *testing.T, fx *fixture) {
 		"parse config":         fx.parseConfig,
 		"create session store": fx.createSession,
 	} {
-		r, err := SearchWith(ctx, fx.db, q, kw)
+		r, err := Search(ctx, fx.pack, q, kw)
 		if err != nil {
 			t.Fatalf("%q: %v", q, err)
 		}
@@ -79,7 +71,7 @@ func testSearchKeyword(t *testing.T, fx *fixture) {
 func TestSearchExpansionAndFilters(t *testing.T) {
 	fx := newFixture(t, false)
 	ctx := context.Background()
-	r, err := SearchWith(ctx, fx.db, "HandleLogin", Options{Mode: ModeKeyword})
+	r, err := Search(ctx, fx.pack, "HandleLogin", Options{Mode: ModeKeyword})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +100,7 @@ func TestSearchExpansionAndFilters(t *testing.T) {
 		{Options{PathPrefix: "db/"}, func(h Hit) bool { return strings.HasPrefix(h.FilePath, "db/") }},
 	} {
 		c.opts.Mode = ModeKeyword
-		r, err := SearchWith(ctx, fx.db, "config user repository login session get", c.opts)
+		r, err := Search(ctx, fx.pack, "config user repository login session get", c.opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,13 +116,13 @@ func TestSearchExpansionAndFilters(t *testing.T) {
 
 	// Files: off by default, on with Files, and ranked below a definition
 	// with the same words.
-	r, _ = SearchWith(ctx, fx.db, "session", Options{Mode: ModeKeyword})
+	r, _ = Search(ctx, fx.pack, "session", Options{Mode: ModeKeyword})
 	for _, h := range r.Definitions {
 		if h.Label == "File" {
 			t.Errorf("file hit without Files: %+v", h)
 		}
 	}
-	r, _ = SearchWith(ctx, fx.db, "session", Options{Mode: ModeKeyword, Files: true})
+	r, _ = Search(ctx, fx.pack, "session", Options{Mode: ModeKeyword, Files: true})
 	var fileScore, defScore float64
 	for _, h := range r.Definitions {
 		switch h.ID {
@@ -145,11 +137,11 @@ func TestSearchExpansionAndFilters(t *testing.T) {
 	}
 
 	// Content and limit and min-score.
-	r, _ = SearchWith(ctx, fx.db, "parse config", Options{Mode: ModeKeyword, Content: true, Limit: 1})
+	r, _ = Search(ctx, fx.pack, "parse config", Options{Mode: ModeKeyword, Content: true, Limit: 1, Source: DBSource(fx.db)})
 	if len(r.Definitions) != 1 || r.Definitions[0].Content != "body of ParseConfig" || !strings.HasPrefix(r.Definitions[0].Signature, "func ParseConfig") {
 		t.Errorf("content: %+v", r.Definitions)
 	}
-	r, _ = SearchWith(ctx, fx.db, "config", Options{Mode: ModeKeyword, MinScore: 0.99})
+	r, _ = Search(ctx, fx.pack, "config", Options{Mode: ModeKeyword, MinScore: 0.99})
 	for _, h := range r.Definitions {
 		if h.Score < 0.99 {
 			t.Errorf("min-score let %v through", h.Score)
@@ -159,7 +151,7 @@ func TestSearchExpansionAndFilters(t *testing.T) {
 
 func TestSearchGroupsByProcess(t *testing.T) {
 	fx := newFixture(t, true)
-	r, err := SearchWith(context.Background(), fx.db, "login session password", Options{Mode: ModeKeyword})
+	r, err := Search(context.Background(), fx.pack, "login session password", Options{Mode: ModeKeyword})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,21 +188,21 @@ func TestSearchGroupsByProcess(t *testing.T) {
 func TestSearchModes(t *testing.T) {
 	fx := newFixture(t, false)
 	ctx := context.Background()
-	r, err := SearchWith(ctx, fx.db, "parse config", Options{})
+	r, err := Search(ctx, fx.pack, "parse config", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(r.Notices) != 1 || !strings.Contains(r.Notices[0], "keyword search only") {
 		t.Errorf("hybrid without vectors: notices %v", r.Notices)
 	}
-	if _, err := SearchWith(ctx, fx.db, "parse config", Options{Mode: ModeVector}); !errors.Is(err, ErrNoVectors) {
+	if _, err := Search(ctx, fx.pack, "parse config", Options{Mode: ModeVector}); !errors.Is(err, ErrNoVectors) {
 		t.Errorf("vector without vectors: %v", err)
 	}
 	// A vector retriever plugs in and is fused with keyword hits.
-	vec := func(_ context.Context, _ string, k int, keep func(*Hit) bool) ([]Hit, error) {
-		return []Hit{{ID: fx.pyLoad, Name: "load_config", Label: "Function", Kind: "function"}, {ID: fx.parseConfig, Name: "ParseConfig", Label: "Function"}}, nil
+	vec := func(_ context.Context, _ string, k int) ([]Scored, error) {
+		return []Scored{{ID: fx.pyLoad, Score: 0.9}, {ID: "not-in-the-pack", Score: 0.8}, {ID: fx.parseConfig, Score: 0.7}}, nil
 	}
-	r, err = SearchWith(ctx, fx.db, "parse config", Options{Vectors: vec})
+	r, err = Search(ctx, fx.pack, "parse config", Options{Vectors: vec})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,16 +216,17 @@ func TestSearchModes(t *testing.T) {
 	if h := first(t, r); h.ID != fx.parseConfig || h.Score > 1 {
 		t.Errorf("hybrid first %+v", h)
 	}
-	if _, err := SearchWith(ctx, fx.db, "   ", Options{Mode: ModeKeyword}); err == nil {
+	if _, err := Search(ctx, fx.pack, "   ", Options{Mode: ModeKeyword}); err == nil {
 		t.Error("empty query accepted")
 	}
-	r, err = SearchWith(ctx, fx.db, "the a an", Options{Mode: ModeKeyword})
+	r, err = Search(ctx, fx.pack, "the a an", Options{Mode: ModeKeyword})
 	if err != nil || len(r.Definitions) != 0 || len(r.Notices) == 0 {
 		t.Errorf("stop words only: %v %+v", err, r)
 	}
 }
 
-// Hostile queries neither fail the search nor touch the database.
+// Hostile queries neither fail the search nor touch the database (the
+// search does not even have it).
 func TestSearchHostile(t *testing.T) {
 	fx := newFixture(t, false)
 	ctx := context.Background()
@@ -251,7 +244,7 @@ func TestSearchHostile(t *testing.T) {
 		strings.Repeat("x", 10000),
 		strings.Repeat(`\'`, 5000),
 	} {
-		r, err := SearchWith(ctx, fx.db, q, Options{Mode: ModeKeyword, Files: true})
+		r, err := Search(ctx, fx.pack, q, Options{Mode: ModeKeyword, Files: true})
 		if err != nil {
 			t.Errorf("%.40q: %v", q, err)
 			continue
@@ -262,23 +255,14 @@ func TestSearchHostile(t *testing.T) {
 		t.Fatalf("node count %d → %d", before, after)
 	}
 	// The injection words are searched as words, harmlessly.
-	r, _ := SearchWith(ctx, fx.db, `'); MATCH (n) DETACH DELETE n;//`, Options{Mode: ModeKeyword})
+	r, _ := Search(ctx, fx.pack, `'); MATCH (n) DETACH DELETE n;//`, Options{Mode: ModeKeyword})
 	if strings.Join(r.Tokens, " ") != "match n detach delete" {
 		t.Errorf("tokens %v", r.Tokens)
 	}
-}
-
-// Ids with quotes and backslashes survive cypherList.
-func TestCypherList(t *testing.T) {
-	d := newTestDB(t)
-	hostile := []string{`it's`, `back\slash`, `\'`, `'); MATCH (n) DETACH DELETE n;//`, "nul\x00", `日本`}
-	for _, id := range hostile {
-		d.exec("CREATE (:File {id: $id, path: $id, name: 'x', searchText: ''})", map[string]any{"id": id})
+	if _, err := Search(ctx, nil, "x", Options{}); !errors.Is(err, ErrNoPack) {
+		t.Errorf("nil pack: %v", err)
 	}
-	r := d.exec("MATCH (f:File) WHERE f.id IN "+schema.QuoteList(hostile)+" RETURN count(f)", nil)
-	// go-kuzu stores "nul\x00" as "nul" (a C string); cypherList drops
-	// the NUL too, so every id matches itself.
-	if n := r.Rows[0][0].(int64); n != int64(len(hostile)) {
-		t.Errorf("matched %d of %d", n, len(hostile))
+	if _, err := Search(ctx, fx.pack, "x", Options{Content: true}); err == nil {
+		t.Error("Content without Source accepted")
 	}
 }

@@ -20,12 +20,13 @@ const vectorOverFetch = 4
 // prefix), every chunk vector is compared by cosine similarity (a brute
 // force scan: Kuzu does ~100k vectors in tens of milliseconds, and an HNSW
 // index is slow to build on small machines), and each symbol keeps its
-// best chunk.
+// best chunk. It returns ids and similarities only: Search turns them into
+// hits through the pack's snapshot, as it does keyword hits.
 //
 // The vector goes into the statement as a literal of numbers, never as a
 // string parameter (go-kuzu leaks those).
 func VectorRetriever(db Querier, embedQuery func(context.Context, string) ([]float32, error)) VectorFunc {
-	return func(ctx context.Context, q string, k int, keep func(*Hit) bool) ([]Hit, error) {
+	return func(ctx context.Context, q string, k int) ([]Scored, error) {
 		v, err := embedQuery(ctx, q)
 		if err != nil {
 			return nil, fmt.Errorf("embed the query: %w", err)
@@ -40,59 +41,20 @@ func VectorRetriever(db Querier, embedQuery func(context.Context, string) ([]flo
 		}
 		lit.WriteString("]")
 		stmt := fmt.Sprintf("MATCH (e:%s) WITH e, array_cosine_similarity(e.vector, CAST(%s AS FLOAT[%d])) AS sim "+
-			"RETURN e.ownerId, e.ownerLabel, sim ORDER BY sim DESC LIMIT %d", schema.LabelEmbedding, lit.String(), len(v), k*vectorOverFetch)
+			"RETURN e.ownerId, sim ORDER BY sim DESC LIMIT %d", schema.LabelEmbedding, lit.String(), len(v), k*vectorOverFetch)
 		res, err := db.Query(ctx, stmt, nil)
 		if err != nil {
-			if missingIndex(err) {
-				return nil, ErrNoVectors
-			}
 			return nil, fmt.Errorf("vector scan: %w", err)
 		}
-		type best struct {
-			label string
-			sim   float64
-		}
-		var order []string
-		bestOf := map[string]best{}
+		var out []Scored
+		seen := map[string]bool{}
 		for _, row := range res.Rows {
 			id := str(row[0])
-			if _, ok := bestOf[id]; ok {
+			if seen[id] {
 				continue // rows come best first: the first chunk is the best
 			}
-			bestOf[id] = best{str(row[1]), flt(row[2])}
-			order = append(order, id)
-		}
-		// Fetch the symbols' columns, per table.
-		byLabel := map[string][]string{}
-		for _, id := range order {
-			byLabel[bestOf[id].label] = append(byLabel[bestOf[id].label], id)
-		}
-		hits := map[string]Hit{}
-		for label, ids := range byLabel {
-			if !identRE.MatchString(label) {
-				continue
-			}
-			stmt := fmt.Sprintf("MATCH (n:%s) WHERE n.id IN %s RETURN n.id, n.name, n.kind, n.filePath, n.startLine, n.endLine, n.language", label, schema.QuoteList(ids))
-			if label == string(schema.LabelFile) { // a file summary's vector: the file, as keyword search reads one
-				stmt = fmt.Sprintf("MATCH (n:File) WHERE n.id IN %s RETURN n.id, n.name, 'file', n.path, 1, n.lines, n.language", schema.QuoteList(ids))
-			}
-			r, err := db.Query(ctx, stmt, nil)
-			if err != nil {
-				return nil, fmt.Errorf("vector hits: %w", err)
-			}
-			for _, row := range r.Rows {
-				id := str(row[0])
-				hits[id] = Hit{ID: id, Name: str(row[1]), Kind: str(row[2]), FilePath: str(row[3]), StartLine: num(row[4]),
-					EndLine: num(row[5]), Language: str(row[6]), Label: label, Score: bestOf[id].sim}
-			}
-		}
-		var out []Hit
-		for _, id := range order {
-			h, ok := hits[id]
-			if !ok || (keep != nil && !keep(&h)) {
-				continue
-			}
-			out = append(out, h)
+			seen[id] = true
+			out = append(out, Scored{ID: id, Score: flt(row[1])})
 			if len(out) == k {
 				break
 			}

@@ -93,7 +93,7 @@ func TestLongInputsRefused(t *testing.T) {
 	if _, err := Impact(ctx, db, ImpactInput{Target: "x", FilePath: long}); !errors.Is(err, ErrInput) {
 		t.Errorf("Impact with a %d-byte file_path: %v, want ErrInput", len(long), err)
 	}
-	if _, err := Query(ctx, db, QueryInput{SearchQuery: "x", Goal: strings.Repeat("a", MaxTextBytes+1)}, nil, nil); !errors.Is(err, ErrInput) {
+	if _, err := Query(ctx, db, nil, QueryInput{SearchQuery: "x", Goal: strings.Repeat("a", MaxTextBytes+1)}, nil); !errors.Is(err, ErrInput) {
 		t.Errorf("Query with a long goal: %v, want ErrInput", err)
 	}
 	if len(db.stmts) != 0 {

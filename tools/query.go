@@ -32,9 +32,9 @@ const ContextWeight = 0.5
 // (weights 1 and ContextWeight). Results are grouped into processes, at
 // most limit processes with at most max_symbols symbols each.
 //
-// snap, when not nil, is the database's search snapshot (query.Snapshot):
-// the same answer, faster.
-func Query(ctx context.Context, db Querier, in QueryInput, vectors query.VectorFunc, snap *query.Snapshot) (*query.Result, error) {
+// pack is the index's search pack (the keyword engine and the graph behind
+// search); db supplies source text for include_content.
+func Query(ctx context.Context, db Querier, pack *query.Pack, in QueryInput, vectors query.VectorFunc) (*query.Result, error) {
 	for _, f := range []struct{ name, v string }{{"search_query", in.SearchQuery}, {"task_context", in.TaskContext}, {"goal", in.Goal}} {
 		if err := checkLen(f.name, f.v, MaxTextBytes); err != nil {
 			return nil, err
@@ -50,17 +50,17 @@ func Query(ctx context.Context, db Querier, in QueryInput, vectors query.VectorF
 	// definitions; more costs expansion and grouping time (measured: 50
 	// hits take ~1.5x the time of 20 on prometheus).
 	hits := min(max(limit*4, maxSym, 20), 200)
-	opts := query.Options{Limit: hits, MaxProcesses: limit, Content: in.IncludeContent, Vectors: vectors, Snapshot: snap}
-	res, err := query.SearchWith(ctx, db, q, opts)
+	opts := query.Options{Limit: hits, MaxProcesses: limit, Content: in.IncludeContent, Vectors: vectors, Source: query.DBSource(db)}
+	res, err := query.Search(ctx, pack, q, opts)
 	if err != nil {
-		if errors.Is(err, query.ErrNoVectors) {
+		if errors.Is(err, query.ErrNoVectors) || errors.Is(err, query.ErrNoPack) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	extra := strings.TrimSpace(strings.TrimSpace(in.TaskContext) + " " + strings.TrimSpace(in.Goal))
 	if extra != "" {
-		cres, err := query.SearchWith(ctx, db, extra, opts)
+		cres, err := query.Search(ctx, pack, extra, opts)
 		if err != nil {
 			return nil, fmt.Errorf("search task_context/goal: %w", err)
 		}

@@ -1,38 +1,33 @@
-// Package text turns identifiers, paths and search queries into the words a
-// full-text index can match.
+// Package text turns identifiers, paths, doc comments and search queries
+// into the words the search engine (package query) indexes and matches.
 //
 // Code names glue words together (getUserById, user_repository,
-// HTTPServer, src/auth/validate.ts) and Kuzu's full-text search neither
-// splits camelCase nor keeps digits: its ignore pattern turns every digit and
-// punctuation character (including '_') into a separator, so "http2Server"
-// would index as "http" and "server", "sha256" as "sha", and
-// "user_repository" could never be matched whole. This package does the
-// splitting itself, on both sides:
+// HTTPServer, İstanbulParser, src/auth/validate.ts). This package splits
+// them, the same way on both sides:
 //
+//   - SplitIdentifier splits one identifier into lower-case words at
+//     case changes and at every rune that is not a letter, mark or digit
+//     (Unicode classes, Unicode lower-casing: GRÜSSE → grüsse). Letters
+//     without case (路由器) stay together.
+//   - Segments cuts a text into identifier-shaped pieces (letters, marks,
+//     digits, '_' and '-').
+//   - Words is the index-side analysis of any text: each segment's words
+//     and, for a segment of several words, its whole form
+//     ("user_repository" → user repository userrepository), so that a
+//     query spelling the name whole or in words matches. Newlines, tabs and
+//     punctuation are separators like spaces.
 //   - SearchText builds the searchText column of a symbol or file: the words
-//     of its name, qualified name and path, plus each multi-word identifier
-//     kept whole ("get user by id getuserbyid").
-//   - Tokens turns a query into the same kind of words: split, lowercased,
-//     stop words dropped, aliases (k8s → kubernetes) added.
-//   - FTSQuery renders tokens as a query string for QUERY_FTS_INDEX that
-//     contains only [a-z] and spaces, so it can be embedded in a Cypher
-//     string literal with no way to break out of it. It never emits Kuzu's
-//     "term*" wildcard, which crashes Kuzu 0.11.3 (see FTSQuery).
+//     of its name, qualified name and path, each word once.
 //
-// Digits. A word with digits ("http2", "sha256", "404") is emitted twice:
-// as itself, which Kuzu reduces to its letters ("http", "sha"), and in a
-// digit-spelled form ("httptwo", "shatwofivesix", "numfourzerofour") that
-// survives Kuzu's tokenizer. The query side applies the same encoding, so
-// "sha256" ranks SHA-256 code above SHA-1 code while "sha" still finds both.
+// Digits stay in words ("http2", "sha256", "404"): the engine keeps them,
+// so nothing is spelled out any more (Kuzu's full-text index dropped
+// digits, which is why earlier versions did).
 //
-// Whole identifiers are joined without a separator ("userrepository", not
-// "user_repository") for the same reason: '_' is a separator to Kuzu.
+// Stop words. StopWords is the list both sides drop. Kuzu's default list
+// drops words that matter in code (get, new, use, value, name, first, is,
+// not, for, if, has, can); ours keeps them. Aliases (k8s → kubernetes) are
+// a query-side expansion (query.Parse).
 //
-// Stop words. Kuzu's default stop-word list drops words that matter in code
-// (get, new, use, value, name, first, is, not, for, if, has, can). The index
-// must be created with StopWords instead (see StopWordsCSV); the query side
-// drops the same words, so both agree.
-//
-// Everything here is pure Go with no dependencies, and every output token
-// matches [a-z0-9]+ (FTSQuery output: [a-z ]).
+// Everything here is pure Go with no dependencies; every word is made of
+// lower-case Unicode letters, marks and decimal digits.
 package text

@@ -1,20 +1,61 @@
 package text
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
-// MaxInput is the most bytes of any one input that the functions of this
-// package read; the rest is ignored. It bounds the work a hostile query or a
-// minified one-line file can cause.
+// MaxInput is the most bytes of any one query-side input that the
+// functions of this package read; the rest is ignored. It bounds the work
+// a hostile query or a minified one-line file can cause. Index-side text
+// (Words) is bounded by MaxIndexInput instead.
 const MaxInput = 4096
 
-// SplitIdentifier splits an identifier (or any string) into lowercase words
-// made of [a-z0-9].
+// MaxIndexInput is the most bytes of one indexed text (a doc comment, a
+// signature) that Words reads.
+const MaxIndexInput = 1 << 16
+
+// rune classes of the splitter.
+const (
+	sep   = iota // not part of a word
+	upper        // an upper-case (or title-case) letter
+	lower        // a lower-case letter, a letter without case (CJK), a mark
+	digit        // a decimal digit
+)
+
+func class(r rune) int {
+	switch {
+	case r < utf8.RuneSelf:
+		switch {
+		case 'a' <= r && r <= 'z':
+			return lower
+		case 'A' <= r && r <= 'Z':
+			return upper
+		case '0' <= r && r <= '9':
+			return digit
+		}
+		return sep
+	case r == utf8.RuneError:
+		return sep
+	case unicode.IsUpper(r) || unicode.IsTitle(r):
+		return upper
+	case unicode.IsLetter(r) || unicode.IsMark(r):
+		return lower
+	case unicode.IsDigit(r):
+		return digit
+	}
+	return sep
+}
+
+// SplitIdentifier splits an identifier (or any string) into lower-case
+// words of Unicode letters and digits.
 //
 // Rules, in order:
-//   - Every byte that is not an ASCII letter or digit separates words: '_',
-//     '-', '.', '/', ':', spaces, punctuation and all non-ASCII text.
+//   - Every rune that is not a letter, a mark or a decimal digit separates
+//     words: '_', '-', '.', '/', ':', spaces, newlines, punctuation, symbols.
 //   - A lower-case letter followed by an upper-case one starts a word:
-//     getUserById → get user by id.
+//     getUserById → get user by id, İstanbulParser → istanbul parser.
 //   - In a run of capitals, the last one starts a word when a lower-case
 //     letter follows it: HTTPServer → http server, parseJSON → parse json,
 //     XMLHttpRequest → xml http request.
@@ -22,48 +63,70 @@ const MaxInput = 4096
 //     http2Server → http2 server, sha256 → sha256, int64 → int64,
 //     base64Encode → base64 encode. A letter after digits starts a word:
 //     "2fa" → 2 fa, "x509Cert" → x509 cert.
+//   - Letters without case (路由器) are lower-case letters: a run of them
+//     is one word (no dictionary segmentation).
 //
+// Lower-casing is Unicode's (strings.ToLower: GRÜSSE → grüsse, İ → i).
 // The result is nil for input with no letters or digits.
 func SplitIdentifier(s string) []string {
 	if len(s) > MaxInput {
 		s = s[:MaxInput]
 	}
 	var words []string
-	start := -1 // start of the current word in s, -1 when between words
+	splitWords(s, func(w string) { words = append(words, w) })
+	return words
+}
+
+// splitWords calls emit with each word of s, as SplitIdentifier splits it.
+func splitWords(s string, emit func(string)) {
+	start := -1 // byte offset of the current word, -1 between words
+	prev := sep
 	flush := func(end int) {
 		if start >= 0 && end > start {
-			words = append(words, strings.ToLower(s[start:end]))
+			emit(lowerWord(s[start:end]))
 		}
 		start = -1
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !isAlnum(c) {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		c := class(r)
+		if c == sep {
 			flush(i)
+			prev = sep
+			i += n
 			continue
 		}
 		if start < 0 {
 			start = i
-			continue
+		} else {
+			switch {
+			case c == upper && (prev == lower || prev == digit):
+				flush(i) // getUser, http2Server
+				start = i
+			case c == upper && prev == upper && i+n < len(s):
+				if nr, _ := utf8.DecodeRuneInString(s[i+n:]); class(nr) == lower && unicode.IsLower(nr) {
+					flush(i) // HTTPServer: the S starts "Server"
+					start = i
+				}
+			case (c == lower || c == upper) && prev == digit && unicode.IsLetter(r):
+				flush(i) // 2fa, x509cert
+				start = i
+			}
 		}
-		p := s[i-1]
-		switch {
-		case isUpper(c) && (isLower(p) || isDigit(p)):
-			// getUser, http2Server
-			flush(i)
-			start = i
-		case isUpper(c) && isUpper(p) && i+1 < len(s) && isLower(s[i+1]):
-			// HTTPServer: the S starts "Server"
-			flush(i)
-			start = i
-		case isLetter(c) && isDigit(p):
-			// 2fa, x509cert (lower-case after digits)
-			flush(i)
-			start = i
-		}
+		prev = c
+		i += n
 	}
 	flush(len(s))
-	return words
+}
+
+// lowerWord lower-cases w, without allocating when it is lower-case ASCII.
+func lowerWord(w string) string {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c >= utf8.RuneSelf || ('A' <= c && c <= 'Z') {
+			return strings.ToLower(w)
+		}
+	}
+	return w
 }
 
 // Joined is the whole form of a multi-word identifier: its words joined with
@@ -76,8 +139,54 @@ func Joined(words []string) string {
 	return strings.Join(words, "")
 }
 
-func isAlnum(c byte) bool  { return isLetter(c) || isDigit(c) }
-func isLetter(c byte) bool { return isLower(c) || isUpper(c) }
-func isLower(c byte) bool  { return 'a' <= c && c <= 'z' }
-func isUpper(c byte) bool  { return 'A' <= c && c <= 'Z' }
-func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
+// isSegmentRune reports whether r belongs to an identifier-shaped segment:
+// a letter, mark or digit, '_' or '-'.
+func isSegmentRune(r rune) bool {
+	return r == '_' || r == '-' || class(r) != sep
+}
+
+// Segments splits s into identifier-shaped pieces: at every rune that is
+// not a letter, mark, digit, '_' or '-'. "pkg.mod.Class.method" →
+// pkg mod Class method; "src/user_repo.py" → src user_repo py;
+// "grüße welt" → grüße welt.
+func Segments(s string) []string {
+	if len(s) > MaxInput {
+		s = s[:MaxInput]
+	}
+	return strings.FieldsFunc(s, func(r rune) bool { return !isSegmentRune(r) })
+}
+
+// Words is the index-side analysis of a text (a name, a doc comment, a
+// signature, a path): for each segment (see Segments) its words
+// (SplitIdentifier) and, when it has several, its whole form (Joined), in
+// order, repeats kept (they are term frequencies). Query words are made
+// the same way (query.Parse), so both sides agree. At most MaxIndexInput
+// bytes of s are read.
+//
+//	Words("ParseConfig reads a\nYAML file") = parse config parseconfig reads a yaml file
+func Words(s string, emit func(w string)) {
+	if len(s) > MaxIndexInput {
+		s = s[:MaxIndexInput]
+	}
+	var words []string
+	for len(s) > 0 {
+		i := strings.IndexFunc(s, isSegmentRune)
+		if i < 0 {
+			return
+		}
+		s = s[i:]
+		j := strings.IndexFunc(s, func(r rune) bool { return !isSegmentRune(r) })
+		if j < 0 {
+			j = len(s)
+		}
+		words = words[:0]
+		splitWords(s[:j], func(w string) { words = append(words, w) })
+		for _, w := range words {
+			emit(w)
+		}
+		if len(words) > 1 {
+			emit(strings.Join(words, ""))
+		}
+		s = s[j:]
+	}
+}

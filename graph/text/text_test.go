@@ -2,9 +2,9 @@ package text
 
 import (
 	"reflect"
-	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -31,8 +31,16 @@ func TestSplitIdentifier(t *testing.T) {
 		"a":                    {"a"},
 		"A":                    {"a"},
 		"IOError":              {"io", "error"},
-		"café":                 {"caf"},
-		"日本語":                  nil,
+		"café":                 {"café"},
+		"İstanbulParser":       {"istanbul", "parser"},
+		"GRÜSSE":               {"grüsse"},
+		"grüßeWelt":            {"grüße", "welt"},
+		"路由器":                  {"路由器"},
+		"new路由器":               {"new路由器"},
+		"ÄrgerMitÖl":           {"ärger", "mit", "öl"},
+		"line\nbreak":          {"line", "break"},
+		"tab\tsep":             {"tab", "sep"},
+		"\xffbad\xfe":          {"bad"},
 		"":                     nil,
 		"___":                  nil,
 	}
@@ -43,15 +51,50 @@ func TestSplitIdentifier(t *testing.T) {
 	}
 }
 
+func TestSegments(t *testing.T) {
+	cases := map[string][]string{
+		"pkg.mod.Class.method": {"pkg", "mod", "Class", "method"},
+		"src/user_repo.py":     {"src", "user_repo", "py"},
+		"grüße welt":           {"grüße", "welt"},
+		"路由器.route()":          {"路由器", "route"},
+		"a\nb":                 {"a", "b"},
+	}
+	for in, want := range cases {
+		if got := Segments(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("Segments(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestWords(t *testing.T) {
+	cases := map[string][]string{
+		"ParseConfig reads a\nYAML file":         {"parse", "config", "parseconfig", "reads", "a", "yaml", "file"},
+		"config\nparser":                         {"config", "parser"}, // no glued "config\nparser"
+		"func (r *UserRepo) Get(id int64) error": {"func", "r", "user", "repo", "userrepo", "get", "id", "int64", "error"},
+		"Der Parser für İstanbul, grüße":         {"der", "parser", "für", "istanbul", "grüße"},
+		"路由器 把请求":                                {"路由器", "把请求"},
+		"user_repository user":                   {"user", "repository", "userrepository", "user"},
+		"":                                       nil,
+	}
+	for in, want := range cases {
+		var got []string
+		Words(in, func(w string) { got = append(got, w) })
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("Words(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestSearchText(t *testing.T) {
 	cases := []struct{ name, qn, path, want string }{
 		{"getUserById", "UserService.getUserById", "src/user_service.ts",
 			"get user by id getuserbyid service userservice src ts"},
 		{"user_repository", "", "", "user repository userrepository"},
 		{"validate.ts", "", "src/auth/validate.ts", "validate ts src auth"},
-		{"http2Server", "", "", "http2 httptwo server http2server httptwoserver"},
-		{"handle404", "", "", "handle404 handlefourzerofour"},
-		{"", "", "a/404.html", "a 404 numfourzerofour html"},
+		{"http2Server", "", "", "http2 server http2server"},
+		{"handle404", "", "", "handle404"},
+		{"", "", "a/404.html", "a 404 html"},
+		{"İstanbulParser", "", "", "istanbul parser istanbulparser"},
 		{"", "", "", ""},
 	}
 	for _, c := range cases {
@@ -61,108 +104,19 @@ func TestSearchText(t *testing.T) {
 	}
 }
 
-func TestTokens(t *testing.T) {
-	cases := map[string][]string{
-		"getUserById":                      {"get", "user", "by", "id", "getuserbyid"},
-		"where is the auth middleware?":    {"is", "auth", "authentication", "authorization", "middleware"},
-		"k8s":                              {"k8s", "kubernetes"},
-		"K8S pods":                         {"k8s", "kubernetes", "pods"},
-		"db connection":                    {"db", "database", "connection"},
-		"user_repository":                  {"user", "repository", "userrepository"},
-		"for if not is has can":            {"for", "if", "not", "is", "has", "can"},
-		"the a an":                         nil,
-		"":                                 nil,
-		"   \t\n":                          nil,
-		"日本語":                              nil,
-		"'); MATCH (n) DETACH DELETE n;//": {"match", "n", "detach", "delete"},
-		`"quoted" \back\slash`:             {"quoted", "back", "slash"},
-	}
-	for in, want := range cases {
-		if got := Tokens(in); !reflect.DeepEqual(got, want) {
-			t.Errorf("Tokens(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestTokensBounded(t *testing.T) {
-	long := strings.Repeat("alpha beta gamma ", 700) // ~12k chars
-	if got := Tokens(long); !reflect.DeepEqual(got, []string{"alpha", "beta", "gamma"}) {
-		t.Errorf("repeated words: %q", got)
-	}
-	var sb strings.Builder
-	for i := 0; i < 2000; i++ {
-		sb.WriteString("w")
-		sb.WriteByte(byte('a' + i%26))
-		sb.WriteByte(byte('a' + i/26%26))
-		sb.WriteString(" ")
-	}
-	if got := Tokens(sb.String()); len(got) != MaxTokens {
-		t.Errorf("got %d tokens, want MaxTokens=%d", len(got), MaxTokens)
-	}
-	one := strings.Repeat("a", 10000)
-	if got := Tokens(one); len(got) != 1 || len(got[0]) != MaxInput {
-		t.Errorf("10k-letter word: %d tokens", len(got))
-	}
-}
-
-func TestFTSQuery(t *testing.T) {
-	cases := []struct {
-		toks []string
-		want string
-	}{
-		{[]string{"get", "user", "getuser"}, "get user getuser"},
-		{[]string{"http2", "sha256"}, "httptwo shatwofivesix"},
-		{[]string{"404"}, "numfourzerofour"},
-		{[]string{"k8s", "kubernetes"}, "keights kubernetes"},
-		{[]string{"repo*", "*"}, "repo"},
-		{[]string{"'", `\`, ""}, ""},
-		{[]string{"Mixed'Case"}, "mixedcase"},
-		{nil, ""},
-	}
-	for _, c := range cases {
-		if got := FTSQuery(c.toks); got != c.want {
-			t.Errorf("FTSQuery(%q) = %q, want %q", c.toks, got, c.want)
-		}
-	}
-}
-
-func TestPhrases(t *testing.T) {
-	cases := []struct {
-		q    string
-		n    int
-		want []string
-	}{
-		{"user repository", 3, []string{"userrepository"}},
-		{"get object or 404", 3, []string{"getobject", "objector", "or404", "getobjector", "objector404"}},
-		{"getUserById", 3, nil}, // one segment: its whole form is already a token
-		{"parse config file", 2, []string{"parseconfig", "configfile"}},
-		{"single", 3, nil},
-		{"", 3, nil},
-	}
-	for _, c := range cases {
-		if got := Phrases(c.q, c.n); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("Phrases(%q, %d) = %q, want %q", c.q, c.n, got, c.want)
-		}
-	}
-	if got := Phrases(strings.Repeat("w ", 5000), 3); len(got) > MaxTokens {
-		t.Errorf("%d phrases", len(got))
-	}
-}
-
-func TestStopWordsCSV(t *testing.T) {
-	csv := StopWordsCSV()
+func TestStopWordsAndAliases(t *testing.T) {
 	for _, keep := range []string{"for", "if", "not", "is", "has", "can", "get", "new", "value", "name"} {
-		if StopWords[keep] || strings.Contains("\n"+csv, "\n"+keep+"\n") {
+		if StopWords[keep] {
 			t.Errorf("%q must not be a stop word", keep)
 		}
 	}
-	if !strings.Contains(csv, "\nthe\n") {
-		t.Errorf("\"the\" missing from %q", csv)
+	if !StopWords["the"] {
+		t.Error(`"the" is not a stop word`)
 	}
 	for k, vs := range Aliases {
 		for _, w := range append([]string{k}, vs...) {
-			if !tokenRE.MatchString(w) {
-				t.Errorf("alias %q → %q: %q is not a [a-z0-9]+ word", k, vs, w)
+			if !isWord(w) {
+				t.Errorf("alias %q → %q: %q is not one lower-case word", k, vs, w)
 			}
 		}
 		for _, v := range vs {
@@ -173,41 +127,35 @@ func TestStopWordsCSV(t *testing.T) {
 	}
 }
 
-var (
-	tokenRE = regexp.MustCompile(`^[a-z0-9]+$`)
-	ftsRE   = regexp.MustCompile(`^([a-z]+ )*[a-z]+$`)
-)
+// isWord reports whether w is a non-empty run of lower-case letters,
+// caseless letters, marks and digits.
+func isWord(w string) bool {
+	if w == "" || !utf8.ValidString(w) {
+		return false
+	}
+	for _, r := range w {
+		if unicode.IsUpper(r) || unicode.IsTitle(r) || !(unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	return true
+}
 
 // checkOutputs asserts the output contracts for any input.
 func checkOutputs(t *testing.T, s string) {
 	for _, w := range SplitIdentifier(s) {
-		if !tokenRE.MatchString(w) {
+		if !isWord(w) {
 			t.Fatalf("SplitIdentifier(%q) gave %q", s, w)
 		}
 	}
-	for _, w := range Phrases(s, 3) {
-		if !tokenRE.MatchString(w) {
-			t.Fatalf("Phrases(%q) gave %q", s, w)
+	Words(s, func(w string) {
+		if !isWord(w) {
+			t.Fatalf("Words(%q) gave %q", s, w)
 		}
-	}
-	toks := Tokens(s)
-	if len(toks) > MaxTokens {
-		t.Fatalf("Tokens(%q): %d tokens", s, len(toks))
-	}
-	for _, w := range toks {
-		if !tokenRE.MatchString(w) {
-			t.Fatalf("Tokens(%q) gave %q", s, w)
-		}
-	}
-	if q := FTSQuery(append(toks, Phrases(s, 3)...)); q != "" && !ftsRE.MatchString(q) {
-		t.Fatalf("FTSQuery(Tokens(%q)) = %q", s, q)
-	}
-	if q := FTSQuery([]string{s}); q != "" && !ftsRE.MatchString(q) {
-		t.Fatalf("FTSQuery([%q]) = %q", s, q)
-	}
+	})
 	if st := SearchText(s, s, s); st != "" {
 		for _, w := range strings.Split(st, " ") {
-			if !tokenRE.MatchString(w) {
+			if !isWord(w) {
 				t.Fatalf("SearchText(%q) gave %q", s, w)
 			}
 		}
@@ -224,21 +172,17 @@ func TestHostile(t *testing.T) {
 	} {
 		checkOutputs(t, s)
 	}
+	one := strings.Repeat("a", 10000)
+	if got := SplitIdentifier(one); len(got) != 1 || len(got[0]) != MaxInput {
+		t.Errorf("10k-letter word: %d words", len(got))
+	}
 }
 
 func FuzzText(f *testing.F) {
-	for _, s := range []string{"getUserById", "HTTPServer", "k8s auth", `'); MATCH (n) DETACH DELETE n;//`, "日本", "a_b-c.d/e", "x509Cert2fa"} {
+	for _, s := range []string{"getUserById", "HTTPServer", "k8s auth", `'); MATCH (n) DETACH DELETE n;//`, "日本", "a_b-c.d/e", "x509Cert2fa", "İstanbulParser grüße"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		checkOutputs(t, s)
-		if utf8.ValidString(s) {
-			// Splitting is idempotent on its own output.
-			words := SplitIdentifier(s)
-			again := SplitIdentifier(strings.Join(words, " "))
-			if !reflect.DeepEqual(words, again) && len(s) <= MaxInput {
-				t.Fatalf("not idempotent: %q → %q → %q", s, words, again)
-			}
-		}
 	})
 }

@@ -1,10 +1,5 @@
 package text
 
-import (
-	"sort"
-	"strings"
-)
-
 // StopWords are the English words that carry no meaning in a code search
 // query ("where is the code that handles the login" → code handles login).
 // Kuzu's default list is not used because it also drops words that name
@@ -13,8 +8,7 @@ import (
 // with, from, to, by, as, in, on, of (they occur in identifiers: isValid,
 // hasNext, canRetry, forEach, fromJSON, toString, getById, doRequest). They
 // are kept so that a query word is never dropped on one side but indexed on
-// the other: the full-text index must be created with this same list (see
-// StopWordsCSV).
+// the other: the search pack's index drops this same list (query.BuildPack).
 var StopWords = map[string]bool{
 	"a": true, "an": true, "the": true, "and": true, "or": true,
 	"this": true, "that": true, "these": true, "those": true,
@@ -120,21 +114,3 @@ var Aliases = map[string][]string{
 	"calc":   {"calculate"},
 	"oauth2": {"oauth"},
 }
-
-// StopWordsCSV is the stop-word list as a one-column CSV file body (one word
-// a line, sorted), the form CREATE_FTS_INDEX(..., stopWords := 'file.csv')
-// reads. Kuzu copies the words into the index when it is created; the file
-// can be deleted afterwards.
-func StopWordsCSV() string {
-	var ws []string
-	for w, stop := range StopWords {
-		if stop {
-			ws = append(ws, w)
-		}
-	}
-	sort.Strings(ws)
-	return strings.Join(ws, "\n") + "\n"
-}
-
-// isStop reports whether w is a stop word.
-func isStop(w string) bool { return StopWords[w] }

@@ -12,9 +12,11 @@
 // For each corpus it copies the sources to a temporary directory (so no
 // index lands in the shared corpus cache), runs the ingest pipeline into a
 // graph.Build with text.SearchText filling the searchText column (what
-// `gitnexus analyze` does), loads it, adds the experimental full-text
-// indexes the variants need, and runs every labeled query through
-// query.SearchWith. Nothing is committed; the build is aborted at the end.
+// `gitnexus analyze` does), loads it, builds its search pack
+// (query.BuildPack), writes it and reads it back (query.ReadPack), and runs
+// every labeled query through query.Search on that pack: exactly the
+// engine `gitnexus query` and the MCP server search. Nothing is committed;
+// the build is aborted at the end.
 //
 // # Modes
 //
@@ -51,8 +53,13 @@
 //   - file recall@5 and file MRR: the same over the distinct files of the
 //     hits, in order of first appearance. The baseline ranks files only, so
 //     only the file metrics compare with it;
-//   - median: search latency per query over the build's connection, the
-//     query's embedding included in the vector and hybrid modes.
+//   - median: search latency per query on the pack (in process, the pack
+//     already read), the query's embedding included in the vector and
+//     hybrid modes.
+//
+// The baseline is Kuzu's full-text index (QUERY_FTS_INDEX, Kuzu's default
+// stop words) over a Doc table of whole files that only eval creates: a
+// reference point, not a search path.
 package main
 
 import (
@@ -123,45 +130,21 @@ type variant struct {
 	opts func() query.Options
 }
 
-func plan(specs ...string) []query.Index {
-	// spec: "suffix:weight" applied to every symbol table; index name
-	// <table>_<suffix> (schema's own are <table>_fts).
-	var out []query.Index
-	for _, l := range schema.SymbolLabels {
-		for _, s := range specs {
-			var suffix string
-			var w float64
-			fmt.Sscanf(strings.Replace(s, ":", " ", 1), "%s %g", &suffix, &w)
-			out = append(out, query.Index{Table: l, Name: strings.ToLower(string(l)) + "_" + suffix, Weight: w})
-		}
-	}
-	return out
-}
-
-// gplan is the search-table plan with other weights.
-func gplan(ident, doc float64) []query.Index {
-	return []query.Index{
-		{Table: query.SearchTable, Name: query.IndexIdent, Weight: ident},
-		{Table: query.SearchTable, Name: query.IndexDoc, Weight: doc},
-	}
-}
-
-// bodyPlan adds the per-table body indexes (the search table has none).
-func bodyPlan(w float64) []query.Index { return plan(fmt.Sprintf("body:%g", w)) }
-
 func ranking(f func(*query.Ranking)) *query.Ranking {
 	r := query.DefaultRanking
 	f(&r)
 	return &r
 }
 
+// variants are the keyword rankings measured: the shipped one first, then
+// one change each.
 var variants = []variant{
-	{"shipped: search table, default ranking", func() query.Options { return query.Options{} }},
-	{"  no phrases", func() query.Options {
-		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.Phrases = 0 })}
-	}},
+	{"shipped: search pack, default ranking", func() query.Options { return query.Options{} }},
 	{"  phrases up to 2 words", func() query.Options {
 		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.Phrases = 2 })}
+	}},
+	{"  phrases up to 3 words", func() query.Options {
+		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.Phrases = 3 })}
 	}},
 	{"  no prefix terms", func() query.Options {
 		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.PrefixWeight = 0 })}
@@ -184,38 +167,18 @@ var variants = []variant{
 	{"  expansion 2 hops", func() query.Options {
 		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.ExpandHops = 2 })}
 	}},
-	{"  weights ident 1, doc 0.3", func() query.Options { return query.Options{Plan: gplan(1, 0.3)} }},
-	{"  weights ident 1, doc 1", func() query.Options { return query.Options{Plan: gplan(1, 1)} }},
-	{"  weights ident 2, doc 0.5", func() query.Options { return query.Options{Plan: gplan(2, 0.5)} }},
-	{"  + body index 0.2", func() query.Options { return query.Options{Plan: append(gplan(1, 0.5), bodyPlan(0.2)...)} }},
+	{"  weights ident 1, doc 0.3", func() query.Options {
+		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.WeightDoc = 0.3 })}
+	}},
+	{"  weights ident 1, doc 1", func() query.Options {
+		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.WeightDoc = 1 })}
+	}},
+	{"  weights ident 2, doc 0.5", func() query.Options {
+		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.WeightIdent = 2 })}
+	}},
 	{"  rrf combine", func() query.Options {
 		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.Combine = "rrf" })}
 	}},
-	{"per-table schema indexes (fallback plan)", func() query.Options { return query.Options{Plan: query.FallbackPlan()} }},
-	{"per-table, our stop words", func() query.Options { return query.Options{Plan: plan("allsw:1")} }},
-	{"per-table ident 1, doc 0.5, body 0.2", func() query.Options {
-		return query.Options{Plan: plan("ident:1", "doc:0.5", "body:0.2")}
-	}},
-}
-
-// extraIndexes are the experimental indexes, per symbol table, and the
-// per-table indexes of schema.SymbolFTSIndex that indexes built before the
-// search table had (the fallback plan; analyze no longer builds them).
-func extraIndexes(stopCSV string) []string {
-	var out []string
-	for _, l := range schema.SymbolLabels {
-		out = append(out, schema.SymbolFTSIndex(l).CreateStatement())
-		t := string(l)
-		p := strings.ToLower(t) + "_"
-		sw := fmt.Sprintf("stemmer := 'english', stopWords := '%s'", stopCSV)
-		out = append(out,
-			fmt.Sprintf("CALL CREATE_FTS_INDEX('%s', '%sallsw', ['name', 'searchText', 'signature', 'docComment'], %s)", t, p, sw),
-			fmt.Sprintf("CALL CREATE_FTS_INDEX('%s', '%sident', ['name', 'searchText'], %s)", t, p, sw),
-			fmt.Sprintf("CALL CREATE_FTS_INDEX('%s', '%sdoc', ['signature', 'docComment'], %s)", t, p, sw),
-			fmt.Sprintf("CALL CREATE_FTS_INDEX('%s', '%sbody', ['content'], %s)", t, p, sw),
-		)
-	}
-	return out
 }
 
 type scores struct{ symR5, symMRR, fileR5, fileMRR float64 }
@@ -319,7 +282,7 @@ func run(ctx context.Context, c config) error {
 					o.Vectors = ix.vectors
 				}
 				t1 := time.Now()
-				res, err := query.SearchWith(ctx, ix.b, q.Query, o)
+				res, err := query.Search(ctx, ix.pack, q.Query, o)
 				r.lat = append(r.lat, time.Since(t1))
 				if err != nil {
 					ix.cleanup()
@@ -364,7 +327,7 @@ func run(ctx context.Context, c config) error {
 	default:
 		fmt.Fprintf(c.out, "vector, hybrid: %s on %s\n", m.emb.ModelID(), deviceOf(m))
 	}
-	fmt.Fprintf(c.out, "median: search latency per query over a graph.Build connection (query embedding included); max of the shipped keyword ranking: %s\n",
+	fmt.Fprintf(c.out, "median: search latency per query on the search pack (query embedding included); max of the shipped keyword ranking: %s\n",
 		maxOf(rows[0].lat))
 	return nil
 }
@@ -394,6 +357,7 @@ func maxOf(ds []time.Duration) time.Duration {
 // index is one corpus's eval build.
 type index struct {
 	b        *graph.Build
+	pack     *query.Pack      // what every search reads, read back from its file
 	vectors  query.VectorFunc // nil without a model
 	embedded string           // what the embedding stage did, for the log line
 	cleanup  func()
@@ -412,9 +376,8 @@ func buildIndex(ctx context.Context, src string, noSearchText bool, m *model) (*
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("copy corpus: %v: %s", err, out)
 	}
-	// 1 GiB of pool (address space, filled as needed): the eval builds a
-	// dozen extra full-text indexes, each adding tables whose hash indexes
-	// live in the pool, and 256 MiB ran out on flask.
+	// 1 GiB of pool (address space, filled as needed): the baseline's
+	// full-text index over whole files is large.
 	b, err := graph.NewBuild(ctx, dir, graph.BuildOptions{MaxThreads: 2, BufferPoolSize: 1 << 30})
 	if err != nil {
 		os.RemoveAll(tmp)
@@ -437,12 +400,19 @@ func buildIndex(ctx context.Context, src string, noSearchText bool, m *model) (*
 		ix.cleanup()
 		return nil, fmt.Errorf("load: %w", err)
 	}
-	stop := filepath.Join(tmp, "stopwords.csv")
-	if err := os.WriteFile(stop, []byte(text.StopWordsCSV()), 0o644); err != nil {
+	// The search pack, written and read back as analyze writes it and
+	// `gitnexus query` reads it: the engine measured is the one shipped.
+	p, err := query.BuildPack(ctx, b)
+	if err != nil {
 		ix.cleanup()
 		return nil, err
 	}
-	if err := query.BuildIndexes(ctx, b, tmp); err != nil {
+	packPath := filepath.Join(tmp, "search.pack")
+	if err := p.WriteFile(packPath); err != nil {
+		ix.cleanup()
+		return nil, err
+	}
+	if ix.pack, err = query.ReadPack(packPath); err != nil {
 		ix.cleanup()
 		return nil, err
 	}
@@ -456,20 +426,9 @@ func buildIndex(ctx context.Context, src string, noSearchText bool, m *model) (*
 		ix.vectors = vf
 		ix.embedded = fmt.Sprintf("; %d chunks of %d symbols embedded (last batch and load: %s)", st.Chunks, st.Owners, time.Since(t0).Round(time.Millisecond))
 	}
-	stmts := append(extraIndexes(stop),
-		"CREATE NODE TABLE Doc(id STRING, body STRING, PRIMARY KEY(id))")
-	for _, s := range stmts {
-		// Each full-text index build starts from an empty buffer pool, as
-		// analyze's do (graph.Build.Settle): a dozen of them in one pool
-		// fill it on gin.
-		if err := b.Settle(); err != nil {
-			ix.cleanup()
-			return nil, err
-		}
-		if err := b.Exec(ctx, s); err != nil {
-			ix.cleanup()
-			return nil, fmt.Errorf("%.60s: %w", s, err)
-		}
+	if err := b.Exec(ctx, "CREATE NODE TABLE Doc(id STRING, body STRING, PRIMARY KEY(id))"); err != nil {
+		ix.cleanup()
+		return nil, err
 	}
 	// Baseline documents: every file's whole text, as NDJSON.
 	docs := filepath.Join(tmp, "docs.json")

@@ -14,7 +14,7 @@ import (
 )
 
 // testDB is a Querier over a Kuzu database built by hand in a temp dir,
-// with the real schema and full-text indexes.
+// with the real schema.
 type testDB struct {
 	t    *testing.T
 	db   *kuzu.Database
@@ -121,43 +121,16 @@ func (d *testDB) edge(rt schema.RelType, fromLabel, from, toLabel, to string, st
 		map[string]any{"from": from, "to": to, "step": int64(step)})
 }
 
-// Exec makes testDB an Execer for BuildIndexes.
-func (d *testDB) Exec(ctx context.Context, stmt string) error {
-	_, err := d.Query(ctx, stmt, nil)
-	return err
-}
-
-// indexes creates what analyze creates: the schema's per-table indexes
-// and, unless legacy, the search table.
-func (d *testDB) indexes(legacy bool) {
-	for _, ix := range schema.FTSIndexes {
-		d.exec(ix.CreateStatement(), nil)
-	}
-	if legacy { // indexes built before SymbolSearch had one index per symbol table
-		for _, l := range schema.SymbolLabels {
-			d.exec(schema.SymbolFTSIndex(l).CreateStatement(), nil)
-		}
-	}
-	if !legacy {
-		if err := BuildIndexes(context.Background(), d, d.t.TempDir()); err != nil {
-			d.t.Fatal(err)
-		}
-	}
-}
-
 // fixture is a small Go+Python project: a login flow, a repository class
 // with a method, an interface it implements, imports.
 type fixture struct {
 	db                                            *testDB
+	pack                                          *Pack
 	handleLogin, validate, createSession, getUser string
 	userRepo, repoIface, parseConfig, pyLoad      string
 }
 
 func newFixture(t *testing.T, withProcess bool) *fixture {
-	return newFixtureIndexes(t, withProcess, false)
-}
-
-func newFixtureIndexes(t *testing.T, withProcess, legacy bool) *fixture {
 	d := newTestDB(t)
 	for _, f := range []string{"auth/login.go", "auth/session.go", "db/user_repository.go", "config/parse.go", "util/strings.go"} {
 		d.file(f, "go")
@@ -185,6 +158,10 @@ func newFixtureIndexes(t *testing.T, withProcess, legacy bool) *fixture {
 			d.edge(schema.RelStepInProcess, "Function", s, "Process", "proc:login", i+1)
 		}
 	}
-	d.indexes(legacy)
+	p, err := BuildPack(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx.pack = p
 	return fx
 }

@@ -1,0 +1,177 @@
+package query
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/kljensen/snowball/english"
+
+	"github.com/gitnexus/gitnexus/graph/text"
+)
+
+// bm25Index is one field's inverted index: the keyword engine. Documents
+// are node positions of the pack (0..nodes-1); a node that is no document
+// of this field has length 0.
+//
+// How a document is indexed: text.Words cuts its text into words (Unicode
+// letters, marks and digits; identifiers split at case changes, each
+// multi-word segment also kept whole; every other rune, newlines
+// included, separates), stop words (text.StopWords) are dropped, words of
+// the letters a–z only are stemmed (Snowball english; other words are
+// kept as they are). A document's length is its number of words after
+// stop words. How it scores: each distinct query term found adds
+//
+//	log10((N − df + 0.5) / (df + 0.5) + 1) × tf·(k+1) / (tf + k·(1 − b + b·len/avglen))
+//
+// with k = 1.2, b = 0.75, N the number of documents (those with at least
+// one word), df the documents holding the term and tf its count in the
+// document.
+type bm25Index struct {
+	numDocs int
+	avgLen  float64
+	// Built (indexBuilder): lengths by document and postings by term.
+	docLen   []uint32
+	postings map[string][]posting
+	// Read from a pack (see packfile.go): decoded on demand.
+	file *fileIndex
+}
+
+type posting struct {
+	doc int32
+	tf  uint32
+}
+
+const (
+	bm25K = 1.2
+	bm25B = 0.75
+)
+
+// length is document doc's length in words.
+func (ix *bm25Index) length(doc int32) uint32 {
+	if ix.file != nil {
+		return ix.file.length(doc)
+	}
+	return ix.docLen[doc]
+}
+
+// lookup is term's postings, nil when no document holds it.
+func (ix *bm25Index) lookup(term string) []posting {
+	if ix.file != nil {
+		return ix.file.lookup(term)
+	}
+	return ix.postings[term]
+}
+
+// stemmer maps a word to its index term: Snowball english for words of
+// a–z only, the word itself otherwise. It remembers what it has stemmed.
+type stemmer map[string]string
+
+func (s stemmer) term(w string) string {
+	if st, ok := s[w]; ok {
+		return st
+	}
+	st := w
+	if azOnly(w) {
+		st = english.Stem(w, true)
+	}
+	s[w] = st
+	return st
+}
+
+// azOnly reports whether w is made of a–z only (and is not empty).
+func azOnly(w string) bool {
+	if w == "" {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// indexBuilder accumulates the documents of one field.
+type indexBuilder struct {
+	stem     stemmer
+	ix       *bm25Index
+	totalLen uint64
+	tf       map[string]uint32
+}
+
+func newIndexBuilder(stem stemmer) *indexBuilder {
+	return &indexBuilder{stem: stem, tf: map[string]uint32{}, ix: &bm25Index{postings: map[string][]posting{}}}
+}
+
+// add indexes the texts as one document doc (each document once, in
+// increasing order).
+func (b *indexBuilder) add(doc int32, texts ...string) {
+	clear(b.tf)
+	var n uint32
+	for _, s := range texts {
+		text.Words(s, func(w string) {
+			if text.StopWords[w] {
+				return
+			}
+			n++
+			b.tf[b.stem.term(w)]++
+		})
+	}
+	if int(doc) >= len(b.ix.docLen) {
+		b.ix.docLen = append(b.ix.docLen, make([]uint32, int(doc)+1-len(b.ix.docLen))...)
+	}
+	if n == 0 {
+		return // no words: not a document (counts toward neither N nor avglen)
+	}
+	b.ix.docLen[doc] = n
+	b.ix.numDocs++
+	b.totalLen += uint64(n)
+	for t, c := range b.tf {
+		b.ix.postings[t] = append(b.ix.postings[t], posting{doc: doc, tf: c})
+	}
+}
+
+// done finishes the index over nodes documents.
+func (b *indexBuilder) done(nodes int) *bm25Index {
+	if len(b.ix.docLen) < nodes {
+		b.ix.docLen = append(b.ix.docLen, make([]uint32, nodes-len(b.ix.docLen))...)
+	}
+	for _, ps := range b.ix.postings {
+		slices.SortFunc(ps, func(x, y posting) int { return cmp.Compare(x.doc, y.doc) })
+	}
+	if b.ix.numDocs > 0 {
+		b.ix.avgLen = float64(b.totalLen) / float64(b.ix.numDocs)
+	}
+	return b.ix
+}
+
+// score returns the BM25 score of every document matching at least one of
+// the query terms (words as Parse makes them), by document.
+func (ix *bm25Index) score(terms []string) map[int32]float64 {
+	seen := map[string]bool{}
+	out := map[int32]float64{}
+	stem := stemmer{}
+	for _, w := range terms {
+		if text.StopWords[w] {
+			continue
+		}
+		t := stem.term(w)
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		ps := ix.lookup(t)
+		if len(ps) == 0 {
+			continue
+		}
+		n, df := float64(ix.numDocs), float64(len(ps))
+		idf := math.Log10((n-df+0.5)/(df+0.5) + 1)
+		for _, p := range ps {
+			tf := float64(p.tf)
+			l := float64(ix.length(p.doc))
+			out[p.doc] += idf * (tf * (bm25K + 1) / (tf + bm25K*(1-bm25B+bm25B*(l/ix.avgLen))))
+		}
+	}
+	return out
+}

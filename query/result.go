@@ -75,6 +75,10 @@ type Result struct {
 	// Definitions are the hits that are steps of none of Processes, best
 	// first.
 	Definitions []Hit `json:"definitions"`
+	// Hits are all the hits, best first, before they were grouped: the
+	// ranking itself, which query/eval scores. Not part of the JSON answer
+	// (processes, process_symbols and definitions hold the same hits).
+	Hits []Hit `json:"-"`
 	// Notices are one-line remarks for the user (a fallback taken, a filter
 	// that removed everything).
 	Notices []string `json:"notices,omitempty"`

@@ -142,6 +142,7 @@ func Search(ctx context.Context, pack *Pack, q string, opts Options) (*Result, e
 		return nil, fmt.Errorf("process lookup: %w", err)
 	}
 	slog.Debug("process lookup", "memberships", len(members), "at", time.Since(t0))
+	res.Hits = hits
 	res.Processes, res.ProcessSymbols, res.Definitions = Group(hits, members, procs, opts.MaxProcesses)
 	return res, nil
 }

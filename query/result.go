@@ -22,6 +22,11 @@ type Hit struct {
 	// Signature and Content are filled with Options.Content.
 	Signature string `json:"signature,omitempty"`
 	Content   string `json:"content,omitempty"`
+	// IsTest is the node's stored isTest property (schema.Symbol.IsTest,
+	// schema.File.IsTest: decided once by ingest), carried by the search
+	// pack; ranking reads it (Ranking.TestFactor). Not printed: the path
+	// says as much to a reader.
+	IsTest bool `json:"-"`
 }
 
 // Via is how graph expansion reached a hit: over relationship Rel from (or,

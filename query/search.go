@@ -113,7 +113,7 @@ func Search(ctx context.Context, pack *Pack, q string, opts Options) (*Result, e
 		if hits[i].Label == string(schema.LabelFile) {
 			hits[i].Score *= opts.Ranking.FileFactor
 		}
-		if opts.Ranking.TestFactor > 0 && schema.IsTestPath(hits[i].FilePath) {
+		if opts.Ranking.TestFactor > 0 && hits[i].IsTest {
 			hits[i].Score *= opts.Ranking.TestFactor
 		}
 	}

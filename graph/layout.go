@@ -14,7 +14,7 @@ import (
 //
 //	meta.json            the commit point: names the live DB file
 //	lock                 flock'ed by the one analyze that may write
-//	db-<stamp>.kuzu      the live Kuzu database (one file; .wal beside it while open rw)
+//	db-<stamp>.kuzu      the live Kuzu database (one file, never written after Commit)
 //	db-<stamp>.kuzu.pack its search pack (query.Pack), a companion (Build.Attach)
 //	staging-<random>/    a build in progress: NDJSON row files and the new db.kuzu
 const (
@@ -65,6 +65,11 @@ type Meta struct {
 	// are a lower bound).
 	Calls      map[string]int `json:"calls,omitempty"`
 	Unresolved map[string]int `json:"unresolved,omitempty"`
+	// Sums holds the size and CRC-32C of the database file and of each
+	// companion, by file name in .gitnexus/ (Commit fills it): Open checks
+	// the database against it, Verify every file. Absent in indexes from
+	// an older gitnexus.
+	Sums map[string]FileSum `json:"sums,omitempty"`
 }
 
 // EmbeddingInfo says which vectors the index holds (Count 0: none).

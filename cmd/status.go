@@ -20,7 +20,8 @@ var statusCmd = &cobra.Command{
 	Long: `status shows what the index of a repository holds, whether it is up to
 date, and whether it is intact: every file of the index is read and compared
 with the checksums its analyze recorded. A damaged index is reported
-("integrity DAMAGED"), and status then exits 3 as with no index at all:
+("integrity DAMAGED"), and status then exits 3 as with no index at all
+(with --json it prints only the error object, as every command does):
 run ` + "`gitnexus analyze`" + ` to rebuild it.`,
 	Args: cobra.MaximumNArgs(1),
 	RunE: func(c *cobra.Command, args []string) (err error) {
@@ -66,15 +67,15 @@ run ` + "`gitnexus analyze`" + ` to rebuild it.`,
 			// SearchPack is the size of the search pack every search
 			// reads (0: none).
 			SearchPack int64 `json:"searchPackBytes"`
-			// Integrity is "ok", "damaged: FILE: REASON" or
-			// "unverified: …" (graph.Verify).
+			// Integrity is "ok" or "unverified: …" (graph.Verify;
+			// a damaged index is an error).
 			Integrity string `json:"integrity"`
 		}{m, head, head != "" && head != m.Commit, packBytes, integrity}
 		if flagJSON {
-			if err := printJSON(out); err != nil {
-				return err
+			if damage != nil {
+				return toolError(verr) // one object: the error and its code
 			}
-			return toolError(verr)
+			return printJSON(out)
 		}
 		defer func() {
 			if damage != nil {

@@ -146,8 +146,21 @@ func checkDBFile(root string, m *Meta) error {
 	return checkSum(root, m.DBFile, path, want)
 }
 
-// checkSum compares the file at path with its recorded sum.
+// checkSum compares the file at path with its recorded sum. Only a
+// regular file of the recorded size is read (a FIFO put in its place
+// would block the reader forever).
 func checkSum(root, name, path string, want FileSum) error {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return &DamageError{Root: root, File: name, Reason: "the file is missing"}
+	case err != nil:
+		return fmt.Errorf("index of %s: %w", root, err)
+	case !fi.Mode().IsRegular():
+		return &DamageError{Root: root, File: name, Reason: "not a regular file"}
+	case fi.Size() != want.Size:
+		return &DamageError{Root: root, File: name, Reason: fmt.Sprintf("%d bytes, %d at commit", fi.Size(), want.Size)}
+	}
 	got, err := sumFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return &DamageError{Root: root, File: name, Reason: "the file is missing"}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -241,6 +242,12 @@ func TestDamagedPack(t *testing.T) {
 		"garbled":   func(p string) { garble(t, p, 100, 10) },
 		"truncated": func(p string) { truncate(t, p, 50) },
 		"missing":   func(p string) { rm(t, p) },
+		"a fifo": func(p string) {
+			rm(t, p)
+			if err := syscall.Mkfifo(p, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			root := copyIndex(t, tmpl)

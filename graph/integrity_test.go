@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -309,4 +310,69 @@ func TestCheckpointLeavesIndexIntact(t *testing.T) {
 	if n := count(t, d, "MATCH (f:Function) RETURN count(f)"); n != 20 {
 		t.Errorf("%d functions", n)
 	}
+}
+
+// TestReadSideNeverWrites runs, through a read-only DB and without any
+// statement filter, every statement that could write somewhere: none
+// changes the database file (its checksum holds), none leaves a file
+// beside it once the DB is closed, and the index opens and answers after.
+// Files a statement writes elsewhere (COPY TO and EXPORT DATABASE succeed
+// on a read-only database) are the statement gate's to refuse; here they
+// go to a temp directory. So is BEGIN TRANSACTION, which succeeds and
+// leaves the pooled connection inside a transaction (a CHECKPOINT after it
+// waits 6 s for it, then fails).
+func TestReadSideNeverWrites(t *testing.T) {
+	root, m := damagedTemplate(t)
+	out := t.TempDir()
+	before := listDir(t, IndexDir(root))
+	ctx := context.Background()
+	d, err := Open(ctx, root, OpenOptions{BufferPoolSize: 64 << 20, MaxThreads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"CHECKPOINT",
+		"BEGIN TRANSACTION",
+		"COMMIT",
+		"ROLLBACK",
+		"CALL checkpoint_threshold=1",
+		"CREATE (:Folder {id: 'x', path: 'x', name: 'x'})",
+		"MATCH (f:Function) SET f.name = 'y'",
+		"CREATE NODE TABLE Evil(id STRING PRIMARY KEY)",
+		"ALTER TABLE Function ADD evil STRING",
+		"DROP TABLE Function",
+		"CREATE MACRO evil(x) AS x",
+		"COPY Function FROM '" + filepath.Join(out, "none.csv") + "'",
+		"COPY (MATCH (f:Function) RETURN f.id) TO '" + filepath.Join(out, "f.csv") + "'",
+		"EXPORT DATABASE '" + filepath.Join(out, "export") + "'",
+		"ATTACH '" + filepath.Join(out, "other.kuzu") + "' AS other (dbtype kuzu)",
+	} {
+		d.Query(ctx, q, nil) // errors or not: what counts is the files
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if after := listDir(t, IndexDir(root)); !reflect.DeepEqual(before, after) {
+		t.Errorf(".gitnexus/ changed:\nbefore %v\nafter  %v", before, after)
+	}
+	if err := Verify(root, m); err != nil {
+		t.Fatal(err)
+	}
+	d = openTest(t, root)
+	if n := count(t, d, "MATCH (f:Function) RETURN count(f)"); n != 20 {
+		t.Errorf("%d functions", n)
+	}
+}
+
+func listDir(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	return names
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -45,6 +46,7 @@ type DB struct {
 	closed bool
 	db     *kuzu.Database
 	pool   chan *kuzu.Connection
+	file   os.FileInfo // the database file as checked at Open
 }
 
 // Open opens the live index of the repository at repoRoot read-only. It
@@ -90,6 +92,10 @@ func Open(ctx context.Context, repoRoot string, opts OpenOptions) (*DB, error) {
 		if err := clearReadDebris(path); err != nil {
 			return nil, fmt.Errorf("index of %s: %w", root, err)
 		}
+		file, err := os.Stat(path)
+		if err != nil {
+			return nil, fmt.Errorf("index of %s: %w", root, err)
+		}
 		kdb, err := openKuzu(path, systemConfig(opts.BufferPoolSize, opts.MaxThreads, true))
 		if err != nil {
 			if again, merr := ReadMeta(root); merr == nil && again.DBFile != meta.DBFile && attempt < 3 {
@@ -97,7 +103,7 @@ func Open(ctx context.Context, repoRoot string, opts OpenOptions) (*DB, error) {
 			}
 			return nil, fmt.Errorf("open index of %s: %w", root, err)
 		}
-		d := &DB{root: root, meta: meta, opts: opts, db: kdb, pool: make(chan *kuzu.Connection, opts.Connections)}
+		d := &DB{root: root, meta: meta, opts: opts, db: kdb, pool: make(chan *kuzu.Connection, opts.Connections), file: file}
 		for i := 0; i < opts.Connections; i++ {
 			c, err := kuzu.OpenConnection(kdb)
 			if err != nil {
@@ -131,6 +137,9 @@ func (d *DB) query(ctx context.Context, cypher string, params map[string]any, ma
 	if d.closed {
 		return nil, errors.New("graph: query on a closed index")
 	}
+	if err := d.unchanged(); err != nil {
+		return nil, err
+	}
 	var conn *kuzu.Connection
 	select {
 	case conn = <-d.pool:
@@ -159,6 +168,22 @@ func (d *DB) query(ctx context.Context, cypher string, params map[string]any, ma
 	}
 	defer res.Close()
 	return collect(res, maxRows)
+}
+
+// unchanged fails with a *DamageError when the open database file was
+// written to since Open checked it (same file, other size or modification
+// time): Kuzu would read its next pages from the changed file, and may
+// crash on them. A file that was removed or replaced (a re-analyze's swap)
+// is fine: Kuzu keeps reading the one it opened.
+func (d *DB) unchanged() error {
+	fi, err := os.Stat(filepath.Join(IndexDir(d.root), d.meta.DBFile))
+	if err != nil || !os.SameFile(fi, d.file) {
+		return nil
+	}
+	if fi.Size() != d.file.Size() || !fi.ModTime().Equal(d.file.ModTime()) {
+		return &DamageError{Root: d.root, File: d.meta.DBFile, Reason: "the file was written to while open"}
+	}
+	return nil
 }
 
 // Meta is the metadata of the open index (as read at Open).

@@ -89,7 +89,9 @@
 // what opening it costs). Otherwise Open fails with a *DamageError (ErrDamaged):
 // "the index of X is damaged (file: reason): run `gitnexus analyze X`".
 // Verify checks the database and every companion (the search pack) the same
-// way, for `gitnexus status`. A CHECKPOINT on a read-only database leaves
+// way, for `gitnexus status`. A query on a DB whose file was written to
+// since Open (same file, other size or modification time) fails as damaged
+// too. A CHECKPOINT on a read-only database leaves
 // a WAL and a shadow file beside it (the database file itself stays
 // untouched: Kuzu opened it read-only), after which Kuzu refuses to open it:
 // Open and Close remove them. Query converts values to

@@ -77,30 +77,30 @@
 // ErrSchemaVersion when it is from an incompatible build); writes then fail in
 // the engine with an error wrapping ErrReadOnly, and a text of more than one
 // statement with ErrManyStatements. A committed database is never written
-// again: nothing opens it read-write.
-//
-// Damage (integrity.go): Kuzu segfaults on a database file garbled in the
-// middle (mid-query) or in its catalog (at open), fails with "failed to open
-// database with status 1" on a truncated one and takes an empty one for a
-// new database. So Open hands Kuzu no file it has not checked: it must exist,
-// be a whole number of pages with a Kuzu 0.11 header whose page ranges lie
-// inside it, and match the size and CRC-32C Commit recorded in Meta.Sums
-// (reading the file costs about 8 ms for a 57 MB database, a few percent of
-// what opening it costs). Otherwise Open fails with a *DamageError (ErrDamaged):
-// "the index of X is damaged (file: reason): run `gitnexus analyze X`".
-// Verify checks the database and every companion (the search pack) the same
-// way, for `gitnexus status`. A query on a DB whose file was written to
-// since Open (same file, other size or modification time) fails as damaged
-// too. A CHECKPOINT on a read-only database leaves
-// a WAL and a shadow file beside it (the database file itself stays
-// untouched: Kuzu opened it read-only), after which Kuzu refuses to open it:
-// Open and Close remove them. Query converts values to
+// again: nothing opens it read-write. Query converts values to
 // JSON-friendly Go values (JSONValue). Stale reports that a re-analyze has
 // committed a newer database; a long-running reader reopens then (the old
 // file stays readable while open). Queries honour context cancellation
 // through Kuzu's interrupt; OpenOptions.QueryTimeout is a deadline on that
 // context (ErrQueryTimeout). go-kuzu leaks the C copy of every string query
 // parameter: prefer few, short string parameters in long-lived processes.
+//
+// Damage (integrity.go): Kuzu segfaults on a database file garbled in the
+// middle or in its catalog (at open or mid-query), fails with "failed to open
+// database with status 1" on a truncated one and takes an empty one for a
+// new database. So Open hands Kuzu no file it has not checked: it must exist,
+// be a whole number of pages with a Kuzu 0.11 header whose page ranges lie
+// inside it, and match the size and CRC-32C Commit recorded in Meta.Sums
+// (reading the file costs about 8 ms for django's 57 MB database, against
+// about 200 ms for a whole `gitnexus cypher` call on it). Otherwise Open fails with a *DamageError (ErrDamaged):
+// "the index of X is damaged (file: reason): run `gitnexus analyze X`".
+// Verify checks the database and every companion (the search pack) the same
+// way, for `gitnexus status`. A query on a DB whose file was written to
+// since Open (same file, other size or modification time) fails as damaged
+// too. A CHECKPOINT on a read-only database leaves a WAL and a shadow file
+// beside it (the database file itself stays untouched: Kuzu opened it
+// read-only), after which Kuzu refuses to open it: Open and Close remove
+// them.
 //
 // # Registry
 //

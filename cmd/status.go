@@ -35,10 +35,7 @@ run ` + "`gitnexus analyze`" + ` to rebuild it.`,
 		}
 		m, err := graph.ReadMeta(e.Path)
 		if err != nil {
-			if errors.Is(err, graph.ErrNoIndex) {
-				return &Error{Code: ExitNotFound, Err: err}
-			}
-			return err
+			return toolError(err) // no index, or damaged meta.json: exit 3
 		}
 		// Every file of the index against the checksums its commit
 		// recorded: a damaged index is reported, and exits 3 (no usable

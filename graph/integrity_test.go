@@ -400,3 +400,32 @@ func TestWrittenWhileOpen(t *testing.T) {
 		t.Errorf("after the file went: %d functions", n)
 	}
 }
+
+// TestDamagedMeta: a meta.json that is not JSON, or names something other
+// than a database file in .gitnexus/ (a path out of it, meta.json itself,
+// its own companion), is damage too.
+func TestDamagedMeta(t *testing.T) {
+	tmpl, m := damagedTemplate(t)
+	metaPath := func(root string) string { return filepath.Join(IndexDir(root), metaFileName) }
+	for name, content := range map[string]string{
+		"garbage":   "\x00\xffnot json",
+		"truncated": `{"schemaVersion": 3, "dbFile": "db-`,
+		"escape":    `{"dbFile": "../../../etc/passwd"}`,
+		"itself":    `{"dbFile": "meta.json"}`,
+		"companion": `{"dbFile": "` + m.DBFile + PackSuffix + `"}`,
+		"empty":     ``,
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := copyIndex(t, tmpl)
+			if err := os.WriteFile(metaPath(root), []byte(content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Open(context.Background(), root, OpenOptions{BufferPoolSize: 64 << 20, MaxThreads: 1})
+			wantDamaged(t, "Open", root, err, "")
+			var de *DamageError
+			if errors.As(err, &de) && de.File != metaFileName {
+				t.Errorf("names %s, want %s", de.File, metaFileName)
+			}
+		})
+	}
+}

@@ -80,7 +80,8 @@ type EmbeddingInfo struct {
 }
 
 // ReadMeta reads <repoRoot>/.gitnexus/meta.json. It returns an error
-// wrapping ErrNoIndex when there is none.
+// wrapping ErrNoIndex when there is none and a *DamageError (ErrDamaged)
+// when it is not valid.
 func ReadMeta(repoRoot string) (*Meta, error) {
 	path := filepath.Join(IndexDir(repoRoot), metaFileName)
 	data, err := os.ReadFile(path)
@@ -92,10 +93,10 @@ func ReadMeta(repoRoot string) (*Meta, error) {
 	}
 	var m Meta
 	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("index metadata %s is damaged (%v): run `gitnexus analyze` to rebuild it", path, err)
+		return nil, &DamageError{Root: repoRoot, File: metaFileName, Reason: err.Error()}
 	}
-	if m.DBFile == "" || strings.ContainsAny(m.DBFile, `/\`) {
-		return nil, fmt.Errorf("index metadata %s names no valid database file (%q): run `gitnexus analyze` to rebuild it", path, m.DBFile)
+	if m.DBFile == "" || strings.ContainsAny(m.DBFile, `/\`) || !strings.HasPrefix(m.DBFile, dbPrefix) || !strings.HasSuffix(m.DBFile, dbSuffix) {
+		return nil, &DamageError{Root: repoRoot, File: metaFileName, Reason: fmt.Sprintf("names no valid database file (%q)", m.DBFile)}
 	}
 	return &m, nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/gitnexus/gitnexus/graph"
 )
 
@@ -15,7 +17,8 @@ import (
 // one whose database file is garbled in the middle (Kuzu segfaults on it
 // mid-query, which used to end the server for every repo), answers calls
 // on the damaged one with "the index of X is damaged: run gitnexus
-// analyze" and keeps answering the healthy one, before and after.
+// analyze" and keeps answering the healthy one, before and after: in
+// process and as the spawned `gitnexus mcp`.
 func TestDamagedRepoServesOthers(t *testing.T) {
 	w := newWorld(t)
 	bad := filepath.Join(t.TempDir(), "broken")
@@ -49,7 +52,20 @@ func TestDamagedRepoServesOthers(t *testing.T) {
 	}
 	f.Close()
 
-	cs := w.inMemory(context.Background())
+	for _, transport := range []string{"in-process", "stdio"} {
+		t.Run(transport, func(t *testing.T) {
+			cs := w.inMemory(context.Background())
+			if transport == "stdio" {
+				cs = w.stdio(context.Background())
+			}
+			damagedServes(t, cs, bad)
+		})
+	}
+}
+
+// damagedServes calls tools on the damaged repo bad and the healthy goshop.
+func damagedServes(t *testing.T, cs *sdk.ClientSession, bad string) {
+	t.Helper()
 	healthy := func() {
 		t.Helper()
 		if c := call(t, cs, "context", map[string]any{"name": "HandleOrder", "repo": "goshop"}); c["status"] != "found" {

@@ -41,6 +41,13 @@ run ` + "`gitnexus analyze`" + ` to rebuild it.`,
 		// recorded: a damaged index is reported, and exits 3 (no usable
 		// index) after the report.
 		verr := graph.Verify(e.Path, m)
+		if verr != nil {
+			// An analyze may have swapped the index (and removed the
+			// files m names) meanwhile: then check the new one.
+			if again, err := graph.ReadMeta(e.Path); err == nil && again.DBFile != m.DBFile {
+				m, verr = again, graph.Verify(e.Path, again)
+			}
+		}
 		var damage *graph.DamageError
 		if verr != nil && !errors.As(verr, &damage) {
 			return verr

@@ -112,10 +112,10 @@ func checkKuzuHeader(path string, size int64) (string, error) {
 // checkDBFile checks the live database file before Kuzu opens it: that it
 // exists, its header (checkKuzuHeader) and, when meta.json recorded one
 // (Meta.Sums, written by Commit), its size and CRC-32C. Reading the whole
-// file costs about what Kuzu's own opening does (the page cache keeps it
-// for the queries that follow), and only a whole checksum finds the
-// garbled data page on which Kuzu would crash mid-query. A *DamageError
-// when damaged; other errors are I/O failures.
+// file costs little beside a command (doc.go has the numbers; the page
+// cache keeps it for the queries that follow), and only a whole checksum
+// finds the garbled page on which Kuzu would crash at open or mid-query.
+// A *DamageError when damaged; other errors are I/O failures.
 func checkDBFile(root string, m *Meta) error {
 	path := filepath.Join(IndexDir(root), m.DBFile)
 	damaged := func(reason string) error { return &DamageError{Root: root, File: m.DBFile, Reason: reason} }

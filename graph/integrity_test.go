@@ -414,11 +414,15 @@ func TestDamagedMeta(t *testing.T) {
 		"itself":    `{"dbFile": "meta.json"}`,
 		"companion": `{"dbFile": "` + m.DBFile + PackSuffix + `"}`,
 		"empty":     ``,
+		"huge":      `{"dbFile": "` + m.DBFile + `"}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			root := copyIndex(t, tmpl)
 			if err := os.WriteFile(metaPath(root), []byte(content), 0o600); err != nil {
 				t.Fatal(err)
+			}
+			if name == "huge" {
+				truncate(t, metaPath(root), maxMetaBytes+1) // sparse
 			}
 			_, err := Open(context.Background(), root, OpenOptions{BufferPoolSize: 64 << 20, MaxThreads: 1})
 			wantDamaged(t, "Open", root, err, "")

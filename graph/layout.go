@@ -84,6 +84,9 @@ type EmbeddingInfo struct {
 // when it is not valid.
 func ReadMeta(repoRoot string) (*Meta, error) {
 	path := filepath.Join(IndexDir(repoRoot), metaFileName)
+	if fi, err := os.Stat(path); err == nil && (!fi.Mode().IsRegular() || fi.Size() > maxMetaBytes) {
+		return nil, &DamageError{Root: repoRoot, File: metaFileName, Reason: fmt.Sprintf("not a regular file of at most %d bytes", maxMetaBytes)}
+	}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%w in %s: run `gitnexus analyze` there first", ErrNoIndex, repoRoot)
@@ -100,6 +103,10 @@ func ReadMeta(repoRoot string) (*Meta, error) {
 	}
 	return &m, nil
 }
+
+// maxMetaBytes bounds what ReadMeta reads: meta.json lists every indexed
+// file (about 100 bytes each), so 1 GiB is some ten million files.
+const maxMetaBytes = 1 << 30
 
 // writeMeta replaces meta.json atomically (temp file, fsync, rename, fsync dir).
 func writeMeta(repoRoot string, m *Meta) error {

@@ -82,7 +82,6 @@ func NewRepos(cwd string, opts graph.OpenOptions) *Repos {
 	if opts == (graph.OpenOptions{}) {
 		opts = DefaultOpenOptions
 	}
-	opts.ReadWrite = false
 	return &Repos{opts: opts, cwd: cwd, open: map[string]*repoState{}, alias: map[string]string{}}
 }
 
@@ -161,6 +160,9 @@ func (rs *Repos) Acquire(ctx context.Context, name string) (*Repo, error) {
 		if err != nil {
 			delete(rs.open, root)
 			delete(rs.alias, name)
+			if errors.Is(err, graph.ErrDamaged) {
+				return nil, err // names the repo and the remedy
+			}
 			return nil, fmt.Errorf("open index of %s: %w", root, err)
 		}
 		st.cur = &handle{db: db, root: root}

@@ -63,9 +63,9 @@ func poolDefaults(opts BuildOptions, log *slog.Logger) BuildOptions {
 // of on top of every page the statements before it touched and the C heap
 // they left behind. Analyze's peak memory is the largest single step plus
 // what Kuzu keeps from the steps before it; settling between the heavy
-// steps (COPY, each full-text index build) removes the second term. It costs
-// a checkpoint and an open, tens of milliseconds. Load settles before each
-// of its full-text indexes and at its end.
+// steps (the COPYs, the search pack's reads, the vector load) removes the
+// second term. It costs a checkpoint and an open, tens of milliseconds. Load
+// settles at its end.
 func (b *Build) Settle() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -3,8 +3,7 @@ package graph
 // This file owns the Build type and its life: options, NewBuild, the
 // accessors and the statements run on the new database between Load and
 // Commit. The other jobs of a build live beside it: rows.go (NDJSON rows),
-// load.go (bulk load), bufferpool.go (buffer-pool tuning), fts.go
-// (full-text indexes and their stop-word file), commit.go (the commit/abort
+// load.go (bulk load), bufferpool.go (buffer-pool tuning), commit.go (the commit/abort
 // swap), scratch.go (staging and scratch directories), durable.go (durable
 // moves).
 
@@ -32,9 +31,6 @@ type BuildOptions struct {
 	MaxThreads int
 	// Logger receives progress and warnings (default slog.Default()).
 	Logger *slog.Logger
-	// StopWords, when not empty, replaces Kuzu's default English stop-word
-	// list in every full-text index (e.g. the words of text.StopWordsCSV).
-	StopWords []string
 }
 
 type buildState int

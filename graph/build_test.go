@@ -33,13 +33,8 @@ func TestBuildLoadQuery(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(stages, ","); got != "schema,nodes,edges,fts" {
+	if got := strings.Join(stages, ","); got != "schema,nodes,edges" {
 		t.Errorf("stages %s", got)
-	}
-	// A symbol-table full-text index (as indexes built before SymbolSearch
-	// had) can still be added after Load.
-	if err := b.Exec(ctx, schema.SymbolFTSIndex(schema.LabelFunction).CreateStatement()); err != nil {
-		t.Fatal(err)
 	}
 	// The build itself can be queried and extended before Commit.
 	if err := b.Exec(ctx, "CREATE NODE TABLE Extra(id STRING PRIMARY KEY)"); err != nil {
@@ -92,31 +87,18 @@ func TestBuildLoadQuery(t *testing.T) {
 			t.Errorf("%s = %d, want %d", q, c, n)
 		}
 	}
-	// Full-text: stemming ("parsing" finds "parse"), stop words.
-	r, err := d.Query(ctx, "CALL QUERY_FTS_INDEX('Function', 'function_fts', 'parsing configs') RETURN node.id AS id, score ORDER BY id", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(r.Rows) != 5 {
-		t.Errorf("fts hits %v", r.Rows)
-	}
-	for _, ix := range schema.FTSIndexes {
-		if _, err := d.Query(ctx, fmt.Sprintf("CALL QUERY_FTS_INDEX('%s', '%s', 'x') RETURN node.id", ix.Table, ix.Name), nil); err != nil {
-			t.Errorf("index %s: %v", ix.Name, err)
-		}
-	}
 	// File rows carry a searchText built from name and path, though
-	// schema.File has no such field yet, and the file index finds them.
-	r, err = d.Query(ctx, "MATCH (f:File) RETURN f.searchText, f.unresolved, f.parseStatus", nil)
+	// schema.File has no such field yet.
+	r, err := d.Query(ctx, "MATCH (f:File) RETURN f.searchText, f.unresolved, f.parseStatus", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := text.SearchText("a.go", "", "src/a.go"); len(r.Rows) != 1 || r.Rows[0][0] != want || want == "" || r.Rows[0][1] != int64(-1) || r.Rows[0][2] != "ok" {
 		t.Errorf("file row %#v, want searchText %q", r.Rows, want)
 	}
-	r, err = d.Query(ctx, "CALL QUERY_FTS_INDEX('File', 'file_fts', 'src') RETURN node.id", nil)
-	if err != nil || len(r.Rows) != 1 || r.Rows[0][0] != "src/a.go" {
-		t.Errorf("file fts: %v %v", r, err)
+	// No full-text index is built: search runs on the search pack.
+	if _, err := d.Query(ctx, "CALL QUERY_FTS_INDEX('File', 'file_fts', 'src') RETURN node.id", nil); err == nil {
+		t.Error("the database has a file_fts index; Load builds none")
 	}
 }
 
@@ -455,34 +437,6 @@ func TestEdgeCopyFallback(t *testing.T) {
 	}
 	if got := b.Counts()["CALLS"]; got != 3 {
 		t.Errorf("CALLS loaded %d, want 3 (2 chain + 1 method call)", got)
-	}
-}
-
-// TestCustomStopWords: BuildOptions.StopWords replaces Kuzu's default list,
-// even when the repo path holds a quote (Kuzu splices the file path into
-// Cypher unescaped, so the file must live elsewhere).
-func TestCustomStopWords(t *testing.T) {
-	root := newRepo(t) // path contains a quote
-	ctx := context.Background()
-	b, err := NewBuild(ctx, root, BuildOptions{Logger: quietLog, StopWords: []string{"banana", "bad,word", ""}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Abort()
-	if err := b.AddFile(schema.File{ID: "x.go", Path: "x.go", Name: "x.go", SearchText: "the banana split"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Load(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
-	for q, want := range map[string]int{"banana": 0, "the": 1, "split": 1} {
-		r, err := b.Query(ctx, "CALL QUERY_FTS_INDEX('File', 'file_fts', '"+q+"') RETURN node.id", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(r.Rows) != want {
-			t.Errorf("%q: %d hits, want %d", q, len(r.Rows), want)
-		}
 	}
 }
 

@@ -115,7 +115,7 @@ func (d *DB) Query(ctx context.Context, cypher string, params map[string]any) (*
 }
 
 // QueryAll is Query without OpenOptions.MaxRows: for the program's own
-// statements that must read a whole table (query.LoadSnapshot), never for
+// statements that must read a whole table (query.BuildPack), never for
 // a caller's Cypher.
 func (d *DB) QueryAll(ctx context.Context, cypher string, params map[string]any) (*Result, error) {
 	return d.query(ctx, cypher, params, 0)

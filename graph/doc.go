@@ -19,8 +19,7 @@
 // Exec/Query between Load and Commit), rows.go and ndjson.go (validating
 // records and streaming them as NDJSON rows), filter.go (dropping dangling
 // edges), load.go (the bulk load), bufferpool.go (pool size, Settle,
-// GrowBufferPool), fts.go (full-text indexes and their stop-word file),
-// commit.go (the commit/abort swap), scratch.go (staging and scratch
+// GrowBufferPool), commit.go (the commit/abort swap), scratch.go (staging and scratch
 // directories), durable.go (moves that are on disk before meta.json names
 // them) and memory.go (the C heap).
 //
@@ -29,8 +28,10 @@
 // killed runs left behind. Add* stream rows as NDJSON to one file per node
 // table and per (rel type, from label, to label): nothing is held in memory.
 // Load creates the schema (schema.DDL, derived from the record types and
-// schema.Rels) in a fresh database, COPYs the node files, then the rel files,
-// then creates the full-text indexes (schema.FTSIndexes). Exec runs further
+// schema.Rels) in a fresh database, COPYs the node files, then the rel files.
+// No full-text index is built: keyword search runs on the search pack
+// (package query), written beside the database and attached to the build
+// (Attach) so that it is swapped in with it. Exec runs further
 // statements (vector tables, more COPYs from StagingDir) before Commit.
 // Commit moves the new database beside the old one, replaces meta.json
 // atomically, and only then removes the old database. Abort (or any failure,
@@ -49,17 +50,15 @@
 // jobs (load average 15-20; TestLoadCost with GITNEXUS_LOAD_BENCH=1: 10k
 // files, 200k symbols with ~1 KB content each, 500k edges, 368 MiB of
 // NDJSON), range over four runs: streaming 4-19 s, node COPY 6-21 s, edge
-// COPY 12-17 s (30 s with ignore_errors), FTS indexes 36-56 s, commit
-// 0.3-0.6 s; the database is 217 MiB; peak RSS 620 MiB with the 512 MiB
-// buffer pool the build defaulted to then (today's default is 256 MiB).
-// Full-text indexing dominates and grows with the number of tokens in the
-// indexed fields (about 170 ms fixed per index).
+// COPY 12-17 s (30 s with ignore_errors), Kuzu full-text indexes 36-56 s
+// (no longer built), commit 0.3-0.6 s; the database is 217 MiB; peak RSS
+// 620 MiB with the 512 MiB buffer pool the build defaulted to then (today's
+// default is 256 MiB).
 //
 // Memory: Kuzu keeps, after each statement, the buffer-pool pages it
 // touched and the C heap it freed (glibc arenas). The peak of a build would
 // then be the sum of its steps. Settle closes and reopens the new database
-// between steps (Load settles before each full-text index and at its end;
-// query.BuildIndexes before each of its indexes), so the peak is the largest
+// between steps (Load settles at its end), so the peak is the largest
 // step plus what opening the database costs (about 7 MiB a node table: its
 // primary-key hash index). TuneMalloc caps glibc at one malloc arena per
 // core and a 64 KiB trim threshold; it changes the whole process, so the

@@ -17,9 +17,8 @@ import (
 )
 
 // Load creates the schema in a fresh database in the staging directory,
-// copies every row file into it (nodes, then relationships), and creates the
-// full-text indexes. progress, if not nil, is called with the stage
-// ("schema", "nodes", "edges", "fts") and rows (or statements) done of total.
+// copies every row file into it (nodes, then relationships). progress, if not nil, is called with the stage
+// ("schema", "nodes", "edges") and rows (or statements) done of total.
 // After a failed Load the build can only be aborted; the live index is
 // untouched.
 func (b *Build) Load(ctx context.Context, progress func(stage string, done, total int)) (err error) {
@@ -137,9 +136,6 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 		}
 	}
 
-	if err := b.createFTSIndexes(ctx, progress); err != nil {
-		return err
-	}
 	b.log.Debug("graph loaded", "took", time.Since(start), "rss_MiB", RSS)
 	if err := b.reopen(); err != nil {
 		return err

@@ -103,7 +103,7 @@ func TestLoadCost(t *testing.T) {
 	t.Logf("rows: %d files, %d symbols, %d edges; NDJSON %.1f MiB", nFiles, nSym, nEdge, float64(bytes)/(1<<20))
 	t.Logf("stream (encode+write) %v; load %v; commit %v; db %.1f MiB", addTook.Round(time.Millisecond), loadTook.Round(time.Millisecond), commitTook.Round(time.Millisecond), float64(fi.Size())/(1<<20))
 	prev := t0
-	for _, s := range []string{"schema", "nodes", "edges", "fts"} {
+	for _, s := range []string{"schema", "nodes", "edges"} {
 		t.Logf("  %-6s %v", s, stageEnd[s].Sub(prev).Round(time.Millisecond))
 		prev = stageEnd[s]
 	}

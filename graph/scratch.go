@@ -54,7 +54,7 @@ func (b *Build) dbPath() string {
 
 // memWorkDir makes a scratch directory on /dev/shm when it exists and has
 // room, "" otherwise. Kuzu syncs its WAL after every statement (hundreds of
-// fdatasync calls for the DDL, COPYs and full-text indexes of one build):
+// fdatasync calls for the DDL and COPYs of one build):
 // on a memory file system they cost nothing, and Commit then copies the
 // finished file to disk with a single sync. GITNEXUS_BUILD_TMPDIR overrides
 // the location ("" or "none" keeps the database in staging).

@@ -162,80 +162,9 @@ func HasPair(rt RelType, p Pair) bool {
 	return false
 }
 
-// Full-text search.
-//
-// Kuzu 0.11.3's FTS (built into libkuzu, no INSTALL/LOAD, works offline) was
-// checked by hand against this version:
-//   - CREATE_FTS_INDEX(table, name, [props], stemmer := S, stopWords := W,
-//     ignore_pattern := R). Defaults: stemmer 'english' (Snowball), stopWords
-//     'default' (an English list: "the" is never indexed), and an
-//     ignore_pattern regex that strips digits and punctuation. Stemmers:
-//     arabic basque catalan danish dutch english finnish french german greek
-//     hindi hungarian indonesian irish italian lithuanian nepali norwegian
-//     porter portuguese romanian russian serbian spanish swedish tamil turkish,
-//     or 'none'. stopWords may instead name a one-column CSV file of words,
-//     which replaces the default list (graph.BuildOptions.StopWords does
-//     this); Kuzu splices that path unescaped into generated Cypher, so it
-//     must hold no quote. There is no strip_accents or lower option (text is
-//     always lowercased).
-//   - Tokens are split on the space character only: "long\nline" and
-//     "tab\there" are single tokens. Text meant for search (SearchText) must
-//     be space-separated words; camelCase is not split.
-//   - QUERY_FTS_INDEX(table, name, query, top := N, conjunctive := bool,
-//     K := 1.2, B := 0.75) yields node and score (BM25).
-//
-// The query issue tunes the fields; they are listed here and nowhere else.
-
-// FTS index options used for every index.
-const (
-	FTSStemmer   = "english"
-	FTSStopWords = "default"
-)
-
-// FTSIndex is one full-text index.
-type FTSIndex struct {
-	Table  Label
-	Name   string
-	Fields []string
-}
-
-// FTSIndexes are the full-text indexes created after every load. Symbols
-// are searched through the query package's SymbolSearch table (one table,
-// so one set of BM25 statistics over all symbols; built after Load by
-// query.BuildIndexes): per-table symbol indexes would double the full-text
-// cost of a load (its largest part) for no use.
-var FTSIndexes = []FTSIndex{
-	{LabelFile, "file_fts", []string{"name", "searchText"}},
-}
-
-// SymbolFTSIndex is the per-table index shape for a symbol table; indexes
-// built before SymbolSearch existed used it (query's fallback plan).
-func SymbolFTSIndex(l Label) FTSIndex {
-	return FTSIndex{l, strings.ToLower(string(l)) + "_fts", []string{"name", "searchText", "signature", "docComment"}}
-}
-
-// FTSIndexOf returns the full-text index of table l.
-func FTSIndexOf(l Label) (FTSIndex, bool) {
-	for _, ix := range FTSIndexes {
-		if ix.Table == l {
-			return ix, true
-		}
-	}
-	return FTSIndex{}, false
-}
-
-// CreateStatement is the CALL that builds the index with Kuzu's default
-// stop words.
-func (ix FTSIndex) CreateStatement() string {
-	return ix.CreateStatementWith(FTSStopWords)
-}
-
-// CreateStatementWith is the CALL that builds the index with the given
-// stopWords option: "default", or the path of a one-column CSV file of
-// words (which then replaces the default list; Kuzu copies it into the
-// index). Kuzu 0.11.3 splices the path unescaped into Cypher it generates,
-// so the path must not contain a quote or backslash.
-func (ix FTSIndex) CreateStatementWith(stopWords string) string {
-	return fmt.Sprintf("CALL CREATE_FTS_INDEX('%s', '%s', ['%s'], stemmer := '%s', stopWords := '%s')",
-		ix.Table, ix.Name, strings.Join(ix.Fields, "', '"), FTSStemmer, stopWords)
-}
+// No full-text index is created in the database: keyword search runs on
+// the search pack beside it (package query), our own BM25 index, which
+// tokenizes Unicode and splits identifiers as Kuzu's FTS cannot. Users who
+// want full-text search from their own Cypher can still create one with
+// CALL CREATE_FTS_INDEX on a copy of the database; gitnexus promises
+// nothing about it.

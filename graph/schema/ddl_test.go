@@ -53,28 +53,3 @@ func TestRelDDLCoversEveryPair(t *testing.T) {
 		t.Error("HasPair accepted CALLS File→Function")
 	}
 }
-
-func TestFTSFieldsAreColumns(t *testing.T) {
-	all := append([]FTSIndex(nil), FTSIndexes...)
-	for _, l := range SymbolLabels {
-		all = append(all, SymbolFTSIndex(l))
-	}
-	for _, ix := range all {
-		nt, ok := NodeTableOf(ix.Table)
-		if !ok {
-			t.Fatalf("%s: no table %s", ix.Name, ix.Table)
-		}
-		cols := map[string]string{}
-		for _, c := range nt.Columns {
-			cols[c.Name] = c.Type
-		}
-		for _, f := range ix.Fields {
-			if cols[f] != "STRING" {
-				t.Errorf("%s: field %s is %q, want a STRING column", ix.Name, f, cols[f])
-			}
-		}
-	}
-	if _, ok := FTSIndexOf(LabelFile); !ok {
-		t.Errorf("no FTS index for File")
-	}
-}

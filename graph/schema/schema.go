@@ -13,12 +13,12 @@ import "strconv"
 
 // Version is the version of everything an index stores, written into
 // meta.json: the node and relationship tables (DDL, from the records and
-// Rels), the vector table (LabelEmbedding), the full-text indexes, and the
+// Rels), the vector table (LabelEmbedding) and the
 // search pack beside the database (which carries this number too). Bump it
 // whenever any of them changes (a table, a property, a column's meaning,
 // the pack's format); an index with another version is rebuilt rather than
 // read.
-const Version = 3
+const Version = 4
 
 // Label is a node table.
 type Label string
@@ -164,8 +164,8 @@ type File struct {
 	// link to any symbol (issue: cross-file resolution). Never silently 0
 	// when resolution did not run: -1 means "not computed".
 	Unresolved int `json:"unresolved"`
-	// SearchText is the pre-split path text the full-text index reads
-	// (graph/text.SearchText).
+	// SearchText is the pre-split path text (graph/text.SearchText), kept
+	// as a property for users' Cypher.
 	SearchText string `json:"searchText"`
 	// IsTest says the file is test code: IsTestPath(Path), decided once by
 	// ingest. Readers use this property, never the path.
@@ -195,8 +195,8 @@ type Symbol struct {
 	// ParentID is the enclosing class/interface for methods (the HAS_METHOD
 	// source), "" otherwise. Not stored as a property.
 	ParentID string `json:"-"`
-	// SearchText is the pre-split identifier text the full-text index reads
-	// (Kuzu's FTS neither splits camelCase nor keeps digits). Ingest fills
+	// SearchText is the pre-split identifier text the search pack's name
+	// field indexes (graph/text.SearchText). Ingest fills
 	// it (text.SearchText of name, qualified name and path) when an
 	// extractor left it empty.
 	SearchText string `json:"searchText"`

@@ -301,6 +301,7 @@ func fuseContext(main, extra *query.Result, n, maxProcesses int) *query.Result {
 		}
 	}
 	out := *main
+	out.Hits = hits
 	out.Processes, out.ProcessSymbols, out.Definitions = query.Group(hits, append(mm, cm...), mp, maxProcesses)
 	return &out
 }

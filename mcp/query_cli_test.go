@@ -3,7 +3,9 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -77,5 +79,29 @@ func TestQueryCLIMatchesTool(t *testing.T) {
 		if !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), tc.want) {
 			t.Errorf("query %v: err %v, output %q; want exit 2 saying %q", tc.cli, err, out, tc.want)
 		}
+	}
+}
+
+// TestQueryCLIOpensNoDatabase checks that `gitnexus query` answers from
+// the search pack alone (the database is opened only for vectors and
+// --content): with the database file moved away a keyword search still
+// answers, and --content fails.
+func TestQueryCLIOpensNoDatabase(t *testing.T) {
+	w := newWorld(t)
+	dbs, _ := filepath.Glob(filepath.Join(w.repo, ".gitnexus", "db-*.kuzu"))
+	if len(dbs) != 1 {
+		t.Fatalf("want one database, got %v", dbs)
+	}
+	if err := os.Rename(dbs[0], dbs[0]+".away"); err != nil {
+		t.Fatal(err)
+	}
+	r := cliJSON(t, w, "query", "--json", "save order")
+	if n := len(r["process_symbols"].([]any)) + len(r["definitions"].([]any)); n == 0 {
+		t.Errorf("query without the database found nothing: %v", r)
+	}
+	c := exec.Command(binary, "query", "--json", "--content", "save order")
+	c.Dir, c.Env = w.repo, w.env()
+	if out, err := c.CombinedOutput(); err == nil {
+		t.Errorf("query --content without the database succeeded: %s", out)
 	}
 }

@@ -164,7 +164,8 @@ func (s *Server) addTools() {
 	addRepoTool(s, &sdk.Tool{Name: "query", Annotations: ro,
 		Description: "Search the code graph by keyword and meaning. Returns execution flows (processes) ranked by relevance, " +
 			"each with its matching symbols (process_symbols: filePath, startLine, step_index), plus definitions in no flow. " +
-			"task_context and goal take part in ranking. Next: context on a symbol for its callers and callees."},
+			"task_context and goal take part in ranking; mode, lang, kind, name (glob), path (prefix), min_score and include_files narrow it. " +
+			"Next: context on a symbol for its callers and callees."},
 		func(in tools.QueryInput) string { return in.Repo }, s.query)
 	addRepoTool(s, &sdk.Tool{Name: "context", Annotations: ro,
 		Description: "360-degree view of one symbol: incoming and outgoing edges by type (CALLS, HAS_METHOD, IMPORTS, EXTENDS, IMPLEMENTS, DEFINES) " +

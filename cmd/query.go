@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -152,11 +151,7 @@ func searchRepo(ctx context.Context, root string, in tools.QueryInput) (*query.R
 		vf, closeEmb, notice = vectorRetriever(d, queryFlags.modelDir, queryFlags.device)
 		defer closeEmb()
 	}
-	// No collection while a pack is decoded and searched: all of it stays
-	// live to the answer, so a collection would only scan it.
-	gc := debug.SetGCPercent(-1)
 	res, err := tools.Query(ctx, db, pack, in, vf)
-	debug.SetGCPercent(gc)
 	if err != nil {
 		return nil, queryError(err)
 	}

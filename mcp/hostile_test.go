@@ -404,3 +404,49 @@ func TestHTTPBearerAndOrigin(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPMalformed: the streamable HTTP transport gives malformed
+// messages the protocol's answers (as JSON-RPC errors, not plain text),
+// refuses ids it could not echo exactly, and keeps serving.
+func TestHTTPMalformed(t *testing.T) {
+	t.Setenv("GITNEXUS_HOME", t.TempDir())
+	s := New(Options{Cwd: t.TempDir()})
+	defer s.Close()
+	ts := httptest.NewServer(s.HTTPHandler(""))
+	defer ts.Close()
+	cases := []struct {
+		body   string
+		status int
+		id     string
+		code   int64
+	}{
+		{`garbage`, 400, "null", jsonrpc.CodeParseError},
+		{`[{"jsonrpc":"2.0","id":2,"method":"ping"}]`, 400, "null", jsonrpc.CodeInvalidRequest},
+		{`{"id":3,"method":"ping"}`, 400, "3", jsonrpc.CodeInvalidRequest},
+		{`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, 400, "null", jsonrpc.CodeInvalidRequest},
+		{`{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}`, 400, "null", jsonrpc.CodeInvalidRequest},
+		{initLine, 200, "", 0},
+	}
+	for _, c := range cases {
+		req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(c.body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.status {
+			t.Errorf("%s: status %d, want %d (%s)", c.body, resp.StatusCode, c.status, body)
+			continue
+		}
+		if c.code == 0 {
+			continue
+		}
+		var r reply
+		if err := json.Unmarshal(body, &r); err != nil || r.Error == nil || r.Error.Code != c.code || string(r.ID) != c.id {
+			t.Errorf("%s: answer %s, want code %d id %s", c.body, body, c.code, c.id)
+		}
+	}
+}

@@ -1,11 +1,13 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -76,6 +78,26 @@ func (s *Server) HTTPHandler(token string, allowOrigins ...string) http.Handler 
 				return
 			}
 		}
+		if r.Method == http.MethodPost && r.Body != nil {
+			body, err := io.ReadAll(io.LimitReader(r.Body, MaxLine+1))
+			r.Body.Close()
+			if err != nil {
+				httpError(w, http.StatusBadRequest, "reading the request: "+err.Error())
+				return
+			}
+			if len(body) > MaxLine {
+				httpErrorCode(w, http.StatusRequestEntityTooLarge, nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message longer than %d bytes", MaxLine))
+				return
+			}
+			// The same checks as on stdio; integer ids beyond ±2^53 are
+			// refused (the SDK would answer with a corrupted id).
+			if _, rid, code, text := checkMessage(body, nil); code != 0 {
+				httpErrorCode(w, http.StatusBadRequest, rid, code, text)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			r.ContentLength = int64(len(body))
+		}
 		h.ServeHTTP(w, r)
 	})
 }
@@ -124,6 +146,22 @@ func CheckOrigin(r *http.Request, allow []string) error {
 // spec allows for refused HTTP requests.
 func httpError(w http.ResponseWriter, status int, msg string) {
 	data, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "error": map[string]any{"code": jsonrpc.CodeInvalidRequest, "message": msg}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(append(data, '\n'))
+}
+
+// httpErrorCode answers a malformed message with its JSON-RPC error (id:
+// the request's when it could be read, else null).
+func httpErrorCode(w http.ResponseWriter, status int, id json.RawMessage, code int64, msg string) {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	data, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   any             `json:"error"`
+	}{"2.0", id, map[string]any{"code": code, "message": msg}})
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(append(data, '\n'))

@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -127,14 +128,36 @@ func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) 
 	}
 }
 
+// aliasPrefix starts the private ids of aliased calls; clients may not
+// use it.
+const aliasPrefix = "\x00gitnexus-id-"
+
 // maxSafeID is the largest integer id the SDK carries exactly (it decodes
 // ids as float64).
 const maxSafeID = 1 << 53
 
-// decode validates one line. It returns the message for the SDK, or the
-// error code and text to answer with and the id to answer (raw JSON, nil
-// for null).
+// decode validates one line (checkMessage) and records a call as pending.
 func (c *lineConn) decode(line []byte) (jsonrpc.Message, json.RawMessage, int64, string) {
+	msg, rid, code, text := checkMessage(line, c.alias)
+	if req, ok := msg.(*jsonrpc.Request); ok {
+		if req.Method == "notifications/cancelled" {
+			req.Params = c.unaliasCancel(req.Params)
+		}
+		if req.ID.IsValid() {
+			c.mu.Lock()
+			c.pending[req.ID.Raw()] = true
+			c.mu.Unlock()
+		}
+	}
+	return msg, rid, code, text
+}
+
+// checkMessage validates one JSON-RPC message. It returns the message for
+// the SDK, or the error code and text to answer with and the id to answer
+// (raw JSON, nil for null). alias gives an integer id the SDK cannot carry
+// exactly (beyond ±2^53) a private string id; without it such ids are
+// refused.
+func checkMessage(line []byte, alias func(json.RawMessage) string) (jsonrpc.Message, json.RawMessage, int64, string) {
 	if !json.Valid(line) {
 		return nil, nil, jsonrpc.CodeParseError, "parse error: not a JSON value"
 	}
@@ -162,7 +185,7 @@ func (c *lineConn) decode(line []byte) (jsonrpc.Message, json.RawMessage, int64,
 	hasID := len(w.ID) > 0
 	if hasID {
 		var err error
-		id, rid, err = c.makeID(w.ID)
+		id, rid, err = makeID(w.ID, alias)
 		if err != nil {
 			return nil, nil, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
 		}
@@ -188,27 +211,21 @@ func (c *lineConn) decode(line []byte) (jsonrpc.Message, json.RawMessage, int64,
 	if p := bytes.TrimSpace(w.Params); len(p) > 0 && p[0] != '{' && p[0] != '[' {
 		return nil, rid, jsonrpc.CodeInvalidRequest, `invalid request: "params" must be an object or an array`
 	}
-	if method == "notifications/cancelled" {
-		w.Params = c.unaliasCancel(w.Params)
-	}
-	req := &jsonrpc.Request{ID: id, Method: method, Params: w.Params}
-	if hasID {
-		c.mu.Lock()
-		c.pending[id.Raw()] = true
-		c.mu.Unlock()
-	}
-	return req, nil, 0, ""
+	return &jsonrpc.Request{ID: id, Method: method, Params: w.Params}, nil, 0, ""
 }
 
 // makeID turns the raw id into the SDK's, aliasing integers the SDK cannot
-// carry exactly.
-func (c *lineConn) makeID(raw json.RawMessage) (jsonrpc.ID, json.RawMessage, error) {
+// carry exactly (refusing them when alias is nil).
+func makeID(raw json.RawMessage, alias func(json.RawMessage) string) (jsonrpc.ID, json.RawMessage, error) {
 	raw = bytes.TrimSpace(raw)
 	switch raw[0] {
 	case '"':
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return jsonrpc.ID{}, nil, fmt.Errorf("bad id: %w", err)
+		}
+		if strings.HasPrefix(s, aliasPrefix) {
+			return jsonrpc.ID{}, nil, errors.New("ids starting with NUL \"gitnexus-id-\" are reserved")
 		}
 		id, err := jsonrpc.MakeID(s)
 		return id, raw, err
@@ -220,23 +237,31 @@ func (c *lineConn) makeID(raw json.RawMessage) (jsonrpc.ID, json.RawMessage, err
 			id, err := jsonrpc.MakeID(float64(n))
 			return id, raw, err
 		}
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		key := string(raw)
-		alias, ok := c.aliasOf[key]
-		if !ok {
-			c.nextID++
-			alias = fmt.Sprintf("\x00gitnexus-id-%d", c.nextID)
-			c.aliasOf[key] = alias
-			c.aliases[alias] = append(json.RawMessage(nil), raw...)
+		if alias == nil {
+			return jsonrpc.ID{}, nil, fmt.Errorf("integer id %s is beyond ±2^53: use a string or a smaller integer", raw)
 		}
-		id, err := jsonrpc.MakeID(alias)
+		id, err := jsonrpc.MakeID(alias(raw))
 		return id, raw, err
 	case 'n':
 		return jsonrpc.ID{}, nil, errors.New("id must not be null (MCP ids are strings or integers)")
 	default:
 		return jsonrpc.ID{}, nil, fmt.Errorf("id must be a string or an integer, not %s", kindOf(raw[0]))
 	}
+}
+
+// alias returns the private id of a raw integer id.
+func (c *lineConn) alias(raw json.RawMessage) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	key := string(raw)
+	a, ok := c.aliasOf[key]
+	if !ok {
+		c.nextID++
+		a = fmt.Sprintf("%s%d", aliasPrefix, c.nextID)
+		c.aliasOf[key] = a
+		c.aliases[a] = append(json.RawMessage(nil), raw...)
+	}
+	return a
 }
 
 func kindOf(b byte) string {

@@ -104,7 +104,7 @@ func TestStdioHostileLines(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":"s","method":"ping"}`, `"s"`, 0},
 		{`{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"list_repos","arguments":{"limit":-5}}}`, "10", 0},
 		{`{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"query","arguments":{"search_query":"order","limit":null}}}`, "11", 0},
-		{`{"jsonrpc":"2.0","id":12,"method":"resources/read","params":{"uri":"gitnexus://repo/nope/context"}}`, "12", sdk.CodeResourceNotFound},
+		{`{"jsonrpc":"2.0","id":12,"method":"resources/read","params":{"uri":"gitnexus://repo/nope/context"}}`, "12", jsonrpc.CodeInvalidParams},
 		{`{"jsonrpc":"2.0","id":"last","method":"tools/call","params":{"name":"context","arguments":{"name":"validate"}}}`, `"last"`, 0},
 	}
 	lines := []string{initLine, initializedLine, "", "   "}

@@ -97,13 +97,14 @@ func (s *Server) readRepoResource(ctx context.Context, req *sdk.ReadResourceRequ
 
 // resourceError gives a resource's error its JSON-RPC code: an unknown
 // repository, a missing index or a missing item is "resource not found"
-// (the SDK's code, with the URI), bad input is -32602 (invalid params),
+// (-32602 with the URI in data, the MCP spec's code since SEP-2164, as
+// sdk.ResourceNotFoundError), bad input is -32602 (invalid params),
 // anything else -32603 (internal error, logged).
 func resourceError(uri string, err error) error {
 	switch {
 	case errors.Is(err, ErrRepo), errors.Is(err, graph.ErrNoIndex), errors.Is(err, tools.ErrNotFound):
 		data, _ := json.Marshal(map[string]string{"uri": uri})
-		return &jsonrpc.Error{Code: sdk.CodeResourceNotFound, Message: fmt.Sprintf("resource %s not found: %v", uri, err), Data: data}
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("resource %s not found: %v", uri, err), Data: data}
 	case errors.Is(err, tools.ErrInput):
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("reading %s: %v", uri, err)}
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):

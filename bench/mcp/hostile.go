@@ -32,7 +32,6 @@ type rawLines struct {
 	got    int
 	wrong  int
 	first  string
-	gotAll chan struct{}
 }
 
 // Write is the client's side of stdin: one whole message per call (the

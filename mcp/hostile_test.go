@@ -292,8 +292,10 @@ func TestToolSchemasPlain(t *testing.T) {
 	}
 }
 
-// badSchemaParts lists type arrays and bare boolean schemas (except
-// additionalProperties: false, which strict validators accept).
+// badSchemaParts lists type arrays, bare boolean schemas (except
+// additionalProperties: false, which strict validators accept) and
+// schemas without any validation keyword, as the MCP Inspector's --strict
+// does.
 func badSchemaParts(v any, path string) []string {
 	var bad []string
 	m, ok := v.(map[string]any)
@@ -302,6 +304,22 @@ func badSchemaParts(v any, path string) []string {
 	}
 	if _, ok := m["type"].([]any); ok {
 		bad = append(bad, path+"/type is an array")
+	}
+	constrained := false
+	for _, k := range []string{"type", "anyOf", "oneOf", "allOf", "enum", "const", "$ref"} {
+		if _, ok := m[k]; ok {
+			constrained = true
+		}
+	}
+	if !constrained {
+		bad = append(bad, path+" has no validation keyword (a bare true in object form)")
+	}
+	for _, k := range []string{"anyOf", "oneOf", "allOf"} {
+		if l, ok := m[k].([]any); ok {
+			for i, s := range l {
+				bad = append(bad, badSchemaParts(s, fmt.Sprintf("%s/%s/%d", path, k, i))...)
+			}
+		}
 	}
 	check := func(p string, s any) {
 		if b, ok := s.(bool); ok {

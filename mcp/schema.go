@@ -18,15 +18,21 @@ import (
 //   - `type: ["null", T]` (slices and pointers) becomes `type: T`. Output
 //     values are normalized to match (plainValue): a null array becomes
 //     [], any other null property is left out (and is not required).
-//   - a bare `true` schema (an `any` value) becomes a schema with only a
-//     description.
+//   - a bare `true` schema (an `any` value) becomes anyOf one branch per
+//     JSON type.
 //   - every integer input property gets `minimum: 0` (0 means "default"
 //     wherever the tools take a count or a depth), so `limit: -5` is
 //     refused with a clear message before a handler runs.
 
-// anySchema describes a value of any JSON type without a bare `true`.
+// anySchema describes a value of any JSON type without a bare `true` (or
+// a schema with no validation keyword, which strict checkers count as
+// one): one anyOf branch per JSON type.
 func anySchema() *jsonschema.Schema {
-	return &jsonschema.Schema{Description: "any JSON value"}
+	var branches []*jsonschema.Schema
+	for _, t := range []string{"string", "number", "boolean", "object", "array", "null"} {
+		branches = append(branches, &jsonschema.Schema{Type: t})
+	}
+	return &jsonschema.Schema{Description: "any JSON value", AnyOf: branches}
 }
 
 // plainSchema derives T's schema and makes it plain; input says whether it

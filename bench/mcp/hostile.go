@@ -26,12 +26,12 @@ import (
 // rawLines writes lines to the server's stdin between the client's
 // messages and counts the answers to them.
 type rawLines struct {
-	mu     sync.Mutex
-	stdin  io.WriteCloser
-	sent   int
-	got    int
-	wrong  int
-	first  string
+	mu    sync.Mutex
+	stdin io.WriteCloser
+	sent  int
+	got   int
+	wrong int
+	first string
 }
 
 // Write is the client's side of stdin: one whole message per call (the

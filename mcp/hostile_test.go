@@ -16,6 +16,7 @@ import (
 	"net/http/httptest"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -467,4 +468,50 @@ func TestHTTPMalformed(t *testing.T) {
 			t.Errorf("%s: answer %s, want code %d id %s", c.body, body, c.code, c.id)
 		}
 	}
+}
+
+// TestLineTransportDrain closes the input right after a burst of calls,
+// in process (so the race detector sees the framing): every call is
+// answered before ServeIO returns.
+func TestLineTransportDrain(t *testing.T) {
+	t.Setenv("GITNEXUS_HOME", t.TempDir())
+	for run := range 20 {
+		s := New(Options{Cwd: t.TempDir()})
+		lines := []string{initLine, initializedLine}
+		for i := range 10 {
+			lines = append(lines, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"list_repos","arguments":{}}}`, i),
+				fmt.Sprintf(`{"jsonrpc":"2.0","id":"p%d","method":"ping"}`, i))
+		}
+		in := io.NopCloser(strings.NewReader(strings.Join(lines, "\n")))
+		var out lockedBuffer
+		if err := s.ServeIO(context.Background(), in, &out); err != nil {
+			t.Fatalf("run %d: %v", run, err)
+		}
+		s.Close()
+		got := out.String()
+		for i := range 10 {
+			for _, id := range []string{fmt.Sprintf(`"id":%d,`, i), fmt.Sprintf(`"id":"p%d",`, i)} {
+				if !strings.Contains(got, id) {
+					t.Errorf("run %d: no answer with %s", run, id)
+				}
+			}
+		}
+	}
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -3,12 +3,16 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/tools"
 )
 
@@ -20,7 +24,7 @@ func (s *Server) addResources() {
 		func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 			out, err := s.listRepos(tools.ListReposInput{Limit: 200})
 			if err != nil {
-				return nil, err
+				return nil, resourceError(req.Params.URI, err)
 			}
 			return jsonResource(req.Params.URI, out)
 		})
@@ -59,11 +63,11 @@ func (s *Server) readRepoResource(ctx context.Context, req *sdk.ReadResourceRequ
 	}
 	name, err := url.PathUnescape(parts[0])
 	if err != nil {
-		return nil, fmt.Errorf("bad repo name in %s: %w", uri, err)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("bad repo name in %s: %v", uri, err)}
 	}
 	r, err := s.Repos.Acquire(ctx, name)
 	if err != nil {
-		return nil, err
+		return nil, resourceError(uri, err)
 	}
 	defer r.Release()
 	var v any
@@ -86,7 +90,26 @@ func (s *Server) readRepoResource(ctx context.Context, req *sdk.ReadResourceRequ
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
 	if err != nil {
-		return nil, err
+		return nil, resourceError(uri, err)
 	}
 	return jsonResource(uri, v)
+}
+
+// resourceError gives a resource's error its JSON-RPC code: an unknown
+// repository, a missing index or a missing item is "resource not found"
+// (-32602 with the URI in data, the MCP spec's code since SEP-2164, as
+// sdk.ResourceNotFoundError), bad input is -32602 (invalid params),
+// anything else -32603 (internal error, logged).
+func resourceError(uri string, err error) error {
+	switch {
+	case errors.Is(err, ErrRepo), errors.Is(err, graph.ErrNoIndex), errors.Is(err, tools.ErrNotFound):
+		data, _ := json.Marshal(map[string]string{"uri": uri})
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("resource %s not found: %v", uri, err), Data: data}
+	case errors.Is(err, tools.ErrInput):
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("reading %s: %v", uri, err)}
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("reading %s: %v", uri, err)}
+	}
+	slog.Error("mcp resource failed", "uri", uri, "err", err)
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("reading %s: %v", uri, err)}
 }

@@ -115,7 +115,7 @@ func runQuery(c *cobra.Command, args []string) error {
 	}
 	printNotices(res.Notices)
 	if flagJSON {
-		return printJSON(res)
+		return printAnswer(res)
 	}
 	printResult(os.Stdout, res)
 	return nil

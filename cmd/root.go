@@ -23,6 +23,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gitnexus/gitnexus/tools"
 	"github.com/spf13/cobra"
 )
 
@@ -163,6 +164,16 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// printAnswer prints a tool's output as the MCP server returns it
+// (tools.Answer: null arrays as [], other nulls left out).
+func printAnswer(out any) error {
+	v, err := tools.Answer(out)
+	if err != nil {
+		return err
+	}
+	return printJSON(v)
 }
 
 // printJSON is what commands call for --json output.

@@ -43,6 +43,10 @@ func (s *Server) addResources() {
 }
 
 func jsonResource(uri string, v any) (*sdk.ReadResourceResult, error) {
+	v, err := tools.Answer(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s: %w", uri, err)
+	}
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", uri, err)

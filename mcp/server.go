@@ -166,11 +166,11 @@ func addRepoTool[In, Out any](s *Server, t *sdk.Tool, repoOf func(In) string, fn
 // addTool registers a tool with plain input and output schemas (see
 // schema.go) derived from In and Out, its output normalized to match.
 func addTool[In, Out any](s *Server, t *sdk.Tool, fn func(context.Context, In) (Out, error)) {
-	in, err := plainSchema[In](true)
+	in, err := tools.InputSchema[In]()
 	if err != nil {
 		panic(err) // a programming error: the tools' types are fixed
 	}
-	outSchema, err := plainSchema[Out](false)
+	outSchema, err := tools.OutputSchema[Out]()
 	if err != nil {
 		panic(err)
 	}
@@ -182,7 +182,7 @@ func addTool[In, Out any](s *Server, t *sdk.Tool, fn func(context.Context, In) (
 		if err != nil {
 			return nil, nil, err
 		}
-		v, err := plainValue(out, outSchema)
+		v, err := tools.PlainValue(out, outSchema)
 		return nil, v, err
 	})
 }

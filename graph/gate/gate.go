@@ -86,6 +86,7 @@ var deniedWords = map[string]string{
 	"TRANSACTION": "controls transactions",
 	"EXPLAIN":     "is not a query",
 	"PROFILE":     "runs a query outside the gate's row limits",
+	"COPY_JSON":   "is internal and crashes Kuzu 0.11.3 (copy_json() segfaults)",
 }
 
 // allowedCalls are the table functions CALL may name: Kuzu 0.11.3's
@@ -144,9 +145,21 @@ func Check(stmt string, lim Limits) error {
 	if first.kind != kWord || !startWords[first.upperWord] {
 		return refuse("a statement cannot start with %s", first.text)
 	}
+	var open []string // enclosing brackets of body[k]
 	for k, t := range body {
+		if t.kind == kOp {
+			switch t.text {
+			case "(", "[", "{":
+				open = append(open, t.text)
+			case ")", "]", "}":
+				open = open[:len(open)-1] // lex checked the balance
+			}
+		}
 		if t.kind != kWord || nameOnly(body, k) {
 			continue
+		}
+		if t.upperWord == "NULL" && len(open) > 0 && open[len(open)-1] == "(" && bareInParens(body, k) {
+			return refuse("a bare NULL inside ( ) crashes Kuzu 0.11.3 when it is a function argument (labels(NULL), list_sum(NULL), ...): write CAST(NULL AS STRING) or leave the argument out")
 		}
 		if why, bad := deniedWords[t.upperWord]; bad {
 			return refuse("%s %s (to use it as a name, backquote it: `%s`)", t.upperWord, why, t.text)
@@ -190,6 +203,16 @@ func nameOnly(body []token, k int) bool {
 		return false
 	}
 	return p.text == "." || (p.text == "$" && p.end == body[k].pos)
+}
+
+// bareInParens reports whether body[k] is a whole argument or
+// parenthesized expression: '(' or ',' before it and ')' or ',' after.
+func bareInParens(body []token, k int) bool {
+	if k == 0 || k+1 >= len(body) {
+		return false
+	}
+	p, n := body[k-1], body[k+1]
+	return p.kind == kOp && (p.text == "(" || p.text == ",") && n.kind == kOp && (n.text == ")" || n.text == ",")
 }
 
 // checkCall admits CALL f( only for f in allowedCalls.

@@ -114,6 +114,14 @@ var attacks = []string{
 	"MATCH (set) RETURN set",
 	"MATCH (n {copy: 1}) RETURN n",
 	"WITH 1 AS load RETURN load",
+	// Inputs that segfault Kuzu 0.11.3 while it binds them (found by
+	// calling every scalar function with (), ('x'), (1), ([1]) and (NULL)).
+	"RETURN copy_json()",
+	"RETURN labels(NULL)",
+	"RETURN list_sum(NULL)",
+	"RETURN keys((NULL))",
+	"MATCH (n) RETURN id(NULL), n",
+	"RETURN coalesce(1, NULL, labels(NULL))",
 	// Unbalanced brackets.
 	"RETURN (1",
 	"RETURN 1)",
@@ -168,6 +176,8 @@ var legit = []string{
 	"MATCH (n:Function) RETURN CASE WHEN n.name = 'x' THEN 1 ELSE 0 END",
 	"RETURN \u4e2d\u6587",
 	"MATCH (n:Function) WHERE n.name = '路由器' RETURN n.name",
+	"RETURN [1, NULL, 2], NULL, {a: NULL}, NULL IS NULL",
+	"MATCH (n:Function) WHERE n.name IS NOT NULL RETURN coalesce(n.name, 'none')",
 }
 
 func TestCheckRefusesAttacks(t *testing.T) {

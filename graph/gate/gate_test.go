@@ -177,6 +177,9 @@ var legit = []string{
 	"RETURN \u4e2d\u6587",
 	"MATCH (n:Function) WHERE n.name = '路由器' RETURN n.name",
 	"RETURN [1, NULL, 2], NULL, {a: NULL}, NULL IS NULL",
+	// Lookalikes of keywords are names to Kuzu (its keywords are ASCII).
+	"WITH 1 AS \uff2c\uff2f\uff21\uff24 RETURN \uff2c\uff2f\uff21\uff24",
+	"WITH 1 AS \u017fet RETURN \u017fet",
 	"MATCH (n:Function) WHERE n.name IS NOT NULL RETURN coalesce(n.name, 'none')",
 }
 
@@ -284,7 +287,7 @@ func TestLimits(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "nested deeper") {
 				t.Errorf("depth %d of %s: %v", n, b[0], err)
 			}
-			if d := time.Since(start); d > 50*time.Millisecond {
+			if d := time.Since(start); d > 200*time.Millisecond {
 				t.Errorf("depth %d of %s took %v", n, b[0], d)
 			}
 		}

@@ -43,11 +43,12 @@
 //     anywhere in the token stream except as a property key after '.'
 //     (n.set) or a parameter name after '$'. Kuzu lets such keywords double
 //     as names; backquote them (`set`) to use them so;
-//   - refuses two inputs that segfault Kuzu 0.11.3 while it binds them
-//     (so in Prepare, before any timeout applies): the internal copy_json()
-//     and a bare NULL as a function argument (labels(NULL), list_sum(NULL),
+//   - refuses inputs that segfault Kuzu 0.11.3 while it binds them
+//     (so in Prepare, before any timeout applies): the internal
+//     copy_json(), a bare NULL as a function argument (labels(NULL), list_sum(NULL),
 //     keys(NULL), ...; found by calling every scalar function with (),
-//     ('x'), (1), ([1]) and (NULL));
+//     ('x'), (1), ([1]) and (NULL)), and NULL as an operand of IN
+//     (NULL IN NULL, found by FuzzGate);
 //   - bounds size (Limits.MaxBytes, 64 KiB) and bracket nesting
 //     (Limits.MaxDepth, 64) while lexing, so 20,000 nested parentheses,
 //     which hang Kuzu, fail after the 65th.

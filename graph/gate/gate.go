@@ -161,6 +161,9 @@ func Check(stmt string, lim Limits) error {
 		if t.upperWord == "NULL" && len(open) > 0 && open[len(open)-1] == "(" && bareInParens(body, k) {
 			return refuse("a bare NULL inside ( ) crashes Kuzu 0.11.3 when it is a function argument (labels(NULL), list_sum(NULL), ...): write CAST(NULL AS STRING) or leave the argument out")
 		}
+		if t.upperWord == "NULL" && (wordAt(body, k-1, "IN") || wordAt(body, k+1, "IN")) {
+			return refuse("NULL as an operand of IN crashes Kuzu 0.11.3 (NULL IN NULL segfaults): write CAST(NULL AS STRING)")
+		}
 		if why, bad := deniedWords[t.upperWord]; bad {
 			return refuse("%s %s (to use it as a name, backquote it: `%s`)", t.upperWord, why, t.text)
 		}
@@ -213,6 +216,11 @@ func bareInParens(body []token, k int) bool {
 	}
 	p, n := body[k-1], body[k+1]
 	return p.kind == kOp && (p.text == "(" || p.text == ",") && n.kind == kOp && (n.text == ")" || n.text == ",")
+}
+
+// wordAt reports whether body[k] is the bare word w (upper case).
+func wordAt(body []token, k int, w string) bool {
+	return k >= 0 && k < len(body) && body[k].kind == kWord && body[k].upperWord == w
 }
 
 // checkCall admits CALL f( only for f in allowedCalls.

@@ -122,6 +122,10 @@ var attacks = []string{
 	"RETURN keys((NULL))",
 	"MATCH (n) RETURN id(NULL), n",
 	"RETURN coalesce(1, NULL, labels(NULL))",
+	// Found by FuzzGate (testdata/fuzz/FuzzGate/b0e08f68450a9fd1).
+	"RETURN NULL IN NULL",
+	"RETURN 1 IN NULL",
+	"RETURN NULL IN [1]",
 	// Unbalanced brackets.
 	"RETURN (1",
 	"RETURN 1)",

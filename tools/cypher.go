@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/graph/gate"
 )
 
 // CypherInput is the cypher tool's input.
@@ -27,19 +28,13 @@ type CypherOutput struct {
 	Notices   []string `json:"notices,omitempty"`
 }
 
-// writeWords are the clauses that change the database or touch the file
-// system; a statement containing any of them (outside string literals) is
-// refused before it reaches Kuzu.
-var writeWords = map[string]bool{
-	"CREATE": true, "MERGE": true, "SET": true, "DELETE": true, "REMOVE": true, "DROP": true,
-	"ALTER": true, "COPY": true, "EXPORT": true, "IMPORT": true, "LOAD": true, "INSTALL": true,
-	"ATTACH": true, "DETACH": true, "USE": true, "CHECKPOINT": true, "BEGIN": true, "COMMIT": true,
-	"ROLLBACK": true, "TRUNCATE": true,
-}
-
-// CheckReadOnly refuses statements that would write (to the graph or the
-// file system) or that hold more than one statement. The index is also
-// opened read-only, so this is a clear early error, not the only guard.
+// CheckReadOnly admits a user's Cypher statement or says why not: the one
+// gate for the CLI's `cypher` and the MCP cypher tool (graph/gate: one
+// statement, lexed exactly as Kuzu lexes it, an allow-list of read clauses
+// and table functions, no file, extension, transaction or write keyword,
+// bounded size and nesting). The index is also opened read-only, but
+// Kuzu's read-only mode alone lets LOAD FROM, COPY TO, EXPORT, ATTACH and
+// CHECKPOINT through.
 func CheckReadOnly(stmt string) error {
 	if strings.TrimSpace(stmt) == "" {
 		return inputErr("empty statement: give a Cypher query, e.g. MATCH (n:Function) RETURN n.name LIMIT 5")
@@ -47,80 +42,47 @@ func CheckReadOnly(stmt string) error {
 	if len(stmt) > MaxStatementBytes {
 		return inputErr("statement is %d bytes long, at most %d", len(stmt), MaxStatementBytes)
 	}
-	words, semicolon := cypherWords(stmt)
-	if semicolon {
-		return inputErr("one statement per call: remove the ';'")
-	}
-	for _, w := range words {
-		if writeWords[w] {
-			return inputErr("cypher is read-only: %s is not allowed (the index changes only through `gitnexus analyze`)", w)
-		}
+	if err := gate.Check(stmt, gate.Limits{MaxBytes: MaxStatementBytes, MaxDepth: gate.DefaultMaxDepth}); err != nil {
+		return fmt.Errorf("%w: %w", ErrInput, err)
 	}
 	return nil
 }
 
-// cypherWords returns the upper-cased bare words of stmt outside string
-// literals, comments and backquoted names, and whether a ';' is followed
-// by more text.
-func cypherWords(stmt string) ([]string, bool) {
-	var words []string
-	semi := false
-	seenSemi := false
-	i := 0
-	for i < len(stmt) {
-		c := stmt[i]
-		switch {
-		case c == '\'' || c == '"' || c == '`':
-			j := i + 1
-			for j < len(stmt) && stmt[j] != c {
-				if stmt[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			i = j + 1
-			if seenSemi {
-				semi = true
-			}
-			continue
-		case c == '/' && i+1 < len(stmt) && stmt[i+1] == '/':
-			for i < len(stmt) && stmt[i] != '\n' {
-				i++
-			}
-			continue
-		case c == '/' && i+1 < len(stmt) && stmt[i+1] == '*':
-			end := strings.Index(stmt[i+2:], "*/")
-			if end < 0 {
-				i = len(stmt)
-			} else {
-				i += end + 4
-			}
-			continue
-		case c == ';':
-			seenSemi = true
-		case isWordByte(c):
-			j := i
-			for j < len(stmt) && isWordByte(stmt[j]) {
-				j++
-			}
-			words = append(words, strings.ToUpper(stmt[i:j]))
-			if seenSemi {
-				semi = true
-			}
-			i = j
-			continue
-		default:
-			if seenSemi && c != ' ' && c != '\n' && c != '\t' && c != '\r' {
-				semi = true
-			}
-		}
-		i++
-	}
-	return words, semi
-}
+// Bounds on the values of $name placeholders: go-kuzu v0.11.3 leaks the C
+// copy of every bound string, so a long-running server admits only small
+// ones, and only scalars.
+const (
+	MaxParams          = 32
+	MaxParamBytes      = 1 << 10
+	MaxParamTotalBytes = 8 << 10
+)
 
-func isWordByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+// checkParams refuses placeholder values that are not scalars or that are
+// too long.
+func checkParams(params map[string]any) error {
+	if len(params) > MaxParams {
+		return inputErr("at most %d params (got %d)", MaxParams, len(params))
+	}
+	total := 0
+	for k, v := range params {
+		if len(k) > 64 {
+			return inputErr("param name %.20q... is over 64 bytes", k)
+		}
+		switch x := v.(type) {
+		case nil, bool, float64, int, int64, json.Number:
+		case string:
+			if len(x) > MaxParamBytes {
+				return inputErr("param %s is %d bytes long, at most %d", k, len(x), MaxParamBytes)
+			}
+			total += len(x)
+		default:
+			return inputErr("param %s is a %T: only strings, numbers, booleans and null are accepted", k, v)
+		}
+	}
+	if total > MaxParamTotalBytes {
+		return inputErr("params hold %d bytes of strings, at most %d", total, MaxParamTotalBytes)
+	}
+	return nil
 }
 
 // DefaultCypherRows is how many rows Cypher returns when the input names
@@ -145,8 +107,8 @@ func Cypher(ctx context.Context, db Querier, in CypherInput) (*CypherOutput, err
 	if limit > MaxRows {
 		limit = MaxRows
 	}
-	if len(in.Params) > 32 {
-		return nil, inputErr("at most 32 params (got %d)", len(in.Params))
+	if err := checkParams(in.Params); err != nil {
+		return nil, err
 	}
 	res, err := db.Query(ctx, in.Statement, in.Params)
 	if err != nil {

@@ -1,7 +1,10 @@
 package tools
 
 import (
+	"context"
+	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gitnexus/gitnexus/query"
@@ -128,5 +131,47 @@ func TestFuseContext(t *testing.T) {
 	capResult(r, 1, 1)
 	if len(r.Processes) != 1 || len(r.ProcessSymbols) != 1 || len(r.Definitions) != 1 || len(r.Notices) != 1 {
 		t.Errorf("capResult(1, 1) = %+v", r)
+	}
+}
+
+// TestCypherRefusesIssueBypasses: the statements of the security report
+// never reach the database, through the same gate the CLI and MCP use.
+func TestCypherRefusesIssueBypasses(t *testing.T) {
+	ctx := context.Background()
+	for _, s := range []string{
+		"UNWIND [1] AS `x\\` LOAD FROM \"/etc/passwd\" (file_format=\"csv\", header=false, delim=\":\") RETURN column1",
+		"RETURN 1 AS `a\\`; COPY (RETURN 'x') TO '/tmp/x.csv'",
+		"RETURN 1 AS `a\\`; EXPORT DATABASE '/tmp/d'",
+		"RETURN 1 AS `a\\`; LOAD EXTENSION '/path/evil.so'",
+		"RETURN 1 AS `a\\`; CHECKPOINT",
+		"CHECKPOINT",
+		"ATTACH '/tmp/other.kuzu' AS o (dbtype kuzu)",
+		"CALL { LOAD FROM '/etc/passwd' RETURN * } RETURN 1",
+		"RETURN " + strings.Repeat("(", 5000) + "1" + strings.Repeat(")", 5000),
+		"BEGIN TRANSACTION",
+	} {
+		db := &fakeDB{}
+		if _, err := Cypher(ctx, db, CypherInput{Statement: s}); !errors.Is(err, ErrInput) {
+			t.Errorf("Cypher(%.60q) = %v, want ErrInput", s, err)
+		}
+		if len(db.stmts) != 0 {
+			t.Errorf("Cypher(%.60q) reached the database", s)
+		}
+	}
+	db := &fakeDB{}
+	for _, p := range []map[string]any{
+		{"big": strings.Repeat("a", MaxParamBytes+1)},
+		{"obj": map[string]any{"a": 1}},
+		{"list": []any{"a"}},
+	} {
+		if _, err := Cypher(ctx, db, CypherInput{Statement: "RETURN $big", Params: p}); !errors.Is(err, ErrInput) {
+			t.Errorf("params %v: %v, want ErrInput", p, err)
+		}
+	}
+	if len(db.stmts) != 0 {
+		t.Error("refused params reached the database")
+	}
+	if _, err := Cypher(ctx, db, CypherInput{Statement: "MATCH (a)-[c:CALLS]->(b) WHERE b.name = 'Save' RETURN a.name, a.filePath, c.reason", Params: map[string]any{"x": "y", "n": 1.0}}); err != nil {
+		t.Errorf("the README's example: %v", err)
 	}
 }

@@ -67,7 +67,7 @@ func onlyBytes(s, set string) bool {
 // slowMatch is how long one wildmatch call may take in the fuzz targets
 // (bounded pattern and text): far above any honest match, far below a
 // pathological backtracking one.
-const slowMatch = 250 * time.Millisecond
+const slowMatch = time.Second
 
 // FuzzWildmatch runs the matcher on any pattern and text: no panic, no
 // pathological time, and on the a/b/"/"/*/? alphabet the same answer as the
@@ -141,8 +141,9 @@ func FuzzIgnoreRules(f *testing.F) {
 
 // TestWildmatchAdversarialTime runs patterns made to backtrack (many "*"
 // and "**" against long paths that almost match) and requires each to
-// finish fast: git's abort rules keep wildmatch polynomial, and the port
-// must have kept them.
+// finish fast. git's abort rules alone do not: "**/a/" 20 times against a
+// 2000-deep path ran for minutes before the memo (0.1 s now on an idle
+// machine; the bound leaves room for a loaded one).
 func TestWildmatchAdversarialTime(t *testing.T) {
 	deep := strings.Repeat("a/", 2000) + "c"
 	flat := strings.Repeat("a", 4000)

@@ -27,13 +27,19 @@ func wildmatch(pattern, text string, pathname bool) bool {
 
 // memo remembers the result of every recursive dowild call and of every
 // star loop (starLoop) by the lengths of its pattern and text suffixes
-// (which identify them: both are always suffixes of the originals). git's abort rules alone leave patterns with
-// many "**/" exponential ("**/a/**/a/…/b" against a deep path of a/a/…
-// runs for minutes); with the memo each (pattern, text) position is
-// solved once.
+// (which identify them: both are always suffixes of the originals). git's
+// abort rules alone leave patterns with many "**/" exponential
+// ("**/a/**/a/…/b" against a deep path of a/a/… runs for minutes); with
+// the memo each (pattern, text) position is solved once.
 type memo struct {
-	m map[uint64]int8
+	m     map[uint64]int8
+	calls int // recursive calls before the memo was started
 }
+
+// memoAfter is how many recursive calls a match makes before it starts its
+// memo: the patterns of real ignore files finish well within it without
+// allocating.
+const memoAfter = 256
 
 // starLoop is the loop of dowild after a "*" (or "**" when matchSlash):
 // it tries the rest of the pattern, p, at every position of text in turn.
@@ -43,6 +49,7 @@ type memo struct {
 // is looped over once, which keeps the whole match polynomial.
 func (m *memo) starLoop(p, text string, pathname, matchSlash bool) int {
 	key := func(ti int) uint64 { return 1<<63 | uint64(len(p))<<32 | uint64(len(text)-ti) }
+	// Positions are remembered only once the memo has started (call).
 	var visited []int
 	res := wmAbortAll
 	ti := 0
@@ -52,7 +59,9 @@ func (m *memo) starLoop(p, text string, pathname, matchSlash bool) int {
 			res = int(r)
 			break
 		}
-		visited = append(visited, ti)
+		if m.m != nil {
+			visited = append(visited, ti)
+		}
 		if tch == 0 {
 			res = wmAbortAll
 			break
@@ -85,9 +94,6 @@ func (m *memo) starLoop(p, text string, pathname, matchSlash bool) int {
 		ti++
 		tch = at(text, ti)
 	}
-	if m.m == nil {
-		m.m = make(map[uint64]int8)
-	}
 	for _, v := range visited {
 		m.m[key(v)] = int8(res)
 	}
@@ -96,14 +102,17 @@ func (m *memo) starLoop(p, text string, pathname, matchSlash bool) int {
 
 // call is dowild through the memo.
 func (m *memo) call(p, text string, pathname bool) int {
+	if m.m == nil {
+		if m.calls++; m.calls <= memoAfter {
+			return dowild(p, text, pathname, m)
+		}
+		m.m = make(map[uint64]int8)
+	}
 	k := uint64(len(p))<<32 | uint64(len(text))
 	if r, ok := m.m[k]; ok {
 		return int(r)
 	}
 	r := dowild(p, text, pathname, m)
-	if m.m == nil {
-		m.m = make(map[uint64]int8)
-	}
 	m.m[k] = int8(r)
 	return r
 }

@@ -40,6 +40,8 @@ const (
 	ReasonDefaultExclude = "default_exclude" // DefaultExcludes
 	ReasonGitnexusIgnore = "gitnexusignore"  // a .gitnexusignore rule
 	ReasonUserExclude    = "user_exclude"    // Options.Excludes
+	ReasonMinified       = "minified"        // machine-long lines: a bundle or minified source (Sniff)
+	ReasonGenerated      = "generated"       // a generated-code marker heads the file (Sniff)
 )
 
 // maxExamples is how many example paths Result.Examples keeps per reason.
@@ -207,8 +209,9 @@ func (t *tally) merge(o *tally) {
 
 // job is one file a lister hands to the pool for stat and sniffing.
 type job struct {
-	rel string
-	abs string
+	rel    string
+	abs    string
+	exempt bool // an include exempts it from the content checks (Sniff)
 }
 
 // pool stats and sniffs files in parallel: reading heads is I/O bound, so
@@ -234,7 +237,7 @@ func newPool(ctx context.Context, root string, maxSize int64) *pool {
 
 func (p *pool) work(ctx context.Context) {
 	defer p.wg.Done()
-	buf := make([]byte, SniffSize)
+	buf := make([]byte, 2*SniffSize) // head, then tail
 	var files []File
 	t := newTally()
 	for j := range p.jobs {
@@ -278,18 +281,27 @@ func (p *pool) inspect(j job, buf []byte) (File, string) {
 	if err != nil {
 		return File{}, statReason(err)
 	}
-	n, err := io.ReadFull(f, buf)
-	f.Close()
+	defer f.Close()
+	head := buf[:SniffSize]
+	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
 		slog.Debug("discover: read failed", "path", j.rel, "err", err)
 		return File{}, ReasonUnreadable
 	}
-	if IsBinary(buf[:n]) {
+	if IsBinary(head[:n]) {
 		return File{}, ReasonBinary
 	}
 	out := File{Path: j.rel, Abs: j.abs, Size: fi.Size()}
 	if l := lang.Detect(j.rel); l != nil {
 		out.Language = l.Name
+	}
+	// Only source that would be parsed is judged by content; an include
+	// brings it back as it does default-excluded paths.
+	if out.Language != "" && !j.exempt {
+		tail := readTail(f, fi.Size(), n, buf[SniffSize:])
+		if reason := Sniff(head[:n], tail); reason != "" {
+			return File{}, reason
+		}
 	}
 	return out, ""
 }

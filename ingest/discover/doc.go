@@ -61,7 +61,14 @@
 // before any read), then its first SniffSize (8 KiB) bytes are read and a
 // NUL byte marks it "binary" (IsBinary, git's test). The language comes
 // from lang.Detect; "" when no registered grammar claims the file (such
-// files are still listed).
+// files are still listed). A file with a language is then judged by
+// content (Sniff): lines averaging MinifiedAverage (300) bytes or more in
+// its first or last 8 KiB make it "minified" (a bundle whatever its name),
+// a generated-code marker in the comment block it starts with
+// ("// Code generated ... DO NOT EDIT.", "@generated") makes it
+// "generated". Like the default excludes, these checks are lifted by
+// Options.Includes (or a "!" .gitnexusignore rule) matching the path and
+// by Options.NoDefaultExcludes.
 //
 // # Counting
 //

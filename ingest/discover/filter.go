@@ -29,10 +29,19 @@ type filter struct {
 	includes []rule
 	user     []rule
 	gni      map[string][]rule // directory → rules of its .gitnexusignore
+	// noDefaults is Options.NoDefaultExcludes: no default excludes and no
+	// content checks (Sniff).
+	noDefaults bool
+}
+
+// sniffExempt reports whether a kept path in state s skips the content
+// checks: default excludes are off, or an include or "!" rule exempts it.
+func (f *filter) sniffExempt(s state) bool {
+	return f.noDefaults || s.exempt
 }
 
 func newFilter(opts Options) (*filter, error) {
-	f := &filter{gni: map[string][]rule{}}
+	f := &filter{gni: map[string][]rule{}, noDefaults: opts.NoDefaultExcludes}
 	if !opts.NoDefaultExcludes {
 		for _, p := range DefaultExcludes {
 			r, ok := parseRule(p, "", ReasonDefaultExclude)

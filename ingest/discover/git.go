@@ -237,7 +237,7 @@ func feedGit(ctx context.Context, root string, entries []gitEntry, flt *filter, 
 			t.skip(ReasonSymlink, e.path, 1)
 		default:
 			select {
-			case jobs <- job{rel: e.path, abs: filepath.Join(root, filepath.FromSlash(e.path))}:
+			case jobs <- job{rel: e.path, abs: filepath.Join(root, filepath.FromSlash(e.path)), exempt: flt.sniffExempt(s)}:
 			case <-ctx.Done():
 				return ctx.Err()
 			}

@@ -93,7 +93,7 @@ func (w *walker) dir(ctx context.Context, rel string, st state, gi [][]rule) err
 			w.t.skip(ReasonNotRegular, p, 1)
 		default:
 			select {
-			case w.jobs <- job{rel: p, abs: filepath.Join(abs, name)}:
+			case w.jobs <- job{rel: p, abs: filepath.Join(abs, name), exempt: w.flt.sniffExempt(cs)}:
 			case <-ctx.Done():
 				return ctx.Err()
 			}

@@ -86,6 +86,36 @@ type Result struct {
 	// smallest in byte order); an excluded directory appears once, with a
 	// trailing "/".
 	Examples map[string][]string
+	// Ignored counts the files ignore rules hid before they became
+	// candidates: in walk mode those of .gitignore files (an ignored
+	// directory counted as Skipped counts excluded ones, a lower bound past
+	// countCap); in git mode git's own ignore rules are asked only when no
+	// file found has a language (nothing would be parsed: then the count
+	// is git's, up to maxIgnoredProbe).
+	Ignored int
+	// TopRules are the rules that kept the most files out, most first (at
+	// most maxTopRules): ignore rules (Reason ReasonIgnored) and the rules
+	// behind the rule-based Skipped reasons. When Files is empty but
+	// Ignored or Skipped is not, TopRules[0] says which rule to look at.
+	TopRules []RuleCount
+}
+
+// ReasonIgnored is the RuleCount.Reason of an ignore rule (a .gitignore
+// line, .git/info/exclude, core.excludesFile): the files it hides are
+// Result.Ignored, not Result.Skipped.
+const ReasonIgnored = "ignored"
+
+// maxTopRules is how many rules Result.TopRules keeps.
+const maxTopRules = 5
+
+// RuleCount is one exclusion rule and how many files it kept out.
+type RuleCount struct {
+	// Rule is where the rule comes from: "path/.gitignore:12" (a file and
+	// a 1-based line, paths relative to Result.Root, or as git names them),
+	// "default exclude vendor/", "--exclude docs/".
+	Rule   string `json:"rule"`
+	Reason string `json:"reason"` // ReasonIgnored or a Skipped reason
+	Files  int    `json:"files"`
 }
 
 // Discover lists the files of the repository or directory at root that
@@ -151,7 +181,21 @@ func Discover(ctx context.Context, root string, opts Options) (*Result, error) {
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	res.Files = files
 	res.Skipped, res.Examples = t.counts, t.examples
+	if res.Git && !anySource(files) {
+		gitIgnoredRules(ctx, abs, t)
+	}
+	res.Ignored, res.TopRules = t.ignored, t.topRules()
 	return res, nil
+}
+
+// anySource reports whether any file has a language.
+func anySource(files []File) bool {
+	for _, f := range files {
+		if f.Language != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // IsBinary reports whether a file whose first bytes are head is binary:
@@ -161,14 +205,45 @@ func IsBinary(head []byte) bool {
 	return bytes.IndexByte(head, 0) >= 0
 }
 
-// tally counts skipped files and keeps a few examples per reason.
+// tally counts skipped files and keeps a few examples per reason, and
+// counts files per excluding rule.
 type tally struct {
 	counts   map[string]int
 	examples map[string][]string
+	rules    map[RuleCount]int // Files unset: rule and reason → files
+	ignored  int
 }
 
 func newTally() *tally {
-	return &tally{counts: map[string]int{}, examples: map[string][]string{}}
+	return &tally{counts: map[string]int{}, examples: map[string][]string{}, rules: map[RuleCount]int{}}
+}
+
+// byRule counts n files kept out by the rule from source for reason; an
+// ignore rule (ReasonIgnored) adds to the ignored count as well.
+func (t *tally) byRule(source, reason string, n int) {
+	if n <= 0 || source == "" {
+		return
+	}
+	t.rules[RuleCount{Rule: source, Reason: reason}] += n
+	if reason == ReasonIgnored {
+		t.ignored += n
+	}
+}
+
+// topRules lists the rules by files kept out, most first, ties by rule.
+func (t *tally) topRules() []RuleCount {
+	out := make([]RuleCount, 0, len(t.rules))
+	for rc, n := range t.rules {
+		rc.Files = n
+		out = append(out, rc)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Files != out[j].Files {
+			return out[i].Files > out[j].Files
+		}
+		return out[i].Rule < out[j].Rule
+	})
+	return out[:min(len(out), maxTopRules)]
 }
 
 // skip counts n files left out for reason, with example as a sample path.
@@ -200,6 +275,10 @@ func (t *tally) merge(o *tally) {
 	for r, n := range o.counts {
 		t.counts[r] += n
 	}
+	for rc, n := range o.rules {
+		t.rules[rc] += n
+	}
+	t.ignored += o.ignored
 	for r, ex := range o.examples {
 		for _, e := range ex {
 			t.example(r, e)

@@ -82,6 +82,12 @@
 // node_modules are approximate (a lower bound). An unreadable or vanished
 // directory counts once.
 //
+// Result.TopRules names the rules that kept the most files out ("a/.gitignore:3",
+// "default exclude vendor/", "--exclude docs/") with their counts, and
+// Result.Ignored counts the files ignore rules hid (walk mode always; git
+// mode when no source file was found, by asking git): when nothing is
+// left to index, the caller can say which rule did it.
+//
 // # Failures
 //
 // Unreadable files, files that vanish mid-run, symlink loops and special

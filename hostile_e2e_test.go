@@ -116,7 +116,7 @@ func TestE2EHostileCorpus(t *testing.T) {
 				}
 			}
 			out, errs, code := e.run(root, "analyze", "--json", "--skip-embeddings")
-			if code != 0 || strings.Contains(errs, "panic") || strings.Contains(errs, "SIGSEGV") {
+			if code != 0 || strings.Contains(errs, "panic") || strings.Contains(errs, "SIGSEGV") || strings.Contains(errs, "dropped edges") {
 				t.Fatalf("analyze: exit %d\nstderr: %s", code, errs)
 			}
 			var s hostileSummary
@@ -133,7 +133,7 @@ func TestE2EHostileCorpus(t *testing.T) {
 			}
 			// The five links count as symlinks in both modes (git lists
 			// them as links).
-			want := map[string]int{"too_large": 1, "minified": 1, "binary": 2, "symlink": 5}
+			want := map[string]int{"too_large": 1, "minified": 1, "binary": 2, "symlink": 5, "bad_name": 1}
 			if unreadable {
 				want["unreadable"] = 1
 			}

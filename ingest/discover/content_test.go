@@ -91,3 +91,29 @@ func TestDiscoverMinifiedAndGenerated(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscoverBadName: a path that is not valid UTF-8 is skipped and
+// counted, in both modes, not handed on to be mangled in the graph.
+func TestDiscoverBadName(t *testing.T) {
+	for _, useGit := range []bool{true, false} {
+		root := t.TempDir()
+		write(t, root, "ok.go", "package x\n")
+		write(t, root, "bad\xff\xfe.go", "package x\n")
+		write(t, root, "dir\xc3/x.go", "package x\n")
+		if useGit {
+			needGit(t)
+			run(t, root, "init", "-q")
+			run(t, root, "add", "-A")
+		}
+		res, err := Discover(context.Background(), root, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := paths(res.Files); !equalStrings(got, []string{"ok.go"}) {
+			t.Errorf("git=%v: files %q, want only ok.go", useGit, got)
+		}
+		if res.Skipped[ReasonBadName] != 2 {
+			t.Errorf("git=%v: skipped %v, want 2 %s", useGit, res.Skipped, ReasonBadName)
+		}
+	}
+}

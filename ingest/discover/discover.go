@@ -14,6 +14,7 @@ import (
 	"sort"
 	"sync"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/gitnexus/gitnexus/ingest/lang"
 )
@@ -42,6 +43,7 @@ const (
 	ReasonUserExclude    = "user_exclude"    // Options.Excludes
 	ReasonMinified       = "minified"        // machine-long lines: a bundle or minified source (Sniff)
 	ReasonGenerated      = "generated"       // a generated-code marker heads the file (Sniff)
+	ReasonBadName        = "bad_name"        // the path is not valid UTF-8 (the index stores paths as UTF-8 text)
 )
 
 // maxExamples is how many example paths Result.Examples keeps per reason.
@@ -343,6 +345,11 @@ func (p *pool) wait() ([]File, *tally) {
 
 // inspect stats and sniffs one file; reason is "" when it is kept.
 func (p *pool) inspect(j job, buf []byte) (File, string) {
+	if !utf8.ValidString(j.rel) {
+		// Kuzu keeps UTF-8 text: such a path would reach the graph
+		// mangled and its edges would point nowhere.
+		return File{}, ReasonBadName
+	}
 	fi, err := os.Lstat(j.abs)
 	if err != nil {
 		return File{}, statReason(err)

@@ -55,7 +55,9 @@
 //
 // # Per-file checks
 //
-// Every remaining file is checked by a small pool of workers: lstat
+// Every remaining file is checked by a small pool of workers: a path
+// that is not valid UTF-8 is skipped as "bad_name" (the index stores
+// paths as UTF-8 text), then lstat
 // (symlinks and non-regular files are skipped), the size cap
 // (Options.MaxFileSize, default DefaultMaxFileSize = 1 MiB, from the stat,
 // before any read), then its first SniffSize (8 KiB) bytes are read and a

@@ -69,6 +69,23 @@ func onlyBytes(s, set string) bool {
 // pathological backtracking one.
 const slowMatch = time.Second
 
+// timedMatch runs wildmatch and returns its answer and the shortest time
+// of up to three runs: one slow run on a loaded machine (the fuzzer shares
+// it) is a scheduling hiccup, three are the matcher.
+func timedMatch(p, text string, pathname bool) (bool, time.Duration) {
+	var got bool
+	best := time.Duration(1<<63 - 1)
+	for range 3 {
+		start := time.Now()
+		got = wildmatch(p, text, pathname)
+		best = min(best, time.Since(start))
+		if best <= slowMatch {
+			break
+		}
+	}
+	return got, best
+}
+
 // FuzzWildmatch runs the matcher on any pattern and text: no panic, no
 // pathological time, and on the a/b/"/"/*/? alphabet the same answer as the
 // regular-expression reference.
@@ -95,9 +112,8 @@ func FuzzWildmatch(f *testing.F) {
 		if len(p) > 512 || len(text) > 4096 {
 			return // a .gitignore line and a path are bounded (see below)
 		}
-		start := time.Now()
-		got := wildmatch(p, text, pathname)
-		if d := time.Since(start); d > slowMatch {
+		got, d := timedMatch(p, text, pathname)
+		if d > slowMatch {
 			t.Fatalf("wildmatch(%q, %q, %v) took %v", p, text, pathname, d)
 		}
 		if !onlyBytes(text, "ab/") {
@@ -161,11 +177,11 @@ func TestWildmatchAdversarialTime(t *testing.T) {
 		{strings.Repeat("a*", 60) + "[b]", flat, false},
 	}
 	for _, c := range cases {
-		start := time.Now()
-		if wildmatch(c.p, c.text, c.pn) {
+		got, d := timedMatch(c.p, c.text, c.pn)
+		if got {
 			t.Errorf("%q matched a text without b", c.p)
 		}
-		if d := time.Since(start); d > slowMatch {
+		if d > slowMatch {
 			t.Errorf("wildmatch(%q, <%d bytes>, %v) took %v", c.p, len(c.text), c.pn, d)
 		}
 	}

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -66,7 +65,15 @@ func DetectChanges(ctx context.Context, db Querier, repoRoot string, in DetectCh
 	if scope == "" {
 		scope = "unstaged"
 	}
-	args := []string{"-c", "core.quotepath=off", "diff", "--no-color", "--no-ext-diff", "-U0", "--diff-filter=d"}
+	// Outside a work tree `git diff` turns into `git diff --no-index` and
+	// answers with its 128-line usage: say what is wrong instead.
+	if out, err := git(ctx, repoRoot, "rev-parse", "--is-inside-work-tree"); err != nil || strings.TrimSpace(string(out)) != "true" {
+		return nil, inputErr("%s is not a git repository: detect_changes compares against git", repoRoot)
+	}
+	// -z --raw lists the files NUL-separated (any byte in a name survives,
+	// renames give both names), then -p gives their hunks in the same order.
+	args := []string{"-c", "core.quotepath=off", "diff", "--no-color", "--no-ext-diff", "-U0", "--diff-filter=d",
+		"-z", "--raw", "-p", "--src-prefix=a/", "--dst-prefix=b/"}
 	switch scope {
 	case "unstaged":
 	case "staged":
@@ -179,33 +186,40 @@ func overlap(ranges []LineRange, start, end int) int {
 	return n
 }
 
-// ParseDiff reads a unified diff (-U0) into changed new-side line ranges
-// per repo-relative path.
+// ParseDiff reads the output of `git diff -z --raw -p -U0` into changed
+// new-side line ranges per repo-relative path. The file list comes from
+// the NUL-separated raw part, so names with spaces, tabs, newlines, quotes
+// or any other byte are kept exactly (a rename or copy counts under its new
+// name; a deleted file is left out). The patch part that follows has one
+// "diff --git" (or combined "diff --cc") header per raw entry, in the same
+// order; its hunks belong to that entry.
 func ParseDiff(diff []byte) map[string][]LineRange {
 	out := map[string][]LineRange{}
-	sc := bufio.NewScanner(bytes.NewReader(diff))
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	var cur string
-	for sc.Scan() {
-		line := sc.Text()
+	paths, rest := parseRaw(diff)
+	for _, p := range paths {
+		if p != "" {
+			out[p] = []LineRange{}
+		}
+	}
+	entry, cur := -1, ""
+	for len(rest) > 0 {
+		var line []byte
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			line, rest = rest, nil
+		}
 		switch {
-		case strings.HasPrefix(line, "+++ "):
-			p := strings.TrimPrefix(line, "+++ ")
-			if p == "/dev/null" {
-				cur = ""
-				continue
+		case bytes.HasPrefix(line, []byte("diff --git ")), bytes.HasPrefix(line, []byte("diff --cc ")),
+			bytes.HasPrefix(line, []byte("diff --combined ")):
+			entry++
+			cur = ""
+			if entry < len(paths) {
+				cur = paths[entry]
 			}
-			p = strings.TrimPrefix(p, "b/")
-			if uq, err := strconv.Unquote(p); err == nil {
-				p = strings.TrimPrefix(uq, "b/")
-			}
-			cur = p
-			if _, ok := out[cur]; !ok {
-				out[cur] = []LineRange{}
-			}
-		case strings.HasPrefix(line, "@@ ") && cur != "":
+		case bytes.HasPrefix(line, []byte("@@ ")) && cur != "":
 			// @@ -a[,b] +c[,d] @@
-			f := strings.Fields(line)
+			f := strings.Fields(string(line))
 			if len(f) < 3 || !strings.HasPrefix(f[2], "+") {
 				continue
 			}
@@ -219,6 +233,47 @@ func ParseDiff(diff []byte) map[string][]LineRange {
 		}
 	}
 	return out
+}
+
+// parseRaw reads the NUL-separated raw entries at the start of diff
+// (":mode mode sha sha STATUS\0path\0", renames and copies with a second
+// path) and returns each entry's new path ("" for a deletion) and the rest
+// of the output.
+func parseRaw(diff []byte) (paths []string, rest []byte) {
+	next := func() (string, bool) {
+		i := bytes.IndexByte(diff, 0)
+		if i < 0 {
+			return "", false
+		}
+		f := string(diff[:i])
+		diff = diff[i+1:]
+		return f, true
+	}
+	for len(diff) > 0 && diff[0] == ':' {
+		head, ok := next()
+		if !ok {
+			break
+		}
+		status := ""
+		if f := strings.Fields(head); len(f) > 0 {
+			status = f[len(f)-1]
+		}
+		p, ok := next()
+		if !ok {
+			break
+		}
+		if strings.HasPrefix(status, "R") || strings.HasPrefix(status, "C") {
+			if p, ok = next(); !ok {
+				break
+			}
+		}
+		if strings.HasPrefix(status, "D") {
+			p = ""
+		}
+		paths = append(paths, p)
+	}
+	// A NUL ends the raw part when a patch follows.
+	return paths, bytes.TrimPrefix(diff, []byte{0})
 }
 
 func hunkRange(s string) (start, count int) {

@@ -11,7 +11,14 @@ import (
 )
 
 func TestParseDiff(t *testing.T) {
-	diff := `diff --git a/a.go b/a.go
+	// The raw part (NUL-separated, as `git diff -z --raw -p` writes it),
+	// then one patch per entry in the same order. The headers' own quoting
+	// is never read: the names come from the raw part.
+	diff := ":100644 100644 1 2 M\x00a.go\x00" +
+		":100644 100644 3 4 M\x00sp ace.go\x00" +
+		":100644 000000 5 0 D\x00del.go\x00" +
+		":100644 100644 6 7 R072\x00old name.go\x00new\nname.go\x00" +
+		"\x00" + `diff --git a/a.go b/a.go
 index 1..2 100644
 --- a/a.go
 +++ b/a.go
@@ -25,20 +32,29 @@ index 1..2 100644
 +a
 +b
 +c
-diff --git a/"sp ace.go" b/"sp ace.go"
---- "a/sp ace.go"
-+++ "b/sp ace.go"
+diff --git a/sp ace.go b/sp ace.go
+--- a/sp ace.go	
++++ b/sp ace.go	
 @@ -1 +1,2 @@
 +x
 diff --git a/del.go b/del.go
 --- a/del.go
 +++ /dev/null
 @@ -1,3 +0,0 @@
+diff --git "a/old name.go" "b/new\nname.go"
+similarity index 72%
+rename from old name.go
+rename to "new\nname.go"
+--- "a/old name.go"
++++ "b/new\nname.go"
+@@ -4,0 +5 @@ r
++r5
 `
 	got := ParseDiff([]byte(diff))
 	want := map[string][]LineRange{
-		"a.go":      {{3, 3}, {11, 11}, {19, 21}},
-		"sp ace.go": {{1, 2}},
+		"a.go":         {{3, 3}, {11, 11}, {19, 21}},
+		"sp ace.go":    {{1, 2}},
+		"new\nname.go": {{5, 5}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ParseDiff = %v, want %v", got, want)

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"sync"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/gitnexus/gitnexus/ingest/lang"
 )
@@ -40,6 +41,9 @@ const (
 	ReasonDefaultExclude = "default_exclude" // DefaultExcludes
 	ReasonGitnexusIgnore = "gitnexusignore"  // a .gitnexusignore rule
 	ReasonUserExclude    = "user_exclude"    // Options.Excludes
+	ReasonMinified       = "minified"        // machine-long lines: a bundle or minified source (Sniff)
+	ReasonGenerated      = "generated"       // a generated-code marker heads the file (Sniff)
+	ReasonBadName        = "bad_name"        // the path is not valid UTF-8 (the index stores paths as UTF-8 text)
 )
 
 // maxExamples is how many example paths Result.Examples keeps per reason.
@@ -84,6 +88,36 @@ type Result struct {
 	// smallest in byte order); an excluded directory appears once, with a
 	// trailing "/".
 	Examples map[string][]string
+	// Ignored counts the files ignore rules hid before they became
+	// candidates: in walk mode those of .gitignore files (an ignored
+	// directory counted as Skipped counts excluded ones, a lower bound past
+	// countCap); in git mode git's own ignore rules are asked only when no
+	// file found has a language (nothing would be parsed: then the count
+	// is git's, up to maxIgnoredProbe).
+	Ignored int
+	// TopRules are the rules that kept the most files out, most first (at
+	// most maxTopRules): ignore rules (Reason ReasonIgnored) and the rules
+	// behind the rule-based Skipped reasons. When Files is empty but
+	// Ignored or Skipped is not, TopRules[0] says which rule to look at.
+	TopRules []RuleCount
+}
+
+// ReasonIgnored is the RuleCount.Reason of an ignore rule (a .gitignore
+// line, .git/info/exclude, core.excludesFile): the files it hides are
+// Result.Ignored, not Result.Skipped.
+const ReasonIgnored = "ignored"
+
+// maxTopRules is how many rules Result.TopRules keeps.
+const maxTopRules = 5
+
+// RuleCount is one exclusion rule and how many files it kept out.
+type RuleCount struct {
+	// Rule is where the rule comes from: "path/.gitignore:12" (a file and
+	// a 1-based line, paths relative to Result.Root, or as git names them),
+	// "default exclude vendor/", "--exclude docs/".
+	Rule   string `json:"rule"`
+	Reason string `json:"reason"` // ReasonIgnored or a Skipped reason
+	Files  int    `json:"files"`
 }
 
 // Discover lists the files of the repository or directory at root that
@@ -149,7 +183,21 @@ func Discover(ctx context.Context, root string, opts Options) (*Result, error) {
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	res.Files = files
 	res.Skipped, res.Examples = t.counts, t.examples
+	if res.Git && !anySource(files) {
+		gitIgnoredRules(ctx, abs, t)
+	}
+	res.Ignored, res.TopRules = t.ignored, t.topRules()
 	return res, nil
+}
+
+// anySource reports whether any file has a language.
+func anySource(files []File) bool {
+	for _, f := range files {
+		if f.Language != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // IsBinary reports whether a file whose first bytes are head is binary:
@@ -159,14 +207,45 @@ func IsBinary(head []byte) bool {
 	return bytes.IndexByte(head, 0) >= 0
 }
 
-// tally counts skipped files and keeps a few examples per reason.
+// tally counts skipped files and keeps a few examples per reason, and
+// counts files per excluding rule.
 type tally struct {
 	counts   map[string]int
 	examples map[string][]string
+	rules    map[RuleCount]int // Files unset: rule and reason → files
+	ignored  int
 }
 
 func newTally() *tally {
-	return &tally{counts: map[string]int{}, examples: map[string][]string{}}
+	return &tally{counts: map[string]int{}, examples: map[string][]string{}, rules: map[RuleCount]int{}}
+}
+
+// byRule counts n files kept out by the rule from source for reason; an
+// ignore rule (ReasonIgnored) adds to the ignored count as well.
+func (t *tally) byRule(source, reason string, n int) {
+	if n <= 0 || source == "" {
+		return
+	}
+	t.rules[RuleCount{Rule: source, Reason: reason}] += n
+	if reason == ReasonIgnored {
+		t.ignored += n
+	}
+}
+
+// topRules lists the rules by files kept out, most first, ties by rule.
+func (t *tally) topRules() []RuleCount {
+	out := make([]RuleCount, 0, len(t.rules))
+	for rc, n := range t.rules {
+		rc.Files = n
+		out = append(out, rc)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Files != out[j].Files {
+			return out[i].Files > out[j].Files
+		}
+		return out[i].Rule < out[j].Rule
+	})
+	return out[:min(len(out), maxTopRules)]
 }
 
 // skip counts n files left out for reason, with example as a sample path.
@@ -198,6 +277,10 @@ func (t *tally) merge(o *tally) {
 	for r, n := range o.counts {
 		t.counts[r] += n
 	}
+	for rc, n := range o.rules {
+		t.rules[rc] += n
+	}
+	t.ignored += o.ignored
 	for r, ex := range o.examples {
 		for _, e := range ex {
 			t.example(r, e)
@@ -207,8 +290,9 @@ func (t *tally) merge(o *tally) {
 
 // job is one file a lister hands to the pool for stat and sniffing.
 type job struct {
-	rel string
-	abs string
+	rel    string
+	abs    string
+	exempt bool // an include exempts it from the content checks (Sniff)
 }
 
 // pool stats and sniffs files in parallel: reading heads is I/O bound, so
@@ -234,7 +318,7 @@ func newPool(ctx context.Context, root string, maxSize int64) *pool {
 
 func (p *pool) work(ctx context.Context) {
 	defer p.wg.Done()
-	buf := make([]byte, SniffSize)
+	buf := make([]byte, 2*SniffSize) // head, then tail
 	var files []File
 	t := newTally()
 	for j := range p.jobs {
@@ -261,6 +345,11 @@ func (p *pool) wait() ([]File, *tally) {
 
 // inspect stats and sniffs one file; reason is "" when it is kept.
 func (p *pool) inspect(j job, buf []byte) (File, string) {
+	if !utf8.ValidString(j.rel) {
+		// Kuzu keeps UTF-8 text: such a path would reach the graph
+		// mangled and its edges would point nowhere.
+		return File{}, ReasonBadName
+	}
 	fi, err := os.Lstat(j.abs)
 	if err != nil {
 		return File{}, statReason(err)
@@ -278,18 +367,27 @@ func (p *pool) inspect(j job, buf []byte) (File, string) {
 	if err != nil {
 		return File{}, statReason(err)
 	}
-	n, err := io.ReadFull(f, buf)
-	f.Close()
+	defer f.Close()
+	head := buf[:SniffSize]
+	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
 		slog.Debug("discover: read failed", "path", j.rel, "err", err)
 		return File{}, ReasonUnreadable
 	}
-	if IsBinary(buf[:n]) {
+	if IsBinary(head[:n]) {
 		return File{}, ReasonBinary
 	}
 	out := File{Path: j.rel, Abs: j.abs, Size: fi.Size()}
 	if l := lang.Detect(j.rel); l != nil {
 		out.Language = l.Name
+	}
+	// Only source that would be parsed is judged by content; an include
+	// brings it back as it does default-excluded paths.
+	if out.Language != "" && !j.exempt {
+		tail := readTail(f, fi.Size(), n, buf[SniffSize:])
+		if reason := Sniff(head[:n], tail); reason != "" {
+			return File{}, reason
+		}
 	}
 	return out, ""
 }

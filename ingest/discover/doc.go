@@ -55,13 +55,22 @@
 //
 // # Per-file checks
 //
-// Every remaining file is checked by a small pool of workers: lstat
+// Every remaining file is checked by a small pool of workers: a path
+// that is not valid UTF-8 is skipped as "bad_name" (the index stores
+// paths as UTF-8 text), then lstat
 // (symlinks and non-regular files are skipped), the size cap
 // (Options.MaxFileSize, default DefaultMaxFileSize = 1 MiB, from the stat,
 // before any read), then its first SniffSize (8 KiB) bytes are read and a
 // NUL byte marks it "binary" (IsBinary, git's test). The language comes
 // from lang.Detect; "" when no registered grammar claims the file (such
-// files are still listed).
+// files are still listed). A file with a language is then judged by
+// content (Sniff): lines averaging MinifiedAverage (300) bytes or more in
+// its first or last 8 KiB make it "minified" (a bundle whatever its name),
+// a generated-code marker in the comment block it starts with
+// ("// Code generated ... DO NOT EDIT.", "@generated") makes it
+// "generated". Like the default excludes, these checks are lifted by
+// Options.Includes (or a "!" .gitnexusignore rule) matching the path and
+// by Options.NoDefaultExcludes.
 //
 // # Counting
 //
@@ -74,6 +83,12 @@
 // 10,000 per directory (countCap), so counts for huge directories like
 // node_modules are approximate (a lower bound). An unreadable or vanished
 // directory counts once.
+//
+// Result.TopRules names the rules that kept the most files out ("a/.gitignore:3",
+// "default exclude vendor/", "--exclude docs/") with their counts, and
+// Result.Ignored counts the files ignore rules hid (walk mode always; git
+// mode when no source file was found, by asking git): when nothing is
+// left to index, the caller can say which rule did it.
 //
 // # Failures
 //

@@ -29,10 +29,19 @@ type filter struct {
 	includes []rule
 	user     []rule
 	gni      map[string][]rule // directory → rules of its .gitnexusignore
+	// noDefaults is Options.NoDefaultExcludes: no default excludes and no
+	// content checks (Sniff).
+	noDefaults bool
+}
+
+// sniffExempt reports whether a kept path in state s skips the content
+// checks: default excludes are off, or an include or "!" rule exempts it.
+func (f *filter) sniffExempt(s state) bool {
+	return f.noDefaults || s.exempt
 }
 
 func newFilter(opts Options) (*filter, error) {
-	f := &filter{gni: map[string][]rule{}}
+	f := &filter{gni: map[string][]rule{}, noDefaults: opts.NoDefaultExcludes}
 	if !opts.NoDefaultExcludes {
 		for _, p := range DefaultExcludes {
 			r, ok := parseRule(p, "", ReasonDefaultExclude)
@@ -76,8 +85,23 @@ func (f *filter) addIgnoreFile(dir string, content []byte) {
 type state struct {
 	reason string // set when excluded by a .gitnexusignore or --exclude
 	where  string // what that rule matched; directories end in "/"
+	rule   string // that rule's source (rule.source)
 	dflt   string // the first default-excluded path on the chain, "" if none
+	dRule  string // the source of the default exclude that matched dflt
 	exempt bool   // an include or negation exempts this path from defaults
+}
+
+// excludedBy is the source of the rule that excludes the path ("" when it
+// is not excluded): "dir/.gitnexusignore:3", "--exclude x",
+// "default exclude vendor/".
+func (s state) excludedBy() string {
+	if s.reason != "" {
+		return s.rule
+	}
+	if s.dflt != "" && !s.exempt {
+		return s.dRule
+	}
+	return ""
 }
 
 // excluded reports whether the path is left out, why, and which path (the
@@ -106,7 +130,7 @@ func (f *filter) child(parent state, p string, isDir bool) state {
 	}
 	if r := f.lastLayered(p, name, isDir); r != nil {
 		if !r.negate {
-			s.reason, s.where = r.reason, shown
+			s.reason, s.where, s.rule = r.reason, shown, r.source
 			return s
 		}
 		if s.dflt == "" {
@@ -116,8 +140,10 @@ func (f *filter) child(parent state, p string, isDir bool) state {
 	if !s.exempt && lastMatch(f.includes, p, name, isDir) != nil {
 		s.exempt = true
 	}
-	if s.dflt == "" && !s.exempt && lastMatch(f.defaults, p, name, isDir) != nil {
-		s.dflt = shown
+	if s.dflt == "" && !s.exempt {
+		if r := lastMatch(f.defaults, p, name, isDir); r != nil {
+			s.dflt, s.dRule = shown, r.source
+		}
 	}
 	return s
 }

@@ -25,7 +25,15 @@ var gitEnvDrop = []string{
 
 // git runs git -C dir args... and returns its stdout.
 func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	return gitIn(ctx, dir, nil, args...)
+}
+
+// gitIn is git with stdin as the command's input.
+func gitIn(ctx context.Context, dir string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
 	env := make([]string, 0, len(os.Environ())+2)
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
@@ -228,6 +236,7 @@ func feedGit(ctx context.Context, root string, entries []gitEntry, flt *filter, 
 		s := flt.child(dirState(parentDir(e.path)), e.path, isDir)
 		if reason, where, ok := s.excluded(); ok {
 			t.skip(reason, where, 1)
+			t.byRule(s.excludedBy(), reason, 1)
 			continue
 		}
 		switch e.kind {
@@ -237,7 +246,7 @@ func feedGit(ctx context.Context, root string, entries []gitEntry, flt *filter, 
 			t.skip(ReasonSymlink, e.path, 1)
 		default:
 			select {
-			case jobs <- job{rel: e.path, abs: filepath.Join(root, filepath.FromSlash(e.path))}:
+			case jobs <- job{rel: e.path, abs: filepath.Join(root, filepath.FromSlash(e.path)), exempt: flt.sniffExempt(s)}:
 			case <-ctx.Done():
 				return ctx.Err()
 			}
@@ -350,4 +359,42 @@ func hardSkipped(p string) bool {
 		}
 	}
 	return false
+}
+
+// maxIgnoredProbe bounds how many ignored paths gitIgnoredRules asks git
+// about.
+const maxIgnoredProbe = 200_000
+
+// gitIgnoredRules runs when git lists no source file under root: it counts the
+// files git's own ignore rules hide (up to maxIgnoredProbe) and, through
+// `git check-ignore -v`, the rule hiding each, so that an empty result can
+// say which rule to look at. A failure is logged: these counts only
+// explain.
+func gitIgnoredRules(ctx context.Context, root string, t *tally) {
+	out, err := git(ctx, root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard")
+	if err != nil {
+		slog.Warn("discover: cannot list the files git ignores", "root", root, "err", err)
+		return
+	}
+	out = bytes.TrimSuffix(out, []byte{0})
+	if len(out) == 0 {
+		return
+	}
+	paths := bytes.Split(out, []byte{0})
+	paths = paths[:min(len(paths), maxIgnoredProbe)]
+	// check-ignore exits 1 when it finds nothing ignored: read the output
+	// whatever the status.
+	res, err := gitIn(ctx, root, append(bytes.Join(paths, []byte{0}), 0), "check-ignore", "-v", "-z", "--stdin")
+	if err != nil && len(res) == 0 {
+		slog.Warn("discover: cannot ask git which rules ignore files", "root", root, "err", err)
+		return
+	}
+	// -z -v: source, line number, pattern, path; each NUL-terminated.
+	f := bytes.Split(res, []byte{0})
+	for i := 0; i+3 < len(f); i += 4 {
+		if len(f[i]) == 0 {
+			continue // not ignored (cannot happen with ls-files' list)
+		}
+		t.byRule(string(f[i])+":"+string(f[i+1]), ReasonIgnored, 1)
+	}
 }

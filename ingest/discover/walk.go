@@ -70,7 +70,12 @@ func (w *walker) dir(ctx context.Context, rel string, st state, gi [][]rule) err
 		p := path.Join(rel, name)
 		typ := e.Type()
 		isDir := typ.IsDir() // a symlink is not a directory to git either
-		if gitIgnored(gi, p, name, isDir) {
+		if r := gitIgnoredBy(gi, p, name, isDir); r != nil {
+			n := 1
+			if isDir {
+				n = w.count(ctx, filepath.Join(abs, name))
+			}
+			w.t.byRule(r.source, ReasonIgnored, n)
 			continue
 		}
 		cs := w.flt.child(st, p, isDir)
@@ -78,7 +83,9 @@ func (w *walker) dir(ctx context.Context, rel string, st state, gi [][]rule) err
 		switch {
 		case isDir && excluded && (reason != ReasonDefaultExclude || len(w.flt.includes) == 0):
 			// Nothing below can come back: count, don't descend.
-			w.t.skip(reason, where, w.count(ctx, filepath.Join(abs, name)))
+			n := w.count(ctx, filepath.Join(abs, name))
+			w.t.skip(reason, where, n)
+			w.t.byRule(cs.excludedBy(), reason, n)
 		case isDir:
 			// A default-excluded directory is walked only when an include
 			// may bring part of it back; its files are then judged one by one.
@@ -87,13 +94,14 @@ func (w *walker) dir(ctx context.Context, rel string, st state, gi [][]rule) err
 			}
 		case excluded:
 			w.t.skip(reason, where, 1)
+			w.t.byRule(cs.excludedBy(), reason, 1)
 		case typ&fs.ModeSymlink != 0:
 			w.t.skip(ReasonSymlink, p, 1)
 		case !typ.IsRegular():
 			w.t.skip(ReasonNotRegular, p, 1)
 		default:
 			select {
-			case w.jobs <- job{rel: p, abs: filepath.Join(abs, name)}:
+			case w.jobs <- job{rel: p, abs: filepath.Join(abs, name), exempt: w.flt.sniffExempt(cs)}:
 			case <-ctx.Done():
 				return ctx.Err()
 			}
@@ -116,12 +124,21 @@ func (w *walker) read(rel, name string, entries []os.DirEntry) ([]byte, bool) {
 // gitIgnored applies the .gitignore rules: the deepest file with a
 // matching rule decides, and within it the last matching line.
 func gitIgnored(gi [][]rule, p, name string, isDir bool) bool {
+	return gitIgnoredBy(gi, p, name, isDir) != nil
+}
+
+// gitIgnoredBy is gitIgnored returning the deciding rule, nil when the
+// path is not ignored.
+func gitIgnoredBy(gi [][]rule, p, name string, isDir bool) *rule {
 	for i := len(gi) - 1; i >= 0; i-- {
 		if r := lastMatch(gi[i], p, name, isDir); r != nil {
-			return !r.negate
+			if r.negate {
+				return nil
+			}
+			return r
 		}
 	}
-	return false
+	return nil
 }
 
 // count returns how many files (non-directories) lie under dir, up to

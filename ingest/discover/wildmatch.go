@@ -21,7 +21,100 @@ const (
 // set, wildcards do not match '/' except in a "**" component (git's
 // WM_PATHNAME).
 func wildmatch(pattern, text string, pathname bool) bool {
-	return dowild(pattern, text, pathname) == wmMatch
+	var m memo
+	return dowild(pattern, text, pathname, &m) == wmMatch
+}
+
+// memo remembers the result of every recursive dowild call and of every
+// star loop (starLoop) by the lengths of its pattern and text suffixes
+// (which identify them: both are always suffixes of the originals). git's
+// abort rules alone leave patterns with many "**/" exponential
+// ("**/a/**/a/…/b" against a deep path of a/a/… runs for minutes); with
+// the memo each (pattern, text) position is solved once.
+type memo struct {
+	m     map[uint64]int8
+	calls int // recursive calls before the memo was started
+}
+
+// memoAfter is how many recursive calls a match makes before it starts its
+// memo: the patterns of real ignore files finish well within it without
+// allocating.
+const memoAfter = 256
+
+// starLoop is the loop of dowild after a "*" (or "**" when matchSlash):
+// it tries the rest of the pattern, p, at every position of text in turn.
+// Its result from a position is the first decisive result found from
+// there on, so it is remembered for every position it passed through and
+// a later loop reaching one of them stops: each (pattern, text) position
+// is looped over once, which keeps the whole match polynomial.
+func (m *memo) starLoop(p, text string, pathname, matchSlash bool) int {
+	key := func(ti int) uint64 { return 1<<63 | uint64(len(p))<<32 | uint64(len(text)-ti) }
+	// Positions are remembered only once the memo has started (call).
+	var visited []int
+	res := wmAbortAll
+	ti := 0
+	tch := at(text, ti)
+	for {
+		if r, ok := m.m[key(ti)]; ok {
+			res = int(r)
+			break
+		}
+		if m.m != nil {
+			visited = append(visited, ti)
+		}
+		if tch == 0 {
+			res = wmAbortAll
+			break
+		}
+		// Advance fast to the next occurrence of a literal that follows
+		// the star; without matchSlash never past '/'.
+		if !isGlobSpecial(p[0]) {
+			lit := p[0]
+			for {
+				tch = at(text, ti)
+				if tch == 0 || (!matchSlash && tch == '/') || tch == lit {
+					break
+				}
+				ti++
+			}
+			if tch != lit {
+				res = wmNoMatch
+				break
+			}
+		}
+		if r := m.call(p, text[ti:], pathname); r != wmNoMatch {
+			if !matchSlash || r != wmAbortToStarStar {
+				res = r
+				break
+			}
+		} else if !matchSlash && tch == '/' {
+			res = wmAbortToStarStar
+			break
+		}
+		ti++
+		tch = at(text, ti)
+	}
+	for _, v := range visited {
+		m.m[key(v)] = int8(res)
+	}
+	return res
+}
+
+// call is dowild through the memo.
+func (m *memo) call(p, text string, pathname bool) int {
+	if m.m == nil {
+		if m.calls++; m.calls <= memoAfter {
+			return dowild(p, text, pathname, m)
+		}
+		m.m = make(map[uint64]int8)
+	}
+	k := uint64(len(p))<<32 | uint64(len(text))
+	if r, ok := m.m[k]; ok {
+		return int(r)
+	}
+	r := dowild(p, text, pathname, m)
+	m.m[k] = int8(r)
+	return r
 }
 
 // at returns s[i], or 0 past the end: wildmatch.c walks NUL-terminated
@@ -37,7 +130,7 @@ func isGlobSpecial(c byte) bool {
 	return c == '*' || c == '?' || c == '[' || c == '\\'
 }
 
-func dowild(p, text string, pathname bool) int {
+func dowild(p, text string, pathname bool, m *memo) int {
 	pi, ti := 0, 0
 	for ; pi < len(p); pi, ti = pi+1, ti+1 {
 		pch := p[pi]
@@ -73,7 +166,7 @@ func dowild(p, text string, pathname bool) int {
 					(pi >= len(p) || p[pi] == '/' || (p[pi] == '\\' && at(p, pi+1) == '/')) {
 					// "**/" may match nothing at all: foo/**/bar
 					// matches foo/bar as well as foo/a/bar.
-					if at(p, pi) == '/' && dowild(p[pi+1:], text[ti:], pathname) == wmMatch {
+					if at(p, pi) == '/' && m.call(p[pi+1:], text[ti:], pathname) == wmMatch {
 						return wmMatch
 					}
 					matchSlash = true
@@ -101,36 +194,7 @@ func dowild(p, text string, pathname bool) int {
 				ti += slash
 				continue
 			}
-			for {
-				if tch == 0 {
-					break
-				}
-				// Advance fast to the next occurrence of a literal that
-				// follows the star; without matchSlash never past '/'.
-				if !isGlobSpecial(p[pi]) {
-					lit := p[pi]
-					for {
-						tch = at(text, ti)
-						if tch == 0 || (!matchSlash && tch == '/') || tch == lit {
-							break
-						}
-						ti++
-					}
-					if tch != lit {
-						return wmNoMatch
-					}
-				}
-				if m := dowild(p[pi:], text[ti:], pathname); m != wmNoMatch {
-					if !matchSlash || m != wmAbortToStarStar {
-						return m
-					}
-				} else if !matchSlash && tch == '/' {
-					return wmAbortToStarStar
-				}
-				ti++
-				tch = at(text, ti)
-			}
-			return wmAbortAll
+			return m.starLoop(p[pi:], text[ti:], pathname, matchSlash)
 		case '[':
 			pi++
 			pch = at(p, pi)

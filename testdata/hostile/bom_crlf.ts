@@ -1,0 +1,3 @@
+﻿export function bomCrlf(): number {
+  return 1;
+}

@@ -1,0 +1,3 @@
+fn ( { [ < impl struct } ) ] >>> fn fn fn
+"unterminated
+/* unterminated comment

@@ -1,0 +1,8 @@
+package hostile
+
+// Comment with invalid UTF-8: ÿþÃ( and a lone continuation €.
+func InvalidUTF8Holder() string {
+	return "ÿþý"
+}
+
+func caféName() {}

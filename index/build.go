@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -146,6 +147,9 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		return nil, fmt.Errorf("analyze %s: %w", root, err)
 	}
 	st := res.Stats
+	if err := nothingIndexed(st.Files, res.Discovery); err != nil {
+		return nil, err
+	}
 
 	// 3. Communities and processes over the call graph ingest kept.
 	t0 := time.Now()
@@ -268,6 +272,31 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		Resolution: resolution, Unresolved: samples, Processes: procStats,
 		Discovery: discovery, Meta: meta,
 	}, nil
+}
+
+// ErrNothingIndexed is returned when discovery found files but every one of
+// them was excluded or skipped: an index of nothing is never committed.
+var ErrNothingIndexed = errors.New("no file indexed")
+
+// nothingIndexed says which rule kept the files out when discovery found
+// some and none was indexed, and how to bring them back.
+func nothingIndexed(files int, d *discover.Result) error {
+	if files > 0 || d == nil {
+		return nil
+	}
+	skipped := 0
+	for _, n := range d.Skipped {
+		skipped += n
+	}
+	if d.Ignored+skipped == 0 {
+		return nil // an empty directory: an empty index is its true answer
+	}
+	msg := fmt.Sprintf("%d files were left out", d.Ignored+skipped)
+	if len(d.TopRules) > 0 {
+		r := d.TopRules[0]
+		msg += fmt.Sprintf(", most of them (%d) by %s (%s)", r.Files, r.Rule, r.Reason)
+	}
+	return fmt.Errorf("%w: %s; to index them, pass --include PATTERN (repeatable), add a !PATTERN line to .gitnexusignore, or use --no-default-excludes", ErrNothingIndexed, msg)
 }
 
 // writePack writes the search pack (query.Pack) of the database being

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gitnexus/gitnexus/graph"
@@ -121,4 +122,25 @@ func contains(ss []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestBuildRefusesAnIndexOfNothing: a tree whose .gitignore hides every
+// file (a Debian kernel source's top-level `/*`) fails with the rule named,
+// and no index is committed.
+func TestBuildRefusesAnIndexOfNothing(t *testing.T) {
+	t.Setenv("GITNEXUS_HOME", t.TempDir())
+	root := fixture(t, "goshop")
+	if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte("# everything\n/*\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Build(context.Background(), root, Options{SkipEmbeddings: true})
+	if !errors.Is(err, ErrNothingIndexed) {
+		t.Fatalf("Build = %v, want ErrNothingIndexed", err)
+	}
+	if !strings.Contains(err.Error(), ".gitignore:2") || !strings.Contains(err.Error(), "--include") {
+		t.Errorf("message does not name the rule and the way out: %v", err)
+	}
+	if _, err := graph.ReadMeta(root); err == nil {
+		t.Error("an index of nothing was committed")
+	}
 }

@@ -125,6 +125,7 @@ func runQuery(c *cobra.Command, args []string) error {
 		fmt.Fprintf(os.Stderr, "gitnexus: %s\n", n)
 	}
 	if flagJSON {
+		res.SetRepo(e)
 		return printJSON(res)
 	}
 	printResult(os.Stdout, res)

@@ -321,7 +321,7 @@ func defaultRepo(scope Scope, cwd string) (RepoEntry, error) {
 	case 1:
 		return reg.repos[0], nil
 	case 0:
-		return RepoEntry{}, fmt.Errorf("%w: %s is not inside an indexed repo and none is registered: run `gitnexus analyze` in one", ErrNoIndex, cwd)
+		return RepoEntry{}, fmt.Errorf("%w: no repository is indexed: %s is in none and the registry is empty: run `gitnexus analyze` in a repo", ErrNoIndex, cwd)
 	}
 	return RepoEntry{}, fmt.Errorf("%w: %s is not inside an indexed repo and %d are registered: run `gitnexus analyze` there, or name one (-r NAME|PATH, or the \"repo\" argument)%s",
 		ErrNoIndex, cwd, len(reg.repos), reg.knownNames())

@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"net/url"
 	"os"
 	"os/exec"
@@ -135,5 +137,56 @@ func TestReposDefaultRule(t *testing.T) {
 	// An explicit repo still wins.
 	if res, e := callRaw(t, cs, "cypher", map[string]any{"statement": "RETURN 1 AS x", "repo": "goshop"}); e != "" || res["repo"].(map[string]any)["name"] != "goshop" {
 		t.Errorf("explicit goshop: %v %q", res, e)
+	}
+}
+
+// TestReposCLIRule: the CLI follows the same default rule and names the
+// repository in every --json answer.
+func TestReposCLIRule(t *testing.T) {
+	w := newWorld(t)
+	inside := secondIndex(t, w, filepath.Join(t.TempDir(), "inside"))
+	canonInside, _ := filepath.EvalSymlinks(inside)
+	canon, _ := filepath.EvalSymlinks(w.repo)
+	run := func(dir string, args ...string) (map[string]any, string) {
+		t.Helper()
+		c := exec.Command(binary, args...)
+		c.Dir, c.Env = dir, w.env()
+		var stderr strings.Builder
+		c.Stderr = &stderr
+		out, err := c.Output()
+		if err != nil {
+			t.Fatalf("gitnexus %v in %s: %v\n%s", args, dir, err, stderr.String())
+		}
+		var v map[string]any
+		if err := json.Unmarshal(out, &v); err != nil {
+			t.Fatalf("gitnexus %v: %v\n%s", args, err, out)
+		}
+		return v, stderr.String()
+	}
+	repoOf := func(v map[string]any) any {
+		r, _ := v["repo"].(map[string]any)
+		return r["path"]
+	}
+	// Inside an indexed repo (unregistered): that repo, though goshop is
+	// the only registered one.
+	if v, _ := run(filepath.Join(inside, "server"), "cypher", "--json", "RETURN 1 AS x"); repoOf(v) != canonInside {
+		t.Errorf("inside: answered from %v, want %s", repoOf(v), canonInside)
+	}
+	// Outside any: the only registered repo, said on stderr.
+	v, stderr := run(t.TempDir(), "cypher", "--json", "RETURN 1 AS x")
+	if repoOf(v) != canon || !strings.Contains(stderr, "only registered") {
+		t.Errorf("outside: answered from %v (%q), want %s", repoOf(v), stderr, canon)
+	}
+	// -r wins; query --json names the repo too.
+	if v, _ := run(inside, "query", "--json", "-r", "goshop", "order"); repoOf(v) != canon || v["processes"] == nil {
+		t.Errorf("query -r goshop: %v", v)
+	}
+	// analyze --name of a taken name is refused, naming the holder.
+	c := exec.Command(binary, "analyze", "--skip-embeddings", "--name", "goshop", ".")
+	c.Dir, c.Env = inside, w.env()
+	out, err := c.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(string(out), canon) || !strings.Contains(string(out), "--name") {
+		t.Errorf("analyze --name goshop on a second repo: %v %s", err, out)
 	}
 }

@@ -312,3 +312,21 @@ func TestResolveDefaultOneRule(t *testing.T) {
 		t.Errorf("nothing registered: %v", err)
 	}
 }
+
+// BenchmarkResolveRegistered is the per-call cost the MCP server pays to
+// resolve "repo" (it re-reads the registry on every call).
+func BenchmarkResolveRegistered(b *testing.B) {
+	b.Setenv("GITNEXUS_HOME", b.TempDir())
+	var es []RepoEntry
+	for i := 0; i < 20; i++ {
+		es = append(es, RepoEntry{Name: fmt.Sprintf("repo%d", i), Path: fmt.Sprintf("/src/repo%d", i)})
+	}
+	data, _ := json.Marshal(registryFile{Version: 1, Repos: es})
+	home, _ := Home()
+	os.WriteFile(filepath.Join(home, "registry.json"), data, 0o644)
+	for i := 0; i < b.N; i++ {
+		if _, err := ResolveIn(RegisteredOnly, "repo7", "/"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

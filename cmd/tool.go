@@ -34,7 +34,7 @@ func runTool[In, Out any](ctx context.Context, in In, call func(context.Context,
 	}
 	if flagJSON {
 		tools.NameRepo(out, e)
-		return printJSON(out)
+		return printAnswer(out)
 	}
 	return text(out)
 }
@@ -59,13 +59,13 @@ func openEntry(ctx context.Context) (graph.RepoEntry, *graph.DB, error) {
 }
 
 // toolError gives an error its exit code: bad input is a usage error, a
-// missing symbol, process or index is "not found", a held lock is
-// "locked", anything else a plain failure.
+// missing symbol, process or index (or a damaged one: no usable index) is
+// "not found", a held lock is "locked", anything else a plain failure.
 func toolError(err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, tools.ErrNotFound), errors.Is(err, graph.ErrNoIndex):
+	case errors.Is(err, tools.ErrNotFound), errors.Is(err, graph.ErrNoIndex), errors.Is(err, graph.ErrDamaged):
 		return &Error{Code: ExitNotFound, Err: err}
 	case errors.Is(err, tools.ErrInput):
 		return &Error{Code: ExitUsage, Err: err}

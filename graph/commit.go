@@ -26,7 +26,9 @@ var commitHook = func(step string) error { return nil }
 // database files and the staging directory, and releases the lock.
 //
 // meta may be nil. Commit sets its SchemaVersion, RepoRoot, RepoName (when
-// empty), IndexedAt (when zero), DBFile, Counts and DroppedEdges. On error the
+// empty), IndexedAt (when zero), DBFile, Counts, DroppedEdges and Sums (the
+// size and checksum of the database and its companions, which Open and
+// Verify check). On error the
 // previous index is left live and untouched and the build is aborted.
 func (b *Build) Commit(meta *Meta) (err error) {
 	b.mu.Lock()
@@ -56,10 +58,10 @@ func (b *Build) Commit(meta *Meta) (err error) {
 	if err := moveDurably(src, newPath); err != nil {
 		return fmt.Errorf("move new database into place: %w", err)
 	}
-	if _, err := os.Stat(src + ".wal"); err == nil {
-		if err := moveDurably(src+".wal", newPath+".wal"); err != nil {
-			return fmt.Errorf("move new database WAL into place: %w", err)
-		}
+	// Closing checkpointed the database: everything is in the one file
+	// (Open removes a WAL beside a committed database as debris).
+	if fi, err := os.Stat(src + ".wal"); err == nil && fi.Size() > 0 {
+		return fmt.Errorf("graph build: the new database kept a %d-byte WAL after closing", fi.Size())
 	}
 	for suffix, path := range b.attach {
 		if err := moveDurably(path, newPath+suffix); err != nil {
@@ -95,6 +97,9 @@ func (b *Build) Commit(meta *Meta) (err error) {
 	meta.DroppedEdges = nil
 	if len(b.dropped) > 0 {
 		meta.DroppedEdges = cloneCounts(b.dropped)
+	}
+	if err := recordSums(b.dir, name, meta); err != nil {
+		return err
 	}
 	if err := writeMeta(b.root, meta); err != nil {
 		return err

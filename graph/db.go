@@ -18,12 +18,10 @@ import (
 // ErrQueryTimeout means a query ran past OpenOptions.QueryTimeout.
 var ErrQueryTimeout = errors.New("query timed out")
 
-// OpenOptions tune the read side. The zero value opens read-only.
+// OpenOptions tune the read side. A committed database is only ever opened
+// read-only: a write would break the checksum Commit recorded (a new index
+// is a new Build).
 type OpenOptions struct {
-	// ReadWrite opens the live database for writing. Only one read-write
-	// opener may exist at a time, and a build never needs one (it writes a
-	// new database); leave false.
-	ReadWrite bool
 	// BufferPoolSize is Kuzu's buffer pool in bytes (default
 	// DefaultReadBufferPool, 256 MiB).
 	BufferPoolSize uint64
@@ -48,11 +46,16 @@ type DB struct {
 	closed bool
 	db     *kuzu.Database
 	pool   chan *kuzu.Connection
+	file   os.FileInfo // the database file as checked at Open
 }
 
-// Open opens the live index of the repository at repoRoot (read-only unless
-// opts.ReadWrite). It fails with ErrNoIndex when there is none and
-// ErrSchemaVersion when it was written by an incompatible gitnexus.
+// Open opens the live index of the repository at repoRoot read-only. It
+// fails with ErrNoIndex when there is none, ErrSchemaVersion when it was
+// written by an incompatible gitnexus, and a *DamageError (ErrDamaged) when
+// the database file is missing, truncated, garbled or not the one Commit
+// wrote (checkDBFile: checked before Kuzu, which may crash on such a file,
+// sees it). WAL and shadow files a read-only session left beside it are
+// removed (clearReadDebris).
 func Open(ctx context.Context, repoRoot string, opts OpenOptions) (*DB, error) {
 	root, err := canonical(repoRoot)
 	if err != nil {
@@ -80,20 +83,27 @@ func Open(ctx context.Context, repoRoot string, opts OpenOptions) (*DB, error) {
 				ErrSchemaVersion, root, meta.SchemaVersion, schema.Version)
 		}
 		path := filepath.Join(IndexDir(root), meta.DBFile)
-		if _, err := os.Stat(path); err != nil {
+		if err := checkDBFile(root, meta); err != nil {
 			if again, merr := ReadMeta(root); merr == nil && again.DBFile != meta.DBFile && attempt < 3 {
 				continue
 			}
-			return nil, fmt.Errorf("index of %s is damaged (database %s: %v): run `gitnexus analyze` to rebuild it", root, meta.DBFile, err)
+			return nil, err
 		}
-		kdb, err := openKuzu(path, systemConfig(opts.BufferPoolSize, opts.MaxThreads, !opts.ReadWrite))
+		if err := clearReadDebris(path); err != nil {
+			return nil, fmt.Errorf("index of %s: %w", root, err)
+		}
+		file, err := os.Stat(path)
+		if err != nil {
+			return nil, fmt.Errorf("index of %s: %w", root, err)
+		}
+		kdb, err := openKuzu(path, systemConfig(opts.BufferPoolSize, opts.MaxThreads, true))
 		if err != nil {
 			if again, merr := ReadMeta(root); merr == nil && again.DBFile != meta.DBFile && attempt < 3 {
 				continue
 			}
 			return nil, fmt.Errorf("open index of %s: %w", root, err)
 		}
-		d := &DB{root: root, meta: meta, opts: opts, db: kdb, pool: make(chan *kuzu.Connection, opts.Connections)}
+		d := &DB{root: root, meta: meta, opts: opts, db: kdb, pool: make(chan *kuzu.Connection, opts.Connections), file: file}
 		for i := 0; i < opts.Connections; i++ {
 			c, err := kuzu.OpenConnection(kdb)
 			if err != nil {
@@ -107,15 +117,15 @@ func Open(ctx context.Context, repoRoot string, opts OpenOptions) (*DB, error) {
 	}
 }
 
-// Query runs a Cypher query. params bind $name placeholders (see run for the
-// go-kuzu string-parameter leak). On a read-only DB a write fails with an
-// error wrapping ErrReadOnly.
+// Query runs one Cypher statement (more fail with ErrManyStatements).
+// params bind $name placeholders (see run for the go-kuzu string-parameter
+// leak). A write fails with an error wrapping ErrReadOnly.
 func (d *DB) Query(ctx context.Context, cypher string, params map[string]any) (*Result, error) {
 	return d.query(ctx, cypher, params, d.opts.MaxRows)
 }
 
 // QueryAll is Query without OpenOptions.MaxRows: for the program's own
-// statements that must read a whole table (query.LoadSnapshot), never for
+// statements that must read a whole table (query.BuildPack), never for
 // a caller's Cypher.
 func (d *DB) QueryAll(ctx context.Context, cypher string, params map[string]any) (*Result, error) {
 	return d.query(ctx, cypher, params, 0)
@@ -126,6 +136,9 @@ func (d *DB) query(ctx context.Context, cypher string, params map[string]any, ma
 	defer d.mu.RUnlock()
 	if d.closed {
 		return nil, errors.New("graph: query on a closed index")
+	}
+	if err := d.unchanged(); err != nil {
+		return nil, err
 	}
 	var conn *kuzu.Connection
 	select {
@@ -143,9 +156,9 @@ func (d *DB) query(ctx context.Context, cypher string, params map[string]any, ma
 		qctx, cancel = context.WithTimeout(ctx, d.opts.QueryTimeout)
 		defer cancel()
 	}
-	res, err := run(qctx, conn, cypher, params)
+	res, err := runStatements(qctx, conn, cypher, params, true)
 	if err != nil {
-		if errors.Is(err, ErrReadOnly) || ctx.Err() != nil {
+		if errors.Is(err, ErrReadOnly) || errors.Is(err, ErrManyStatements) || ctx.Err() != nil {
 			return nil, err
 		}
 		if errors.Is(qctx.Err(), context.DeadlineExceeded) {
@@ -155,6 +168,22 @@ func (d *DB) query(ctx context.Context, cypher string, params map[string]any, ma
 	}
 	defer res.Close()
 	return collect(res, maxRows)
+}
+
+// unchanged fails with a *DamageError when the open database file was
+// written to since Open checked it (same file, other size or modification
+// time): Kuzu would read its next pages from the changed file, and may
+// crash on them. A file that was removed or replaced (a re-analyze's swap)
+// is fine: Kuzu keeps reading the one it opened.
+func (d *DB) unchanged() error {
+	fi, err := os.Stat(filepath.Join(IndexDir(d.root), d.meta.DBFile))
+	if err != nil || !os.SameFile(fi, d.file) {
+		return nil
+	}
+	if fi.Size() != d.file.Size() || !fi.ModTime().Equal(d.file.ModTime()) {
+		return &DamageError{Root: d.root, File: d.meta.DBFile, Reason: "the file was written to while open"}
+	}
+	return nil
 }
 
 // Meta is the metadata of the open index (as read at Open).
@@ -184,5 +213,9 @@ func (d *DB) Close() error {
 		c.Close()
 	}
 	d.db.Close()
+	// A CHECKPOINT (refused on a read-only database) still left these.
+	if err := clearReadDebris(filepath.Join(IndexDir(d.root), d.meta.DBFile)); err != nil {
+		slog.Warn("could not remove a read session's WAL", "err", err)
+	}
 	return nil
 }

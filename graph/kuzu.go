@@ -43,6 +43,18 @@ func openKuzu(path string, cfg kuzu.SystemConfig) (*kuzu.Database, error) {
 // plus one byte of C memory. Long-running callers (the MCP server) should
 // keep string parameters few and short, or inline values they control.
 func run(ctx context.Context, conn *kuzu.Connection, stmt string, params map[string]any) (*kuzu.QueryResult, error) {
+	return runStatements(ctx, conn, stmt, params, false)
+}
+
+// ErrManyStatements means a reader's query held more than one statement.
+var ErrManyStatements = errors.New("cypher: one statement per call")
+
+// runStatements is run; with single, a text that held more than one
+// statement fails with ErrManyStatements. Kuzu has run them all by then
+// (go-kuzu cannot tell whether a later one failed, nor stop it), so this
+// is the last line behind the callers' own statement checks: it keeps a
+// reader from reporting success for statements it never meant to run.
+func runStatements(ctx context.Context, conn *kuzu.Connection, stmt string, params map[string]any, single bool) (*kuzu.QueryResult, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -102,6 +114,10 @@ func run(ctx context.Context, conn *kuzu.Connection, stmt string, params map[str
 			return nil, fmt.Errorf("%w (kuzu: %v)", ErrReadOnly, err)
 		}
 		return nil, err
+	}
+	if single && res.HasNextQueryResult() {
+		res.Close()
+		return nil, ErrManyStatements
 	}
 	// Drain further statements' results so their errors surface.
 	for res.HasNextQueryResult() {

@@ -14,7 +14,7 @@ import (
 //
 //	meta.json            the commit point: names the live DB file
 //	lock                 flock'ed by the one analyze that may write
-//	db-<stamp>.kuzu      the live Kuzu database (one file; .wal beside it while open rw)
+//	db-<stamp>.kuzu      the live Kuzu database (one file, never written after Commit)
 //	db-<stamp>.kuzu.pack its search pack (query.Pack), a companion (Build.Attach)
 //	staging-<random>/    a build in progress: NDJSON row files and the new db.kuzu
 const (
@@ -65,6 +65,11 @@ type Meta struct {
 	// are a lower bound).
 	Calls      map[string]int `json:"calls,omitempty"`
 	Unresolved map[string]int `json:"unresolved,omitempty"`
+	// Sums holds the size and CRC-32C of the database file and of each
+	// companion, by file name in .gitnexus/ (Commit fills it): Open checks
+	// the database against it, Verify every file. Absent in indexes from
+	// an older gitnexus.
+	Sums map[string]FileSum `json:"sums,omitempty"`
 }
 
 // EmbeddingInfo says which vectors the index holds (Count 0: none).
@@ -75,9 +80,13 @@ type EmbeddingInfo struct {
 }
 
 // ReadMeta reads <repoRoot>/.gitnexus/meta.json. It returns an error
-// wrapping ErrNoIndex when there is none.
+// wrapping ErrNoIndex when there is none and a *DamageError (ErrDamaged)
+// when it is not valid.
 func ReadMeta(repoRoot string) (*Meta, error) {
 	path := filepath.Join(IndexDir(repoRoot), metaFileName)
+	if fi, err := os.Stat(path); err == nil && (!fi.Mode().IsRegular() || fi.Size() > maxMetaBytes) {
+		return nil, &DamageError{Root: repoRoot, File: metaFileName, Reason: fmt.Sprintf("not a regular file of at most %d bytes", maxMetaBytes)}
+	}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%w in %s: run `gitnexus analyze` there first", ErrNoIndex, repoRoot)
@@ -87,13 +96,17 @@ func ReadMeta(repoRoot string) (*Meta, error) {
 	}
 	var m Meta
 	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("index metadata %s is damaged (%v): run `gitnexus analyze` to rebuild it", path, err)
+		return nil, &DamageError{Root: repoRoot, File: metaFileName, Reason: err.Error()}
 	}
-	if m.DBFile == "" || strings.ContainsAny(m.DBFile, `/\`) {
-		return nil, fmt.Errorf("index metadata %s names no valid database file (%q): run `gitnexus analyze` to rebuild it", path, m.DBFile)
+	if m.DBFile == "" || strings.ContainsAny(m.DBFile, `/\`) || !strings.HasPrefix(m.DBFile, dbPrefix) || !strings.HasSuffix(m.DBFile, dbSuffix) {
+		return nil, &DamageError{Root: repoRoot, File: metaFileName, Reason: fmt.Sprintf("names no valid database file (%q)", m.DBFile)}
 	}
 	return &m, nil
 }
+
+// maxMetaBytes bounds what ReadMeta reads: meta.json lists every indexed
+// file (about 100 bytes each), so 1 GiB is some ten million files.
+const maxMetaBytes = 1 << 30
 
 // writeMeta replaces meta.json atomically (temp file, fsync, rename, fsync dir).
 func writeMeta(repoRoot string, m *Meta) error {

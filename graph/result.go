@@ -171,9 +171,9 @@ func internalID(id kuzu.InternalID) string {
 	return fmt.Sprintf("%d:%d", id.TableID, id.Offset)
 }
 
-// String, Int and Float read a Result cell as the Go type a caller wants:
-// Kuzu's integers arrive as int64 (or uint64), doubles as float64, and NULL
-// as nil, which reads as the zero value.
+// String, Int, Float and Bool read a Result cell as the Go type a caller
+// wants: Kuzu's integers arrive as int64 (or uint64), doubles as float64,
+// booleans as bool, and NULL as nil, which reads as the zero value.
 
 // String is a cell as a string ("" for NULL).
 func String(v any) string {
@@ -216,4 +216,10 @@ func Float(v any) float64 {
 		return float64(x)
 	}
 	return 0
+}
+
+// Bool is a boolean cell as a bool (false for NULL or non-booleans).
+func Bool(v any) bool {
+	b, _ := v.(bool)
+	return b
 }

@@ -22,8 +22,31 @@
 // (tools.ErrInput), missing symbols (tools.ErrNotFound) and repository
 // trouble (ErrRepo, graph.ErrNoIndex) are the caller's to fix; any other
 // error is an internal failure, logged with its tool and repository.
-// Schema violations are refused by the SDK before a handler runs. A call
-// past ToolTimeout is interrupted and answered with an error at once.
+// Schema violations are refused by the SDK before a handler runs; an
+// argument given as null counts as not given, and a negative count or
+// depth is refused by name (checkArguments). A call past ToolTimeout is
+// interrupted and answered with an error at once. A resource's error is a
+// JSON-RPC error with a code: resource not found (unknown repo, no index,
+// no such item), invalid params, or internal error (logged).
+//
+// Schemas. Tool input and output schemas are derived from the tools
+// package's structs and made plain (schema.go): no `type: ["null", T]`,
+// no bare `true`, integer inputs with minimum 0; outputs are normalized to
+// match (a null array is [], another null property is left out). Every
+// tool is annotated read-only and idempotent.
+//
+// Transports. Over stdio, LineTransport frames the session: one message
+// per line, validated before the SDK sees it, so no input ends the
+// session: a non-JSON line is answered -32700 (id null); a batch, a
+// missing or wrong "jsonrpc", an id that is not a string or an integer, a
+// method that is not a string or params that are not structured -32600.
+// An integer id beyond ±2^53 is echoed exactly. When stdin closes, every
+// request already received is answered before the server exits. Over
+// streamable HTTP (http.go) the same checks answer HTTP 400 with the
+// JSON-RPC error (ids beyond ±2^53 are refused there); the bearer scheme
+// is case-insensitive; a request whose Origin is not loopback (or listed
+// with --allow-origin) is refused with 403 (DNS rebinding), and the SDK
+// refuses a loopback listener reached under a foreign Host.
 //
 // Repositories. Repos resolves "repo" by the CLI's rule restricted to
 // registered repositories (graph.ResolveIn with graph.RegisteredOnly: a

@@ -82,7 +82,6 @@ func NewRepos(cwd string, opts graph.OpenOptions) *Repos {
 	if opts == (graph.OpenOptions{}) {
 		opts = DefaultOpenOptions
 	}
-	opts.ReadWrite = false
 	return &Repos{opts: opts, cwd: cwd, open: map[string]*repoState{}}
 }
 
@@ -150,6 +149,9 @@ func (rs *Repos) Acquire(ctx context.Context, name string) (*Repo, error) {
 		db, err := graph.Open(ctx, root, rs.opts)
 		if err != nil {
 			delete(rs.open, root)
+			if errors.Is(err, graph.ErrDamaged) {
+				return nil, err // names the repo and the remedy
+			}
 			return nil, fmt.Errorf("open index of %s: %w", root, err)
 		}
 		st.cur = &handle{db: db, root: root}

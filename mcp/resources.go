@@ -3,13 +3,16 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/tools"
 )
 
@@ -21,7 +24,7 @@ func (s *Server) addResources() {
 		func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 			out, err := s.listRepos(tools.ListReposInput{Limit: 200})
 			if err != nil {
-				return nil, err
+				return nil, resourceError(req.Params.URI, err)
 			}
 			return jsonResource(req.Params.URI, out)
 		})
@@ -40,6 +43,10 @@ func (s *Server) addResources() {
 }
 
 func jsonResource(uri string, v any) (*sdk.ReadResourceResult, error) {
+	v, err := tools.Answer(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s: %w", uri, err)
+	}
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", uri, err)
@@ -69,7 +76,7 @@ func (s *Server) readRepoResource(ctx context.Context, req *sdk.ReadResourceRequ
 	}
 	r, err := s.Repos.Acquire(ctx, name)
 	if err != nil {
-		return nil, err
+		return nil, resourceError(uri, err)
 	}
 	defer r.Release()
 	var v any
@@ -95,7 +102,7 @@ func (s *Server) readRepoResource(ctx context.Context, req *sdk.ReadResourceRequ
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
 	if err != nil {
-		return nil, err
+		return nil, resourceError(uri, err)
 	}
 	tools.NameRepo(v, r.Entry)
 	return jsonResource(uri, v)
@@ -131,4 +138,23 @@ func repoNotFound(uri, name string) error {
 	}
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Data: data,
 		Message: fmt.Sprintf("resource not found: no registered repository is named %q (repository paths are not accepted here): read gitnexus://repos for the names", name)}
+}
+
+// resourceError gives a resource's error its JSON-RPC code: an unknown
+// repository, a missing index or a missing item is "resource not found"
+// (-32602 with the URI in data, the MCP spec's code since SEP-2164, as
+// sdk.ResourceNotFoundError), bad input is -32602 (invalid params),
+// anything else -32603 (internal error, logged).
+func resourceError(uri string, err error) error {
+	switch {
+	case errors.Is(err, ErrRepo), errors.Is(err, graph.ErrNoIndex), errors.Is(err, tools.ErrNotFound):
+		data, _ := json.Marshal(map[string]string{"uri": uri})
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("resource %s not found: %v", uri, err), Data: data}
+	case errors.Is(err, tools.ErrInput):
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("reading %s: %v", uri, err)}
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("reading %s: %v", uri, err)}
+	}
+	slog.Error("mcp resource failed", "uri", uri, "err", err)
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("reading %s: %v", uri, err)}
 }

@@ -2,15 +2,14 @@ package mcp
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
-	"net"
-	"net/http"
-	"strings"
+	"os"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gitnexus/gitnexus/graph"
@@ -37,6 +36,8 @@ type Server struct {
 	cache     *queryCache // exact-match answers of the query tool
 	emb       embedder    // the embedding model, opened on first need
 	toolNames []string    // registered tools, in order (the context resource lists them)
+	// inputSchemas are the tools' plain input schemas, by name.
+	inputSchemas map[string]*jsonschema.Schema
 }
 
 // New builds a server. Close it to close its databases.
@@ -51,9 +52,11 @@ func New(opts Options) *Server {
 				"then query to find code by meaning grouped into execution flows, context for one symbol's callers/callees/processes, " +
 				"impact for a change's blast radius, detect_changes for the current git diff, trace for a call path, cypher for anything else.",
 		}),
-		Repos: NewRepos(opts.Cwd, opts.Open),
-		cache: newQueryCache(),
+		Repos:        NewRepos(opts.Cwd, opts.Open),
+		cache:        newQueryCache(),
+		inputSchemas: map[string]*jsonschema.Schema{},
 	}
+	s.SDK.AddReceivingMiddleware(s.checkArguments)
 	s.addTools()
 	s.addResources()
 	return s
@@ -68,9 +71,15 @@ func (s *Server) Close() error {
 }
 
 // ServeStdio serves one client over stdin/stdout until it disconnects or
-// ctx ends.
+// ctx ends, through LineTransport: no input line ends the session, and
+// every request received before stdin closes is answered.
 func (s *Server) ServeStdio(ctx context.Context) error {
-	return s.SDK.Run(ctx, &sdk.StdioTransport{})
+	return s.ServeIO(ctx, os.Stdin, os.Stdout)
+}
+
+// ServeIO is ServeStdio over any pair of streams.
+func (s *Server) ServeIO(ctx context.Context, in io.ReadCloser, out io.Writer) error {
+	return s.SDK.Run(ctx, &LineTransport{In: in, Out: out})
 }
 
 // ToolTimeout bounds one tool call. When it passes, the call's statements
@@ -149,9 +158,33 @@ func (s *Server) listRepos(in tools.ListReposInput) (*tools.ListReposOutput, err
 // addRepoTool registers a tool that runs fn on the repository the input's
 // "repo" names (repoOf reads it), under withRepo.
 func addRepoTool[In, Out any](s *Server, t *sdk.Tool, repoOf func(In) string, fn func(context.Context, *Repo, In) (Out, error)) {
+	addTool(s, t, func(ctx context.Context, in In) (Out, error) {
+		_, out, err := withRepo(s, ctx, t.Name, repoOf(in), func(ctx context.Context, r *Repo) (Out, error) { return fn(ctx, r, in) })
+		return out, err
+	})
+}
+
+// addTool registers a tool with plain input and output schemas (see
+// schema.go) derived from In and Out, its output normalized to match.
+func addTool[In, Out any](s *Server, t *sdk.Tool, fn func(context.Context, In) (Out, error)) {
+	in, err := tools.InputSchema[In]()
+	if err != nil {
+		panic(err) // a programming error: the tools' types are fixed
+	}
+	outSchema, err := tools.OutputSchema[Out]()
+	if err != nil {
+		panic(err)
+	}
+	t.InputSchema, t.OutputSchema = in, outSchema
+	s.inputSchemas[t.Name] = in
 	s.toolNames = append(s.toolNames, t.Name)
-	sdk.AddTool(s.SDK, t, func(ctx context.Context, _ *sdk.CallToolRequest, in In) (*sdk.CallToolResult, Out, error) {
-		return withRepo(s, ctx, t.Name, repoOf(in), func(ctx context.Context, r *Repo) (Out, error) { return fn(ctx, r, in) })
+	sdk.AddTool(s.SDK, t, func(ctx context.Context, _ *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+		out, err := fn(ctx, in)
+		if err != nil {
+			return nil, nil, err
+		}
+		v, err := tools.PlainValue(out, outSchema)
+		return nil, v, err
 	})
 }
 
@@ -161,11 +194,14 @@ func onDB[In, Out any](fn func(context.Context, tools.Querier, In) (Out, error))
 }
 
 func (s *Server) addTools() {
-	ro := &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(bool)}
+	// Every tool only reads, and the same call on the same index gives the
+	// same answer.
+	ro := &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(bool)}
 	addRepoTool(s, &sdk.Tool{Name: "query", Annotations: ro,
 		Description: "Search the code graph by keyword and meaning. Returns execution flows (processes) ranked by relevance, " +
 			"each with its matching symbols (process_symbols: filePath, startLine, step_index), plus definitions in no flow. " +
-			"task_context and goal take part in ranking. Next: context on a symbol for its callers and callees."},
+			"task_context and goal take part in ranking; mode, lang, kind, name (glob), path (prefix), min_score and include_files narrow it. " +
+			"Next: context on a symbol for its callers and callees."},
 		func(in tools.QueryInput) string { return in.Repo }, s.query)
 	addRepoTool(s, &sdk.Tool{Name: "context", Annotations: ro,
 		Description: "360-degree view of one symbol: incoming and outgoing edges by type (CALLS, HAS_METHOD, IMPORTS, EXTENDS, IMPLEMENTS, DEFINES) " +
@@ -189,100 +225,9 @@ func (s *Server) addTools() {
 		Description: "Run one read-only Cypher statement on the code graph (writes are rejected). " + tools.SchemaSummary() +
 			" Read gitnexus://repo/{name}/schema for node properties."},
 		func(in tools.CypherInput) string { return in.Repo }, onDB(tools.Cypher))
-	sdk.AddTool(s.SDK, &sdk.Tool{Name: "list_repos", Annotations: ro,
+	addTool(s, &sdk.Tool{Name: "list_repos", Annotations: ro,
 		Description: "List indexed repositories (paginated): name, path, indexed date, last commit, stats."},
-		func(ctx context.Context, _ *sdk.CallToolRequest, in tools.ListReposInput) (*sdk.CallToolResult, *tools.ListReposOutput, error) {
-			out, err := s.listRepos(in)
-			return nil, out, err
+		func(ctx context.Context, in tools.ListReposInput) (*tools.ListReposOutput, error) {
+			return s.listRepos(in)
 		})
-	s.toolNames = append(s.toolNames, "list_repos")
-}
-
-// HTTPOptions configure the streamable HTTP endpoint.
-type HTTPOptions struct {
-	// Addr is host:port (a bare port means 127.0.0.1:port).
-	Addr string
-	// Token, when set, is required as "Authorization: Bearer TOKEN". It
-	// must be set for any address that is not loopback.
-	Token string
-}
-
-// ErrNeedToken means a non-loopback address was asked for without a token.
-var ErrNeedToken = errors.New("serving MCP beyond loopback needs a bearer token: pass --auth-token or set GITNEXUS_MCP_TOKEN")
-
-// NormalizeAddr fills a bare port with 127.0.0.1 and reports whether the
-// address is loopback only.
-func NormalizeAddr(addr string) (string, bool, error) {
-	addr = strings.TrimSpace(addr)
-	if addr == "" {
-		addr = "127.0.0.1:8765"
-	}
-	if !strings.Contains(addr, ":") {
-		addr = "127.0.0.1:" + addr
-	}
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return "", false, fmt.Errorf("bad --http address %q (want host:port or port): %w", addr, err)
-	}
-	switch {
-	case host == "localhost":
-		return net.JoinHostPort(host, port), true, nil
-	case host == "":
-		return addr, false, nil // every interface
-	}
-	ip := net.ParseIP(host)
-	return addr, ip != nil && ip.IsLoopback(), nil
-}
-
-// HTTPHandler serves the server over streamable HTTP, checking the bearer
-// token when one is set.
-func (s *Server) HTTPHandler(token string) http.Handler {
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.SDK }, nil)
-	if token == "" {
-		return h
-	}
-	want := []byte("Bearer " + token)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got := []byte(r.Header.Get("Authorization"))
-		if subtle.ConstantTimeCompare(got, want) != 1 {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="gitnexus"`)
-			http.Error(w, "unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
-			return
-		}
-		h.ServeHTTP(w, r)
-	})
-}
-
-// ServeHTTP listens on opts.Addr and serves until ctx ends. A non-loopback
-// address without a token is refused.
-func (s *Server) ServeHTTP(ctx context.Context, opts HTTPOptions, ready func(addr string)) error {
-	addr, loopback, err := NormalizeAddr(opts.Addr)
-	if err != nil {
-		return err
-	}
-	if !loopback && opts.Token == "" {
-		return ErrNeedToken
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", addr, err)
-	}
-	srv := &http.Server{Handler: s.HTTPHandler(opts.Token), ReadHeaderTimeout: 10 * time.Second}
-	if ready != nil {
-		ready(ln.Addr().String())
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(sctx)
-		return nil
-	case err := <-errc:
-		if errors.Is(err, http.ErrServerClosed) {
-			return nil
-		}
-		return err
-	}
 }

@@ -109,8 +109,9 @@
 //
 // 5. Definitions over files, code over tests. File hits are multiplied by
 // Ranking.FileFactor: the function that matches is a better answer than the
-// file it sits in. Hits in test code (schema.IsTestPath) are multiplied by
-// Ranking.TestFactor.
+// file it sits in. Hits in test code (Hit.IsTest: the isTest property
+// ingest decided once, schema.IsTestPath, and the pack carries; search
+// never looks at the path for it) are multiplied by Ranking.TestFactor.
 //
 // 6. Cut and group. Hits under MinScore go, the best Limit stay, and those
 // that are steps of a process (from the Snapshot) are listed under it;

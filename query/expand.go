@@ -26,7 +26,8 @@ type Ranking struct {
 	// FileFactor multiplies the score of File hits: a definition that
 	// matches is a better answer than the file around it.
 	FileFactor float64
-	// TestFactor multiplies the score of hits in test code (IsTestPath):
+	// TestFactor multiplies the score of hits in test code (Hit.IsTest,
+	// the isTest property ingest stored and the pack carries):
 	// a developer asking where something is done wants the code that does
 	// it before the tests that exercise it. 1 turns it off.
 	TestFactor float64

@@ -46,14 +46,14 @@ func goldenPack(t *testing.T) *Pack {
 	for _, d := range goldenCorpus {
 		name := d.qn[strings.LastIndex(d.qn, ".")+1:]
 		b.addSymbol(Hit{ID: goldenID(d.qn), Label: string(schema.LabelOf(d.kind)), Name: name, Kind: string(d.kind),
-			FilePath: d.path, StartLine: d.line, EndLine: d.endl, Language: "go"},
+			FilePath: d.path, StartLine: d.line, EndLine: d.endl, Language: "go", IsTest: schema.IsTestPath(d.path)},
 			text.SearchText(name, d.qn, d.path), d.sig, d.doc)
 		files[d.path] = true
 	}
 	for _, d := range goldenCorpus {
 		if files[d.path] {
 			delete(files, d.path)
-			b.addFile(d.path, d.path[strings.LastIndex(d.path, "/")+1:], d.path, "go", 100)
+			b.addFile(fileHit(d.path, d.path[strings.LastIndex(d.path, "/")+1:], d.path, "go", 100, schema.IsTestPath(d.path)))
 		}
 	}
 	p, err := b.finish()

@@ -60,9 +60,9 @@ func (p *Pack) index(name string) (*bm25Index, error) {
 var packReadRows = 20000
 
 // BuildPack reads a Pack from an index just loaded (a *graph.Build before
-// commit): the nodes and the text they are searched by straight from the
-// symbol tables (name, searchText, signature, docComment) and the File
-// table (name, path), a slice of rows at a time so that a large
+// commit): the nodes, with their stored isTest, and the text they are
+// searched by straight from the symbol tables (name, searchText,
+// signature, docComment) and the File table (name, path), a slice of rows at a time so that a large
 // repository's text is never all in memory at once; then the edges and
 // the processes. The pack is laid out as its file will be (WriteFile
 // writes those bytes) and read back through the same decoder as ReadPack.
@@ -80,9 +80,9 @@ func BuildPack(ctx context.Context, q Querier) (*Pack, error) {
 		if len(b.g.nodes)+n > MaxSnapshotNodes {
 			return nil, fmt.Errorf("pack: more than %d nodes", MaxSnapshotNodes)
 		}
-		ret := "n.id, n.name, n.kind, n.filePath, n.startLine, n.endLine, n.language, n.searchText, n.signature, n.docComment"
+		ret := "n.id, n.name, n.kind, n.filePath, n.startLine, n.endLine, n.language, n.isTest, n.searchText, n.signature, n.docComment"
 		if l == schema.LabelFile {
-			ret = "n.id, n.name, n.path, n.lines, n.language"
+			ret = "n.id, n.name, n.path, n.lines, n.language, n.isTest"
 		}
 		seen := 0
 		for lo := 0; lo < n; lo += packReadRows {
@@ -94,11 +94,11 @@ func BuildPack(ctx context.Context, q Querier) (*Pack, error) {
 			for _, r := range res.Rows {
 				seen++
 				if l == schema.LabelFile {
-					b.addFile(str(r[0]), str(r[1]), str(r[2]), str(r[4]), num(r[3]))
+					b.addFile(fileHit(str(r[0]), str(r[1]), str(r[2]), str(r[4]), num(r[3]), boolean(r[5])))
 					continue
 				}
 				b.addSymbol(Hit{ID: str(r[0]), Label: string(l), Name: str(r[1]), Kind: str(r[2]), FilePath: str(r[3]),
-					StartLine: num(r[4]), EndLine: num(r[5]), Language: str(r[6])}, str(r[7]), str(r[8]), str(r[9]))
+					StartLine: num(r[4]), EndLine: num(r[5]), Language: str(r[6]), IsTest: boolean(r[7])}, str(r[8]), str(r[9]), str(r[10]))
 			}
 		}
 		if seen != n {
@@ -137,10 +137,10 @@ func (b *packBuilder) addSymbol(h Hit, searchText, signature, docComment string)
 	}
 }
 
-// addFile adds a file, indexed by its name and path.
-func (b *packBuilder) addFile(id, name, path, language string, lines int) {
-	if i, ok := b.g.addNode(fileHit(id, name, path, language, lines)); ok {
-		b.file.add(i, name, path)
+// addFile adds a file (a fileHit), indexed by its name and path.
+func (b *packBuilder) addFile(h Hit) {
+	if i, ok := b.g.addNode(h); ok {
+		b.file.add(i, h.Name, h.FilePath)
 	}
 }
 

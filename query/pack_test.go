@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -181,4 +182,76 @@ func TestBuildPackRowCap(t *testing.T) {
 	if p.src.all != fx.pack.src.all {
 		t.Error("reading in slices gave another pack")
 	}
+}
+
+// TestPackCarriesStoredIsTest: the pack carries each node's stored isTest,
+// written and read back, and ranking demotes by it (Ranking.TestFactor),
+// not by the path: a node whose stored flag disagrees with its path ranks
+// as its flag says.
+func TestPackCarriesStoredIsTest(t *testing.T) {
+	fx := newFixture(t, false)
+	ctx := context.Background()
+	kw := Options{Mode: ModeKeyword, Files: true}
+	before, err := Search(ctx, fx.pack, "parse config", kw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Mark a symbol and a file that are not under a test path as test
+	// code, and a test file that is as not (as if the rule had changed).
+	fx.db.file("config/parse_test.go", "go")
+	fx.db.exec("MATCH (n:Function {id: "+schema.Quote(fx.parseConfig)+"}) SET n.isTest = true", nil)
+	fx.db.exec("MATCH (n:File {id: 'config/parse.go'}) SET n.isTest = true", nil)
+	fx.db.exec("MATCH (n:File {id: 'config/parse_test.go'}) SET n.isTest = false", nil)
+	p, err := BuildPack(ctx, fx.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "t.pack")
+	if err := p.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadPack(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]bool{fx.parseConfig: true, "config/parse.go": true, "config/parse_test.go": false,
+		fx.handleLogin: false, "auth/login.go": false} {
+		for name, pk := range map[string]*Pack{"built": p, "read back": back} {
+			h, ok, err := pk.node(id)
+			if err != nil || !ok || h.IsTest != want {
+				t.Errorf("%s pack: %s isTest %v (found %v, %v), want %v", name, id, h.IsTest, ok, err, want)
+			}
+		}
+	}
+	after, err := Search(ctx, back, "parse config", kw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := func(r *Result, id string) float64 {
+		for _, h := range append(append([]Hit(nil), r.Definitions...), hitsOf(r.ProcessSymbols)...) {
+			if h.ID == id {
+				return h.Score
+			}
+		}
+		t.Fatalf("%q: no hit %s in %v", r.Query, id, ids(r))
+		return 0
+	}
+	// ParseConfig was the best hit (score 1 before the factor); marked as
+	// test code it is multiplied by TestFactor.
+	if b, a := score(before, fx.parseConfig), score(after, fx.parseConfig); b != 1 || math.Abs(a-b*DefaultRanking.TestFactor) > 1e-9 {
+		t.Errorf("ParseConfig scored %v before and %v after being marked test code, want %v then %v", b, a, 1.0, DefaultRanking.TestFactor)
+	}
+	// The file under a test path, stored as not test code, is not demoted:
+	// it scores as a file (FileFactor) and nothing else.
+	if s := score(after, "config/parse_test.go"); s <= score(after, "config/parse.go") {
+		t.Errorf("config/parse_test.go (stored not test) scored %v, below config/parse.go (stored test) %v", s, score(after, "config/parse.go"))
+	}
+}
+
+func hitsOf(ps []ProcessSymbol) []Hit {
+	out := make([]Hit, len(ps))
+	for i, p := range ps {
+		out[i] = p.Hit
+	}
+	return out
 }

@@ -26,7 +26,8 @@ import (
 //	            then per section: name (len, bytes), offset, length, crc
 //	            (uint32 LE); then a CRC-32C of the header (uint32 LE)
 //	strings     n, then n × (len, bytes)
-//	nodes       n, then n × (id, label, name, kind, filePath, language: refs; startLine, endLine)
+//	nodes       n, then n × (id, label, name, kind, filePath, language: refs;
+//	            startLine, endLine; isTest: 0 or 1)
 //	edges       for each node, outgoing then incoming: n, then n × (rel ref, target node)
 //	processes   n, then n × (id, summary, processType: refs; priority; stepCount;
 //	            steps n, then n × (index, id, name, filePath refs))
@@ -104,6 +105,7 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
 		}
 		w.i(h.StartLine)
 		w.i(h.EndLine)
+		w.i(boolInt(h.IsTest))
 	}
 	done(secNodes)
 
@@ -203,6 +205,13 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
 		out = append(out, sec[n]...)
 	}
 	return out
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // WriteFile writes the pack to path (through a temporary file and a
@@ -331,6 +340,7 @@ func (d *packData) decodeNodes() (nodeTable, error) {
 		h := &nt.nodes[i]
 		h.ID, h.Label, h.Name, h.Kind, h.FilePath, h.Language = r.s(), r.s(), r.s(), r.s(), r.s(), r.s()
 		h.StartLine, h.EndLine = r.n(math.MaxInt32), r.n(math.MaxInt32)
+		h.IsTest = r.n(1) == 1
 		nt.index[h.ID] = int32(i)
 	}
 	return nt, r.finish(secNodes)

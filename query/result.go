@@ -24,6 +24,11 @@ type Hit struct {
 	// Signature and Content are filled with Options.Content.
 	Signature string `json:"signature,omitempty"`
 	Content   string `json:"content,omitempty"`
+	// IsTest is the node's stored isTest property (schema.Symbol.IsTest,
+	// schema.File.IsTest: decided once by ingest), carried by the search
+	// pack; ranking reads it (Ranking.TestFactor). Not printed: the path
+	// says as much to a reader.
+	IsTest bool `json:"-"`
 }
 
 // Via is how graph expansion reached a hit: over relationship Rel from (or,
@@ -79,6 +84,10 @@ type Result struct {
 	// Definitions are the hits that are steps of none of Processes, best
 	// first.
 	Definitions []Hit `json:"definitions"`
+	// Hits are all the hits, best first, before they were grouped: the
+	// ranking itself, which query/eval scores. Not part of the JSON answer
+	// (processes, process_symbols and definitions hold the same hits).
+	Hits []Hit `json:"-"`
 	// Notices are one-line remarks for the user (a fallback taken, a filter
 	// that removed everything).
 	Notices []string `json:"notices,omitempty"`

@@ -113,7 +113,7 @@ func Search(ctx context.Context, pack *Pack, q string, opts Options) (*Result, e
 		if hits[i].Label == string(schema.LabelFile) {
 			hits[i].Score *= opts.Ranking.FileFactor
 		}
-		if opts.Ranking.TestFactor > 0 && schema.IsTestPath(hits[i].FilePath) {
+		if opts.Ranking.TestFactor > 0 && hits[i].IsTest {
 			hits[i].Score *= opts.Ranking.TestFactor
 		}
 	}
@@ -142,6 +142,7 @@ func Search(ctx context.Context, pack *Pack, q string, opts Options) (*Result, e
 		return nil, fmt.Errorf("process lookup: %w", err)
 	}
 	slog.Debug("process lookup", "memberships", len(members), "at", time.Since(t0))
+	res.Hits = hits
 	res.Processes, res.ProcessSymbols, res.Definitions = Group(hits, members, procs, opts.MaxProcesses)
 	return res, nil
 }

@@ -17,6 +17,8 @@ import (
 // process grouping (Group) and turning a node into a hit (fileHit for
 // files) all read it; nothing behind search reads the graph with Cypher.
 //
+// Every node carries its stored isTest (Hit.IsTest), which ranking reads.
+//
 // A Snapshot comes from a Pack (ReadPack, or BuildPack at analyze time)
 // and decodes its parts on first use: a search that finds nothing never
 // decodes the edges, one without processes never the process list. It is
@@ -120,10 +122,11 @@ func (s *Snapshot) node(id string) (h Hit, ok bool, err error) {
 }
 
 // fileHit is a File node as a hit, the one place that decides it: kind
-// "file", its path as filePath, lines 1 to its line count.
-func fileHit(id, name, path, language string, lines int) Hit {
+// "file", its path as filePath, lines 1 to its line count, its stored
+// isTest.
+func fileHit(id, name, path, language string, lines int, isTest bool) Hit {
 	return Hit{ID: id, Label: string(schema.LabelFile), Name: name, Kind: "file", FilePath: path,
-		StartLine: 1, EndLine: lines, Language: language}
+		StartLine: 1, EndLine: lines, Language: language, IsTest: isTest}
 }
 
 // neighbors is the NeighborFunc of Expand: the nodes adjacent to ids over
@@ -338,7 +341,8 @@ func readAll(ctx context.Context, q Querier, stmt string) (*graph.Result, error)
 
 // Result cells as Go values.
 var (
-	str = graph.String
-	num = graph.Int
-	flt = graph.Float
+	str     = graph.String
+	num     = graph.Int
+	flt     = graph.Float
+	boolean = graph.Bool
 )

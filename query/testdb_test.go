@@ -93,10 +93,11 @@ func (d *testDB) exec(stmt string, params map[string]any) *graph.Result {
 	return r
 }
 
+// file and sym store isTest as ingest decides it (schema.IsTestPath).
 func (d *testDB) file(path, lang string) {
 	name := path[strings.LastIndex(path, "/")+1:]
-	d.exec("CREATE (:File {id: $id, path: $id, name: $name, language: $lang, lines: 100, searchText: $st})",
-		map[string]any{"id": path, "name": name, "lang": lang, "st": text.SearchText(name, "", path)})
+	d.exec("CREATE (:File {id: $id, path: $id, name: $name, language: $lang, lines: 100, searchText: $st, isTest: $test})",
+		map[string]any{"id": path, "name": name, "lang": lang, "st": text.SearchText(name, "", path), "test": schema.IsTestPath(path)})
 }
 
 func (d *testDB) sym(kind schema.Kind, qn, path, sig, doc string, line int) string {
@@ -108,9 +109,10 @@ func (d *testDB) sym(kind schema.Kind, qn, path, sig, doc string, line int) stri
 		lang = "python"
 	}
 	d.exec("CREATE (:"+string(l)+" {id: $id, kind: $kind, name: $name, qualifiedName: $qn, filePath: $path, startLine: $line, endLine: $endl, "+
-		"language: $lang, signature: $sig, docComment: $doc, content: $content, searchText: $st})",
+		"language: $lang, signature: $sig, docComment: $doc, content: $content, searchText: $st, isTest: $test})",
 		map[string]any{"id": id, "kind": string(kind), "name": name, "qn": qn, "path": path, "line": int64(line), "endl": int64(line + 9),
-			"lang": lang, "sig": sig, "doc": doc, "content": "body of " + name, "st": text.SearchText(name, qn, path)})
+			"lang": lang, "sig": sig, "doc": doc, "content": "body of " + name, "st": text.SearchText(name, qn, path),
+			"test": schema.IsTestPath(path)})
 	d.exec("MATCH (f:File {id: $path}), (s:"+string(l)+" {id: $id}) CREATE (f)-[:DEFINES {confidence: 1.0, reason: 'structural'}]->(s)",
 		map[string]any{"path": path, "id": id})
 	return id

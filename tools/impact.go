@@ -207,7 +207,7 @@ func Impact(ctx context.Context, db Querier, in ImpactInput) (*ImpactOutput, err
 		if in.MinConfidence > 0 {
 			q += " AND r.confidence >= " + fnum(in.MinConfidence)
 		}
-		q += " RETURN n.id, m.id, m.name, label(m), m.kind, m.filePath, m.startLine, label(r), r.confidence"
+		q += " RETURN n.id, m.id, m.name, label(m), m.kind, m.filePath, m.startLine, label(r), r.confidence, m.isTest"
 		res, err := db.Query(ctx, q, nil)
 		if err != nil {
 			return nil, fmt.Errorf("impact depth %d: %w", depth, err)
@@ -228,7 +228,7 @@ func Impact(ctx context.Context, db Querier, in ImpactInput) (*ImpactOutput, err
 			if a.Label == string(schema.LabelFile) {
 				a.FilePath, a.Kind = a.ID, "file"
 			}
-			if !in.IncludeTests && schema.IsTestPath(a.FilePath) {
+			if !in.IncludeTests && boolean(r[9]) { // the stored isTest of m
 				continue
 			}
 			visited[id] = true

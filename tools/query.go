@@ -4,13 +4,35 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/gitnexus/gitnexus/graph/schema"
 	"github.com/gitnexus/gitnexus/query"
 )
 
-// QueryInput is the query tool's input (the reference tool's names).
+// Bounds of the query tool's numeric fields: Limit is the most processes
+// listed, MaxSymbols the most symbols listed per process and the most
+// definitions.
+const (
+	DefaultQueryLimit = 5
+	MaxQueryLimit     = 100
+	DefaultMaxSymbols = 10
+	MaxMaxSymbols     = 200
+)
+
+// Bounds of the query tool's filters: at most MaxFilterValues languages
+// or kinds, each at most MaxFilterValueBytes long.
+const (
+	MaxFilterValues     = 16
+	MaxFilterValueBytes = 32
+)
+
+// QueryInput is the query tool's input (the reference tool's names, plus
+// the filters and mode of `gitnexus query`, which is a driver of this
+// tool: its --json prints what the tool returns for the same input).
 type QueryInput struct {
 	SearchQuery    string `json:"search_query" jsonschema:"Natural language or keyword search query"`
 	TaskContext    string `json:"task_context,omitempty" jsonschema:"What you are working on (e.g. adding OAuth support). Helps ranking."`
@@ -19,6 +41,151 @@ type QueryInput struct {
 	MaxSymbols     int    `json:"max_symbols,omitempty" jsonschema:"Max symbols per process, and max definitions (default 10, max 200)"`
 	IncludeContent bool   `json:"include_content,omitempty" jsonschema:"Include the source text of matching symbols (default false)"`
 	Repo           string `json:"repo,omitempty" jsonschema:"Repository name or path. Omit when only one repo is indexed."`
+
+	Mode         string   `json:"mode,omitempty" jsonschema:"Retrievers: hybrid (default: keyword and vector fused; keyword only when the index has no embeddings), keyword, or vector"`
+	Lang         []string `json:"lang,omitempty" jsonschema:"Keep only hits in these languages (as indexed: go, python, typescript, ...; at most 16)"`
+	Kind         []string `json:"kind,omitempty" jsonschema:"Keep only hits of these kinds: function, method, constructor, class, struct, enum, record, union, type_alias, module, interface, trait, protocol, file (class also keeps structs, enums...; interface also keeps traits; file implies include_files)"`
+	Name         string   `json:"name,omitempty" jsonschema:"Keep only symbols whose name matches this glob, case-insensitively (e.g. *Handler)"`
+	Path         string   `json:"path,omitempty" jsonschema:"Keep only hits under this repo-relative path prefix (e.g. pkg/auth/)"`
+	MinScore     float64  `json:"min_score,omitempty" jsonschema:"Drop hits scoring below this (0..1; the best hit scores 1)"`
+	IncludeFiles bool     `json:"include_files,omitempty" jsonschema:"Also search files by path and name"`
+}
+
+// QueryKinds are the values QueryInput.Kind accepts: every schema.Kind,
+// the symbol tables in lower case (class, interface, ... keep every kind
+// of their table) and "file".
+func QueryKinds() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(k string) {
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	for _, k := range schema.Kinds {
+		add(string(k))
+	}
+	for _, l := range schema.SymbolLabels {
+		add(strings.ToLower(string(l)))
+	}
+	add(strings.ToLower(string(schema.LabelFile)))
+	return out
+}
+
+// queryOptions validates in and turns it into the search options (without
+// Vectors and Source), the processes and symbols to list, and the
+// trimmed search text.
+func queryOptions(in QueryInput) (query.Options, int, int, string, error) {
+	var o query.Options
+	for _, f := range []struct{ name, v string }{{"search_query", in.SearchQuery}, {"task_context", in.TaskContext}, {"goal", in.Goal}} {
+		if err := checkLen(f.name, f.v, MaxTextBytes); err != nil {
+			return o, 0, 0, "", err
+		}
+	}
+	q := strings.TrimSpace(in.SearchQuery)
+	if q == "" {
+		return o, 0, 0, "", inputErr("search_query is required: say what you are looking for, e.g. \"parse config file\"")
+	}
+	if in.Limit < 0 || in.MaxSymbols < 0 {
+		return o, 0, 0, "", inputErr("limit and max_symbols must not be negative (got %d, %d)", in.Limit, in.MaxSymbols)
+	}
+	limit := clamp(in.Limit, DefaultQueryLimit, 1, MaxQueryLimit)
+	maxSym := clamp(in.MaxSymbols, DefaultMaxSymbols, 1, MaxMaxSymbols)
+	mode := query.Mode(strings.ToLower(strings.TrimSpace(in.Mode)))
+	switch mode {
+	case "", query.ModeHybrid, query.ModeKeyword, query.ModeVector:
+	default:
+		return o, 0, 0, "", inputErr("unknown mode %.40q: use hybrid, keyword or vector", in.Mode)
+	}
+	if !(in.MinScore >= 0 && in.MinScore <= 1) { // also refuses NaN
+		return o, 0, 0, "", inputErr("min_score must be between 0 and 1 (got %v)", in.MinScore)
+	}
+	lang, err := filterValues("lang", in.Lang)
+	if err != nil {
+		return o, 0, 0, "", err
+	}
+	for _, l := range lang {
+		if !langShape(l) {
+			return o, 0, 0, "", inputErr("lang %.40q is not a language name (letters, digits, _ + # -)", l)
+		}
+	}
+	kind, err := filterValues("kind", in.Kind)
+	if err != nil {
+		return o, 0, 0, "", err
+	}
+	known := QueryKinds()
+	files := in.IncludeFiles
+	for _, k := range kind {
+		if !slices.Contains(known, k) {
+			return o, 0, 0, "", inputErr("unknown kind %.40q: use %s", k, strings.Join(known, ", "))
+		}
+		if k == strings.ToLower(string(schema.LabelFile)) {
+			files = true // a kind filter of files finds nothing unless files are searched
+		}
+	}
+	if err := checkLen("name", in.Name, MaxNameBytes); err != nil {
+		return o, 0, 0, "", err
+	}
+	if err := checkLen("path", in.Path, MaxNameBytes); err != nil {
+		return o, 0, 0, "", err
+	}
+	name := strings.TrimSpace(in.Name)
+	if name != "" {
+		if _, err := path.Match(name, ""); err != nil {
+			return o, 0, 0, "", inputErr("name %.80q is not a valid glob (* ? [a-z], \\ escapes): %v", name, err)
+		}
+	}
+	// Hits searched: enough to fill limit processes and max_symbols
+	// definitions; more costs expansion and grouping time (measured: 50
+	// hits take ~1.5x the time of 20 on prometheus).
+	hits := min(max(limit*4, maxSym, 20), 200)
+	o = query.Options{Mode: mode, Limit: hits, MaxProcesses: limit, MinScore: in.MinScore, Lang: lang, Kind: kind,
+		NameGlob: name, PathPrefix: strings.TrimSpace(in.Path), Files: files, Content: in.IncludeContent}
+	return o, limit, maxSym, q, nil
+}
+
+// ValidateQuery checks a query input without searching (a driver that
+// runs the tool on several repositories refuses bad input once, up front).
+func ValidateQuery(in QueryInput) error {
+	_, _, _, _, err := queryOptions(in)
+	return err
+}
+
+// filterValues splits comma-separated values (the CLI passes "go,python"
+// as one), lower-cases them and bounds their number and size.
+func filterValues(field string, vs []string) ([]string, error) {
+	if len(vs) > MaxFilterValues {
+		return nil, inputErr("%s lists %d values, at most %d", field, len(vs), MaxFilterValues)
+	}
+	var out []string
+	for _, v := range vs {
+		for _, p := range strings.Split(v, ",") {
+			p = strings.ToLower(strings.TrimSpace(p))
+			if p == "" {
+				continue
+			}
+			if len(p) > MaxFilterValueBytes {
+				return nil, inputErr("%s value %.40q... is %d bytes long, at most %d", field, p, len(p), MaxFilterValueBytes)
+			}
+			out = append(out, p)
+		}
+	}
+	if len(out) > MaxFilterValues {
+		return nil, inputErr("%s lists %d values, at most %d", field, len(out), MaxFilterValues)
+	}
+	return out, nil
+}
+
+// langShape reports whether s looks like a language name as the index
+// spells it (go, python, c_sharp, c++, c#, objective-c).
+func langShape(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || strings.ContainsRune("_+#-", r)) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // ContextWeight is the weight of the task_context + goal ranked list in
@@ -26,31 +193,28 @@ type QueryInput struct {
 // reorders near-ties and adds context-only hits below the query's own.
 const ContextWeight = 0.5
 
-// Query answers the query tool: query.Search on search_query, and, when
-// task_context or goal is given, a second search on their words whose
-// ranked list is fused with the first by weighted reciprocal rank fusion
-// (weights 1 and ContextWeight). Results are grouped into processes, at
-// most limit processes with at most max_symbols symbols each.
+// Query answers the query tool: query.Search on search_query with the
+// input's mode and filters, and, when task_context or goal is given, a
+// second search on their words (same mode and filters) whose ranked list
+// is fused with the first by weighted reciprocal rank fusion (weights 1
+// and ContextWeight). Results are grouped into processes, at most limit
+// processes with at most max_symbols symbols each, and at most
+// max_symbols definitions.
 //
 // pack is the index's search pack (the keyword engine and the graph behind
-// search); db supplies source text for include_content.
+// search); db supplies source text for include_content and is read for
+// nothing else, so a caller may pass one that opens the database on its
+// first statement.
 func Query(ctx context.Context, db Querier, pack *query.Pack, in QueryInput, vectors query.VectorFunc) (*query.Result, error) {
-	for _, f := range []struct{ name, v string }{{"search_query", in.SearchQuery}, {"task_context", in.TaskContext}, {"goal", in.Goal}} {
-		if err := checkLen(f.name, f.v, MaxTextBytes); err != nil {
-			return nil, err
-		}
+	opts, limit, maxSym, q, err := queryOptions(in)
+	if err != nil {
+		return nil, err
 	}
-	q := strings.TrimSpace(in.SearchQuery)
-	if q == "" {
-		return nil, inputErr("search_query is required: say what you are looking for, e.g. \"parse config file\"")
+	opts.Vectors = vectors
+	if opts.Content {
+		opts.Source = query.DBSource(db)
 	}
-	limit := clamp(in.Limit, 5, 1, 100)
-	maxSym := clamp(in.MaxSymbols, 10, 1, 200)
-	// Hits searched: enough to fill limit processes and max_symbols
-	// definitions; more costs expansion and grouping time (measured: 50
-	// hits take ~1.5x the time of 20 on prometheus).
-	hits := min(max(limit*4, maxSym, 20), 200)
-	opts := query.Options{Limit: hits, MaxProcesses: limit, Content: in.IncludeContent, Vectors: vectors, Source: query.DBSource(db)}
+	hits := opts.Limit
 	res, err := query.Search(ctx, pack, q, opts)
 	if err != nil {
 		if errors.Is(err, query.ErrNoVectors) || errors.Is(err, query.ErrNoPack) {
@@ -137,6 +301,7 @@ func fuseContext(main, extra *query.Result, n, maxProcesses int) *query.Result {
 		}
 	}
 	out := *main
+	out.Hits = hits
 	out.Processes, out.ProcessSymbols, out.Definitions = query.Group(hits, append(mm, cm...), mp, maxProcesses)
 	return &out
 }

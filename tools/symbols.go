@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
@@ -23,6 +24,9 @@ type Symbol struct {
 	Signature     string `json:"signature,omitempty"`
 	DocComment    string `json:"docComment,omitempty"`
 	Content       string `json:"content,omitempty"`
+	// IsTest is the node's stored isTest property (decided once by
+	// ingest): findSymbols ranks test code last by it. Not printed.
+	IsTest bool `json:"-"`
 }
 
 // Lookup names the symbol a request is about.
@@ -37,15 +41,20 @@ type Lookup struct {
 // maxCandidates bounds an ambiguous answer's candidate list.
 const maxCandidates = 20
 
-const symbolCols = "n.id, n.name, label(n), n.kind, n.qualifiedName, n.filePath, n.startLine, n.endLine"
+// boolean is a Result cell as a bool (beside str, num and flt).
+var boolean = graph.Bool
+
+// symbolCols are the columns symbolOf reads, of a node n.
+const symbolCols = "n.id, n.name, label(n), n.kind, n.qualifiedName, n.filePath, n.startLine, n.endLine, n.isTest"
 
 func symbolOf(r []any) Symbol {
 	return Symbol{ID: str(r[0]), Name: str(r[1]), Label: str(r[2]), Kind: str(r[3]), QualifiedName: str(r[4]),
-		FilePath: str(r[5]), StartLine: num(r[6]), EndLine: num(r[7])}
+		FilePath: str(r[5]), StartLine: num(r[6]), EndLine: num(r[7]), IsTest: boolean(r[8])}
 }
 
 // findSymbols returns the symbols lk names, best first (exact name before
-// qualified-name match; exported, then shorter paths). Files match when
+// qualified-name match; code before tests (the stored isTest), then
+// shorter paths). Files match when
 // lk.Files and the name looks like a path.
 func findSymbols(ctx context.Context, db Querier, lk Lookup) ([]Symbol, error) {
 	for _, f := range []struct{ name, v string }{{"name", lk.Name}, {"uid", lk.UID}, {"file_path", lk.FilePath}, {"kind", lk.Kind}} {
@@ -80,7 +89,7 @@ func findSymbols(ctx context.Context, db Querier, lk Lookup) ([]Symbol, error) {
 	}
 	if lk.Files && lk.UID == "" && len(out) == 0 {
 		p := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(lk.Name), `\`, "/"), "./")
-		res, err := db.Query(ctx, "MATCH (n:File) WHERE n.id = "+schema.Quote(p)+" OR n.id ENDS WITH "+schema.Quote("/"+p)+" RETURN n.id, n.name, label(n), 'file', '', n.id, 0, n.lines LIMIT 50", nil)
+		res, err := db.Query(ctx, "MATCH (n:File) WHERE n.id = "+schema.Quote(p)+" OR n.id ENDS WITH "+schema.Quote("/"+p)+" RETURN n.id, n.name, label(n), 'file', '', n.id, 0, n.lines, n.isTest LIMIT 50", nil)
 		if err != nil {
 			return nil, fmt.Errorf("look up file: %w", err)
 		}
@@ -94,8 +103,8 @@ func findSymbols(ctx context.Context, db Querier, lk Lookup) ([]Symbol, error) {
 		if (a.Name == lk.Name) != (b.Name == lk.Name) {
 			return a.Name == lk.Name
 		}
-		if ta, tb := schema.IsTestPath(a.FilePath), schema.IsTestPath(b.FilePath); ta != tb {
-			return !ta
+		if a.IsTest != b.IsTest {
+			return !a.IsTest
 		}
 		if len(a.FilePath) != len(b.FilePath) {
 			return len(a.FilePath) < len(b.FilePath)

@@ -27,7 +27,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Workload: questions and symbols of the prometheus corpus.
+// Workload: questions and symbols of the prometheus corpus (-corpus gin
+// switches to gin's).
 var (
 	queries = []string{"scrape target labels", "tsdb compaction", "rule evaluation", "remote write queue",
 		"parse promql expression", "alertmanager notification", "kubernetes service discovery", "label matcher",
@@ -41,6 +42,15 @@ var (
 	symbols = []string{"LoadFile", "NewEngine", "NewFanout", "OpenDBReadOnly", "FromMap", "PopulateLabels",
 		"ParseMetricSelector", "Intersect", "NewMergeSeriesSet", "RegisterConfig", "SanitizeLabelName",
 		"AlertmanagerFromGroup", "MetricTextToWriteRequest", "NewDBStats", "NewBlockWriter"}
+)
+
+// ginQueries and ginSymbols are the workload on the gin corpus.
+var (
+	ginQueries = []string{"router group", "context json render", "recovery middleware", "binding validation",
+		"static file server", "route tree lookup", "query string parameters", "multipart form upload",
+		"html template render", "logger middleware", "redirect trailing slash", "basic auth"}
+	ginSymbols = []string{"New", "Default", "ServeHTTP", "Use", "Group", "JSON", "Bind", "Recovery", "Logger",
+		"Next", "Abort", "ShouldBindJSON", "Render", "LoadHTMLGlob", "Run"}
 )
 
 type stats struct {
@@ -70,6 +80,16 @@ type soak struct {
 	Seconds   float64 `json:"seconds"`
 	// FirstError is the first tool error of the soak, if any.
 	FirstError string `json:"first_error,omitempty"`
+	// Hostile calls (-hostile): raw lines the SDK client cannot send
+	// (garbage, batches, odd ids, no "jsonrpc") and tool calls with bad
+	// arguments, mixed into the soak; each must be refused with an answer
+	// and the server must keep serving.
+	Hostile         int    `json:"hostile,omitempty"`
+	HostileRaw      int    `json:"hostile_raw_lines,omitempty"`
+	HostileAnswered int    `json:"hostile_raw_answered,omitempty"`
+	HostileWrong    int    `json:"hostile_wrong,omitempty"`
+	FirstWrong      string `json:"first_wrong,omitempty"`
+	ServerExited    bool   `json:"server_exited"`
 }
 
 func main() {
@@ -80,7 +100,12 @@ func main() {
 	soakN := flag.Int("soak", 0, "calls in the memory soak (0: none)")
 	out := flag.String("out", "", "write the JSON report here too")
 	stderrPath := flag.String("stderr", "", "append the server's stderr to this file (default: discard)")
+	corpus := flag.String("corpus", "prometheus", "workload: prometheus or gin")
+	hostileEvery := flag.Int("hostile", 0, "in the soak, make every Nth call a hostile one (0: none)")
 	flag.Parse()
+	if *corpus == "gin" {
+		queries, symbols = ginQueries, ginSymbols
+	}
 	argv := flag.Args()
 	if *stderrPath != "" {
 		f, err := os.OpenFile(*stderrPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
@@ -110,7 +135,15 @@ func main() {
 	rep.Initialize = summarize(inits, 0)
 
 	// 2. Warm calls.
-	cs, cmd, err := connect(ctx, argv)
+	var raw *rawLines
+	var cs *sdk.ClientSession
+	var cmd *exec.Cmd
+	var err error
+	if *hostileEvery > 0 && *soakN > 0 {
+		cs, cmd, raw, err = connectRaw(ctx, argv)
+	} else {
+		cs, cmd, err = connect(ctx, argv)
+	}
 	if err != nil {
 		log.Fatalf("connect: %v", err)
 	}
@@ -169,6 +202,16 @@ func main() {
 		start := time.Now()
 		tools := []string{"query", "context", "impact"}
 		for i := 0; i < *soakN; i++ {
+			if *hostileEvery > 0 && i%*hostileEvery == 0 {
+				s.Hostile++
+				if msg := hostileCall(ctx, cs, raw, *repo, s.Hostile); msg != "" {
+					s.HostileWrong++
+					if s.FirstWrong == "" {
+						s.FirstWrong = fmt.Sprintf("call %d: %s", i, msg)
+					}
+				}
+				continue
+			}
 			if msg := callOnce(ctx, cs, tools[i%3], args(tools[i%3], i/3)); msg != "" {
 				s.Errors++
 				if s.FirstError == "" {
@@ -176,9 +219,23 @@ func main() {
 				}
 			}
 		}
+		if raw != nil {
+			// Every raw hostile line must have been answered: a ping
+			// after them is answered after their answers.
+			callOnce(ctx, cs, "list_repos", map[string]any{})
+			s.HostileAnswered = raw.answered()
+			raw.mu.Lock()
+			s.HostileRaw = raw.sent
+			s.HostileWrong += raw.wrong
+			if s.FirstWrong == "" && raw.first != "" {
+				s.FirstWrong = "raw line answered wrongly: " + raw.first
+			}
+			raw.mu.Unlock()
+		}
 		s.Seconds = time.Since(start).Seconds()
 		s.RSSEnd = rssMB(cmd.Process.Pid)
 		s.RSSGrowth = s.RSSEnd - s.RSSStart
+		s.ServerExited = exited(cmd.Process.Pid)
 		rep.Soak = s
 	}
 
@@ -194,6 +251,10 @@ func main() {
 		rep.Calls["context"].P50, rep.Calls["context"].P95, rep.Calls["impact"].P50, rep.Calls["impact"].P95)
 	if rep.Soak != nil {
 		fmt.Fprintf(os.Stderr, " | soak %d calls: RSS %.0f → %.0f MB (%+.1f)", rep.Soak.Calls, rep.Soak.RSSStart, rep.Soak.RSSEnd, rep.Soak.RSSGrowth)
+		if rep.Soak.Hostile > 0 {
+			fmt.Fprintf(os.Stderr, ", %d hostile (%d raw lines, %d answered, %d answered wrongly), server exited: %v",
+				rep.Soak.Hostile, rep.Soak.HostileRaw, rep.Soak.HostileAnswered, rep.Soak.HostileWrong, rep.Soak.ServerExited)
+		}
 	}
 	fmt.Fprintln(os.Stderr)
 	if rep.FirstError != "" {

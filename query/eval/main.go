@@ -10,13 +10,12 @@
 //	go run ./query/eval -model-dir DIR        # + vector and hybrid modes
 //
 // For each corpus it copies the sources to a temporary directory (so no
-// index lands in the shared corpus cache), runs the ingest pipeline into a
-// graph.Build with text.SearchText filling the searchText column (what
-// `gitnexus analyze` does), loads it, builds its search pack
-// (query.BuildPack), writes it and reads it back (query.ReadPack), and runs
-// every labeled query through query.Search on that pack: exactly the
-// engine `gitnexus query` and the MCP server search. Nothing is committed;
-// the build is aborted at the end.
+// index lands in the shared corpus cache), indexes the copy with
+// index.Build — the pipeline `gitnexus analyze` runs, so the index measured
+// is the one users get, processes and search pack included — reads the
+// committed search pack back (query.ReadPack), and runs every labeled query
+// through query.Search on it: exactly the engine `gitnexus query` and the
+// MCP server search. The copy and its index are removed at the end.
 //
 // # Modes
 //
@@ -26,10 +25,10 @@
 // Vector and hybrid (query.ModeVector, query.ModeHybrid with the shipped
 // ranking): only with a model. -model-dir DIR (default $GITNEXUS_MODEL_DIR)
 // names a snowflake-arctic-embed-xs directory; -model-file FILE replaces
-// its ONNX file, keeping its tokenizer. The model is loaded once on the CPU
-// (embed.New) and, as in analyze, every symbol ingest emits is also queued
-// to a vectors.Writer whose rows are loaded after the graph; the retriever
-// is the one query.IndexVectors picks for that index. A model whose
+// its ONNX file, keeping its tokenizer. index.Build embeds the
+// corpus with that model on the CPU, as analyze does, and the model loaded
+// once here (embed.New) embeds the queries; the retriever is the one
+// query.IndexVectors picks for the committed index. A model whose
 // vocabulary is smaller than the tokenizer's is refused at start (the
 // committed fixture needs its own tokenizer: -model-dir
 // embed/testdata/tiny). The vector and hybrid rows are marked
@@ -78,10 +77,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gitnexus/gitnexus/embed"
 	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
-	"github.com/gitnexus/gitnexus/graph/text"
-	"github.com/gitnexus/gitnexus/ingest"
+	gnindex "github.com/gitnexus/gitnexus/index"
 	"github.com/gitnexus/gitnexus/models"
 	"github.com/gitnexus/gitnexus/query"
 )
@@ -101,7 +100,6 @@ func main() {
 	flag.StringVar(&c.corpora, "corpora", filepath.Join(os.Getenv("HOME"), ".cache/gitnexus-corpora"), "directory holding the corpora")
 	flag.StringVar(&c.only, "corpus", "", "comma-separated corpora to run (default: all in the label file)")
 	flag.BoolVar(&c.verbose, "v", false, "print each query's first relevant rank per variant")
-	flag.BoolVar(&c.noSearchText, "no-searchtext", false, "leave searchText empty (measures what identifier splitting buys)")
 	flag.IntVar(&c.variants, "variants", 0, "run only the first N keyword variants (0: all; 1: the shipped ranking only)")
 	flag.StringVar(&c.modelDir, "model-dir", os.Getenv(models.EnvModelDir), "embedding model directory for the vector and hybrid modes ($"+models.EnvModelDir+"; empty: keyword only)")
 	flag.StringVar(&c.modelFile, "model-file", "", "ONNX file used instead of -model-dir's own, with -model-dir's tokenizer (a fixture: the vector and hybrid rows are then a smoke test)")
@@ -118,7 +116,7 @@ func main() {
 
 type config struct {
 	labels, corpora, only string
-	verbose, noSearchText bool
+	verbose               bool
 	modelDir, modelFile   string
 	variants              int       // keyword variants run: the first N (0: all)
 	out                   io.Writer // where the table goes (stdout)
@@ -259,7 +257,7 @@ func run(ctx context.Context, c config) error {
 			return fmt.Errorf("corpus %s missing (run bash ../shared/bench/corpora.sh %s): %w", cn, cn, err)
 		}
 		t0 := time.Now()
-		ix, err := buildIndex(ctx, src, c.noSearchText, m)
+		ix, err := buildIndex(ctx, src, m, embed.Options{ModelDir: c.modelDir, ModelFile: c.modelFile, Device: embed.DeviceCPU})
 		if err != nil {
 			return fmt.Errorf("index %s: %w", cn, err)
 		}
@@ -267,7 +265,7 @@ func run(ctx context.Context, c config) error {
 		for _, qi := range byCorpus[cn] {
 			q := lb.Queries[qi]
 			n++
-			fr, err := baseline(ctx, ix.b, q.Query)
+			fr, err := baseline(ctx, ix.base, q.Query)
 			if err != nil {
 				ix.cleanup()
 				return err
@@ -290,7 +288,7 @@ func run(ctx context.Context, c config) error {
 				}
 				var syms, files []string
 				seen := map[string]bool{}
-				for _, h := range res.Definitions {
+				for _, h := range res.Hits {
 					syms = append(syms, h.FilePath+"#"+h.Name)
 					if !seen[h.FilePath] {
 						seen[h.FilePath] = true
@@ -354,19 +352,22 @@ func maxOf(ds []time.Duration) time.Duration {
 	return m.Round(time.Microsecond)
 }
 
-// index is one corpus's eval build.
+// index is one corpus's eval index: the one analyze ships (index.Build),
+// and beside it the baseline's own build.
 type index struct {
-	b        *graph.Build
-	pack     *query.Pack      // what every search reads, read back from its file
+	base     *graph.Build     // the baseline: a Doc table of whole files with a Kuzu full-text index
+	pack     *query.Pack      // what every search reads, read back from the committed index
+	db       *graph.DB        // the committed index, open only for vectors
 	vectors  query.VectorFunc // nil without a model
 	embedded string           // what the embedding stage did, for the log line
 	cleanup  func()
 }
 
-// buildIndex copies the corpus to a temp dir, ingests and loads it (with
-// its symbols embedded by m, when set, the way analyze does), and adds the
-// experimental indexes and the baseline table.
-func buildIndex(ctx context.Context, src string, noSearchText bool, m *model) (*index, error) {
+// buildIndex copies the corpus to a temp dir and indexes it with
+// index.Build — the pipeline `gitnexus analyze` runs, processes and search
+// pack included — embedding with m's model when m is set. It then builds
+// the baseline in a separate database of its own.
+func buildIndex(ctx context.Context, src string, m *model, embOpts embed.Options) (*index, error) {
 	tmp, err := os.MkdirTemp("", "gitnexus-eval-")
 	if err != nil {
 		return nil, err
@@ -376,110 +377,88 @@ func buildIndex(ctx context.Context, src string, noSearchText bool, m *model) (*
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("copy corpus: %v: %s", err, out)
 	}
-	// 1 GiB of pool (address space, filled as needed): the baseline's
-	// full-text index over whole files is large.
-	b, err := graph.NewBuild(ctx, dir, graph.BuildOptions{MaxThreads: 2, BufferPoolSize: 1 << 30})
-	if err != nil {
+	if dir, err = filepath.EvalSymlinks(dir); err != nil {
 		os.RemoveAll(tmp)
 		return nil, err
 	}
-	ix := &index{b: b}
-	emb, err := startEmbedding(ctx, m, b)
-	if err != nil {
-		b.Abort()
+	ix := &index{}
+	ix.cleanup = func() {
+		if ix.base != nil {
+			ix.base.Abort()
+		}
+		if ix.db != nil {
+			ix.db.Close()
+		}
 		os.RemoveAll(tmp)
-		return nil, err
 	}
-	ix.cleanup = func() { emb.abort(); b.Abort(); os.RemoveAll(tmp) }
-	sink := &textSink{Build: b, off: noSearchText, emb: emb}
-	if _, err := ingest.Run(ctx, dir, sink, ingest.Options{}); err != nil {
-		ix.cleanup()
-		return nil, fmt.Errorf("ingest: %w", err)
-	}
-	if err := b.Load(ctx, nil); err != nil {
-		ix.cleanup()
-		return nil, fmt.Errorf("load: %w", err)
-	}
-	// The search pack, written and read back as analyze writes it and
-	// `gitnexus query` reads it: the engine measured is the one shipped.
-	p, err := query.BuildPack(ctx, b)
+	sum, err := gnindex.Build(ctx, dir, gnindex.Options{
+		SkipEmbeddings: m == nil,
+		Embed:          embOpts,
+		Graph:          graph.BuildOptions{MaxThreads: 2},
+		ToolVersion:    "eval",
+	})
 	if err != nil {
 		ix.cleanup()
 		return nil, err
 	}
-	packPath := filepath.Join(tmp, "search.pack")
-	if err := p.WriteFile(packPath); err != nil {
+	if ix.pack, err = query.ReadPack(graph.CompanionPath(dir, sum.Meta, graph.PackSuffix)); err != nil {
 		ix.cleanup()
 		return nil, err
 	}
-	if ix.pack, err = query.ReadPack(packPath); err != nil {
-		ix.cleanup()
-		return nil, err
-	}
-	if emb != nil {
-		t0 := time.Now()
-		vf, st, err := emb.finish(ctx, b)
-		if err != nil {
+	if m != nil {
+		if ix.db, err = graph.Open(ctx, dir, graph.OpenOptions{}); err != nil {
 			ix.cleanup()
 			return nil, err
 		}
+		vf, notice := query.IndexVectors(ix.db, sum.Meta, m.emb, nil)
+		if vf == nil {
+			if notice == "" {
+				notice = "no symbol was embedded"
+			}
+			ix.cleanup()
+			return nil, fmt.Errorf("vector search: %s", notice)
+		}
 		ix.vectors = vf
-		ix.embedded = fmt.Sprintf("; %d chunks of %d symbols embedded (last batch and load: %s)", st.Chunks, st.Owners, time.Since(t0).Round(time.Millisecond))
+		ix.embedded = "; embeddings: " + sum.Embeddings
 	}
-	if err := b.Exec(ctx, "CREATE NODE TABLE Doc(id STRING, body STRING, PRIMARY KEY(id))"); err != nil {
+
+	// The baseline, in a database of its own: every indexed file's whole
+	// text, 1 GiB of pool (address space, filled as needed) for its large
+	// full-text index.
+	baseRoot := filepath.Join(tmp, "baseline")
+	if err := os.Mkdir(baseRoot, 0o755); err != nil {
 		ix.cleanup()
 		return nil, err
 	}
-	// Baseline documents: every file's whole text, as NDJSON.
+	if ix.base, err = graph.NewBuild(ctx, baseRoot, graph.BuildOptions{MaxThreads: 2, BufferPoolSize: 1 << 30}); err != nil {
+		ix.cleanup()
+		return nil, err
+	}
+	if err := ix.base.Load(ctx, nil); err != nil {
+		ix.cleanup()
+		return nil, fmt.Errorf("baseline: %w", err)
+	}
+	files := make([]string, 0, len(sum.Meta.Files))
+	for p := range sum.Meta.Files {
+		files = append(files, p)
+	}
+	sort.Strings(files)
 	docs := filepath.Join(tmp, "docs.json")
-	if err := writeDocs(dir, sink.files, docs); err != nil {
+	if err := writeDocs(dir, files, docs); err != nil {
 		ix.cleanup()
 		return nil, err
 	}
 	for _, s := range []string{
-		fmt.Sprintf("COPY Doc FROM '%s'", docs),
+		"CREATE NODE TABLE Doc(id STRING, body STRING, PRIMARY KEY(id))",
+		"COPY Doc FROM " + schema.Quote(docs),
 		"CALL CREATE_FTS_INDEX('Doc', 'doc_fts', ['body'])",
 	} {
-		if strings.HasPrefix(s, "CALL CREATE_FTS_INDEX") {
-			if err := b.Settle(); err != nil {
-				ix.cleanup()
-				return nil, err
-			}
-		}
-		if err := b.Exec(ctx, s); err != nil {
+		if err := ix.base.Exec(ctx, s); err != nil {
 			ix.cleanup()
-			return nil, fmt.Errorf("%.60s: %w", s, err)
+			return nil, fmt.Errorf("baseline: %.60s: %w", s, err)
 		}
 	}
 	return ix, nil
-}
-
-// textSink fills searchText the way analyze does, tees symbols into the
-// embedding stage (when there is one), and remembers file paths for the
-// baseline.
-type textSink struct {
-	*graph.Build
-	off   bool
-	emb   *embedding
-	files []string
-}
-
-func (s *textSink) AddSymbol(sym schema.Symbol) error {
-	orig := sym
-	if s.off {
-		sym.SearchText = ""
-	} else {
-		sym.SearchText = text.SearchText(sym.Name, sym.QualifiedName, sym.FilePath)
-	}
-	if err := s.Build.AddSymbol(sym); err != nil {
-		return err
-	}
-	return s.emb.addSymbol(orig)
-}
-
-func (s *textSink) AddFile(f schema.File) error {
-	s.files = append(s.files, f.Path)
-	return s.Build.AddFile(f)
 }
 
 func writeDocs(root string, files []string, out string) error {

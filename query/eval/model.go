@@ -7,11 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/gitnexus/gitnexus/embed"
-	"github.com/gitnexus/gitnexus/embed/vectors"
-	"github.com/gitnexus/gitnexus/graph"
-	"github.com/gitnexus/gitnexus/graph/schema"
 	"github.com/gitnexus/gitnexus/models"
-	"github.com/gitnexus/gitnexus/query"
 )
 
 // model is the embedding model the vector and hybrid modes run with.
@@ -92,54 +88,3 @@ func (m *model) close() {
 
 // embedding is the embedding stage of one eval build: the symbols ingest
 // streams go to a vectors.Writer too, as in `gitnexus analyze`.
-type embedding struct {
-	emb *embed.Embedder
-	w   *vectors.Writer
-}
-
-func startEmbedding(ctx context.Context, m *model, b *graph.Build) (*embedding, error) {
-	if m == nil {
-		return nil, nil
-	}
-	w, err := vectors.NewWriter(ctx, m.emb, b.StagingDir(), vectors.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("start embedding: %w", err)
-	}
-	return &embedding{emb: m.emb, w: w}, nil
-}
-
-func (e *embedding) addSymbol(sym schema.Symbol) error {
-	if e == nil {
-		return nil
-	}
-	return e.w.AddSymbol(sym)
-}
-
-// finish waits for the last batch, loads the vectors into the build (after
-// b.Load) and returns the index's vector retriever, chosen by
-// query.IndexVectors from the meta analyze would record.
-func (e *embedding) finish(ctx context.Context, b *graph.Build) (query.VectorFunc, vectors.Stats, error) {
-	st, err := e.w.Close()
-	if err != nil {
-		return nil, st, fmt.Errorf("embed symbols: %w", err)
-	}
-	if err := e.w.Load(ctx, b); err != nil {
-		return nil, st, fmt.Errorf("load vectors: %w", err)
-	}
-	meta := &graph.Meta{Embeddings: graph.EmbeddingInfo{Model: e.emb.ModelID(), Count: st.Chunks, Dim: e.emb.Dim()}}
-	vf, notice := query.IndexVectors(b, meta, e.emb, nil)
-	if vf == nil {
-		if notice == "" {
-			notice = "no symbol was embedded"
-		}
-		return nil, st, fmt.Errorf("vector search: %s", notice)
-	}
-	return vf, st, nil
-}
-
-// abort stops the writer of a build that failed.
-func (e *embedding) abort() {
-	if e != nil {
-		_, _ = e.w.Close()
-	}
-}

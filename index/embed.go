@@ -1,10 +1,9 @@
-package cmd
+package index
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 
 	"github.com/gitnexus/gitnexus/embed"
@@ -33,22 +32,19 @@ type embedStage struct {
 }
 
 // startEmbedding opens the model. A missing model or ONNX Runtime is not
-// an error: analyze says so once and builds a keyword-only index (nil
-// stage). An explicitly requested device that cannot load is an error.
-func startEmbedding(ctx context.Context, root string, b *graph.Build, modelDir, device string) (*embedStage, string, error) {
-	dev, err := embed.ParseDevice(device)
-	if err != nil {
-		return nil, "", Usage("%v", err)
-	}
-	emb, err := embed.New(embed.Options{ModelDir: modelDir, Device: dev})
+// an error: Build warns once and builds a keyword-only index (nil stage,
+// and the line the summary shows). An explicitly requested device that
+// cannot load is an error (embed.ErrDeviceUnavailable).
+func startEmbedding(ctx context.Context, root string, b *graph.Build, opts embed.Options, warn func(string)) (*embedStage, string, error) {
+	emb, err := embed.New(opts)
 	switch {
 	case err == nil:
 	case errors.Is(err, models.ErrModelMissing), errors.Is(err, embed.ErrORTNotFound):
 		msg := fmt.Sprintf("not computed: %v — the index is keyword-only (--skip-embeddings silences this)", err)
-		fmt.Fprintln(os.Stderr, "gitnexus: embeddings "+msg)
+		warn("embeddings " + msg)
 		return nil, msg, nil
 	case errors.Is(err, embed.ErrDeviceUnavailable):
-		return nil, "", Fail(ExitUsage, "%v (use --device auto or cpu)", err)
+		return nil, "", err
 	default:
 		return nil, "", fmt.Errorf("load embedding model: %w", err)
 	}

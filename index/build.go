@@ -1,0 +1,304 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/gitnexus/gitnexus/embed"
+	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/ingest"
+	"github.com/gitnexus/gitnexus/ingest/discover"
+	"github.com/gitnexus/gitnexus/ingest/resolve"
+	"github.com/gitnexus/gitnexus/processes"
+	"github.com/gitnexus/gitnexus/query"
+)
+
+// Options say what to index and how. The zero value indexes the repository
+// with the default discovery rules, one parse worker per core, and
+// embeddings when the default model is present.
+type Options struct {
+	// Discover chooses the files (size cap, excludes, includes, default
+	// excludes); zero fields take discover's defaults.
+	Discover discover.Options
+	// Workers is the number of parse workers (0: one per core).
+	Workers int
+	// SkipEmbeddings builds a keyword-only index without trying the model.
+	SkipEmbeddings bool
+	// Embed chooses the embedding model and device (ModelDir "" is the
+	// default model directory, Device "" is auto).
+	Embed embed.Options
+	// Name is the repository's name in meta.json (default: the directory
+	// name). Build does not register it: that is the caller's choice
+	// (graph.LoadRegistry, graph.EntryFromMeta(Summary.Meta)).
+	Name string
+	// ToolVersion is recorded in meta.json.
+	ToolVersion string
+	// Graph tunes the database build (threads, buffer pool); zero fields
+	// take graph's defaults.
+	Graph graph.BuildOptions
+	// Progress, when set, is called as work advances: stage ("discover",
+	// "parse", "resolve", "processes", "embed", "schema", "nodes", "edges",
+	// "search"), and done of total (total 0 when unknown).
+	Progress func(stage string, done, total int)
+	// Warn receives one-line warnings (a missing model, a registry that
+	// cannot be updated); default slog.Warn.
+	Warn func(msg string)
+}
+
+// Summary is what a build did: counts, phase durations and what each
+// optional step did. Its JSON is `gitnexus analyze --json`.
+type Summary struct {
+	Repo        string             `json:"repo"`
+	Name        string             `json:"name"`
+	Path        string             `json:"path"`
+	Commit      string             `json:"commit,omitempty"`
+	Git         bool               `json:"git"`
+	Files       int                `json:"files"`
+	Folders     int                `json:"folders"`
+	Symbols     int                `json:"symbols"`
+	Languages   map[string]int     `json:"languages"`
+	Kinds       map[string]int     `json:"kinds"`
+	Nodes       map[string]int     `json:"nodes"`
+	Edges       map[string]int     `json:"edges"`
+	ParseStatus map[string]int     `json:"parseStatus"`
+	Skipped     map[string]int     `json:"skipped"`
+	Phases      map[string]float64 `json:"phases"`
+	Seconds     float64            `json:"seconds"`
+	Embeddings  string             `json:"embeddings"`
+	Resolution  *resolve.Stats     `json:"resolution,omitempty"`
+	Unresolved  []string           `json:"unresolvedSamples,omitempty"`
+	Processes   processes.Stats    `json:"processes"`
+
+	// Discovery is what file discovery saw (skip examples by reason).
+	Discovery *discover.Result `json:"-"`
+	// Meta is what was committed as the index's meta.json.
+	Meta *graph.Meta `json:"-"`
+}
+
+// Build indexes the repository at root (an absolute, symlink-free
+// directory path) into root/.gitnexus and returns what it did.
+//
+// It is the whole analyze pipeline, the one every caller runs (the CLI,
+// query/eval, the benchmarks, the tests), so what they measure is what
+// users get. The build driver (graph.Build: lock, staging directory,
+// commit/abort swap, durability) brackets the stages; the format writers
+// (the graph load, the search pack, the vectors) write into its staging
+// directory. On any error, or when ctx is cancelled, the build is aborted
+// and the previous index, if any, is left as it was; a lock held by
+// another analyze returns graph.ErrLocked, a device that cannot load
+// embed.ErrDeviceUnavailable.
+func Build(ctx context.Context, root string, opts Options) (sum *Summary, err error) {
+	start := time.Now()
+	progress := opts.Progress
+	if progress == nil {
+		progress = func(string, int, int) {}
+	}
+	warn := opts.Warn
+	if warn == nil {
+		warn = func(msg string) { slog.Warn(msg) }
+	}
+	if fi, err := os.Stat(root); err != nil {
+		return nil, fmt.Errorf("index %s: %w", root, err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("index %s: not a directory", root)
+	}
+
+	b, err := graph.NewBuild(ctx, root, opts.Graph)
+	if err != nil {
+		return nil, fmt.Errorf("start index build: %w", err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			b.Abort()
+		}
+	}()
+
+	// 1. Embedding stage, started first: it embeds symbols as ingest
+	// streams them.
+	var emb *embedStage
+	embeddings := "skipped (--skip-embeddings)"
+	if !opts.SkipEmbeddings {
+		var msg string
+		if emb, msg, err = startEmbedding(ctx, root, b, opts.Embed, warn); err != nil {
+			return nil, err
+		}
+		if emb == nil {
+			embeddings = msg
+		} else {
+			defer emb.close()
+		}
+	}
+
+	// 2. Discover, parse, resolve: rows stream into the build's NDJSON files.
+	res, err := ingest.Run(ctx, root, emb.sink(b), ingest.Options{
+		Discover: opts.Discover,
+		Workers:  opts.Workers,
+		Progress: progress,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("analyze %s: %w", root, err)
+	}
+	st := res.Stats
+
+	// 3. Communities and processes over the call graph ingest kept.
+	t0 := time.Now()
+	progress("processes", 0, 0)
+	pres := processes.Run(processes.FromIndex(res.Index, res.Edges), processes.Options{})
+	for _, cm := range pres.Communities {
+		if err := b.AddCommunity(cm); err != nil {
+			return nil, fmt.Errorf("write community: %w", err)
+		}
+	}
+	for _, p := range pres.Processes {
+		if err := b.AddProcess(p); err != nil {
+			return nil, fmt.Errorf("write process: %w", err)
+		}
+	}
+	for _, e := range pres.Edges {
+		if err := b.AddEdge(e); err != nil {
+			return nil, fmt.Errorf("write %s edge: %w", e.Type, err)
+		}
+		st.Edges[string(e.Type)]++
+	}
+	st.Labels["Community"] = len(pres.Communities)
+	st.Labels["Process"] = len(pres.Processes)
+	st.Phases["processes"] = time.Since(t0).Seconds()
+
+	// The last symbols are embedded and the model closed before the load
+	// (see embedStage.drain).
+	var embWait time.Duration
+	if emb != nil {
+		t1 := time.Now()
+		progress("embed", 0, 0)
+		if err := emb.drain(); err != nil {
+			return nil, err
+		}
+		embWait = time.Since(t1)
+	}
+
+	// The index and edges are in the NDJSON files now: give their memory
+	// back before Kuzu needs its own.
+	samples, resolution, procStats, discovery := res.Samples, res.Resolution, pres.Stats, res.Discovery
+	unresolvedByFile := res.Unresolved
+	res, pres = nil, nil
+	slog.Debug("before release", "heap", heapMiB())
+	ingest.ReleaseMemory()
+	slog.Debug("after release", "heap", heapMiB())
+
+	// 4. The format writers: graph load, search pack, vectors.
+	t0 = time.Now()
+	if err := b.Load(ctx, progress); err != nil {
+		return nil, fmt.Errorf("load graph: %w", err)
+	}
+	progress("search", 0, 0)
+	if st.Phases["pack"], err = writePack(ctx, b); err != nil {
+		return nil, fmt.Errorf("build search pack: %w", err)
+	}
+	var embInfo graph.EmbeddingInfo
+	if emb != nil {
+		t1 := time.Now()
+		progress("embed", 0, 0)
+		if embInfo, err = emb.finish(ctx, b); err != nil {
+			return nil, err
+		}
+		embeddings = emb.status
+		st.Phases["embed"] = (embWait + time.Since(t1)).Seconds()
+	}
+	st.Phases["load"] = time.Since(t0).Seconds()
+
+	// 5. Commit: meta.json names the new database and its pack.
+	name := opts.Name
+	if name == "" {
+		name = filepath.Base(root)
+	}
+	counts := map[string]int{}
+	for k, v := range st.Labels {
+		counts[k] = v
+	}
+	for k, v := range st.Edges {
+		counts[k] = v
+	}
+	meta := &graph.Meta{
+		SchemaVersion: schema.Version,
+		ToolVersion:   opts.ToolVersion,
+		RepoRoot:      root,
+		RepoName:      name,
+		Commit:        discovery.Commit,
+		Branch:        discovery.Branch,
+		IndexedAt:     time.Now().UTC(),
+		Counts:        counts,
+		Files:         st.FileHashes,
+		ParseStatus:   st.ParseStatus,
+		Skipped:       st.Skipped,
+		Languages:     st.Languages,
+		Kinds:         st.Kinds,
+		Phases:        st.Phases,
+		Embeddings:    embInfo,
+	}
+	if resolution != nil {
+		meta.Calls = map[string]int{"callSites": resolution.CallSites, "resolved": resolution.Resolved,
+			"external": resolution.External, "dynamic": resolution.Dynamic, "unresolved": resolution.Unresolved}
+		meta.Unresolved = unresolvedByFile
+	}
+	st.Phases["total"] = time.Since(start).Seconds()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := b.Commit(meta); err != nil {
+		return nil, fmt.Errorf("swap in the new index: %w", err)
+	}
+	committed = true
+
+	if err := discover.EnsureGitExclude(root, ".gitnexus/"); err != nil {
+		warn(fmt.Sprintf("could not add .gitnexus/ to .git/info/exclude: %v", err))
+	}
+	return &Summary{
+		Repo: name, Name: name, Path: root, Commit: meta.Commit, Git: discovery.Git,
+		Files: st.Files, Folders: st.Folders, Symbols: st.Symbols,
+		Languages: st.Languages, Kinds: st.Kinds, Nodes: st.Labels, Edges: st.Edges,
+		ParseStatus: st.ParseStatus, Skipped: st.Skipped, Phases: st.Phases,
+		Seconds: time.Since(start).Seconds(), Embeddings: embeddings,
+		Resolution: resolution, Unresolved: samples, Processes: procStats,
+		Discovery: discovery, Meta: meta,
+	}, nil
+}
+
+// writePack writes the search pack (query.Pack) of the database being
+// built and attaches it to the build, and returns the seconds it took.
+// Every search reads it: without one the index cannot be searched.
+func writePack(ctx context.Context, b *graph.Build) (float64, error) {
+	t0 := time.Now()
+	// Start from an empty buffer pool: the load before this left it full
+	// (see graph.Build.Settle).
+	if err := b.Settle(); err != nil {
+		return 0, err
+	}
+	p, err := query.BuildPack(ctx, b)
+	if err != nil {
+		return 0, err
+	}
+	path := filepath.Join(b.StagingDir(), "search.pack")
+	if err := p.WriteFile(path); err != nil {
+		return 0, err
+	}
+	if err := b.Attach(graph.PackSuffix, path); err != nil {
+		return 0, err
+	}
+	slog.Debug("search pack written", "took", time.Since(t0), "rss_MiB", graph.RSS)
+	return time.Since(t0).Seconds(), nil
+}
+
+// heapMiB describes the Go heap and the process's resident memory, for the
+// debug log around the release before the load.
+func heapMiB() string {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return fmt.Sprintf("heapInuse=%dMiB sys=%dMiB rss=%sMiB", m.HeapInuse>>20, m.Sys>>20, graph.RSSMiB())
+}

@@ -1,0 +1,41 @@
+// Package index is the analyze pipeline as a library: Build(ctx, root,
+// opts) turns a repository into the index every other package reads. The
+// CLI's `gitnexus analyze`, query/eval, the benchmarks and the end-to-end
+// tests all call it, so what they measure is what users get.
+//
+// # The pipeline
+//
+// Build drives one graph.Build (the build driver: the repository's lock, a
+// staging directory beside the live index, the commit/abort swap and its
+// durability) through five stages; the stages write, the driver decides
+// when their output becomes the index:
+//
+//  1. Embedding stage (embed.go), started first when a model is present:
+//     every symbol ingest emits is teed into a vectors.Writer that embeds
+//     in the background, reusing the live index's vectors of unchanged
+//     symbols. A missing model or ONNX Runtime is a warning and a
+//     keyword-only index, not an error.
+//  2. Ingest (package ingest): discover the files as git would, parse them
+//     in parallel with tree-sitter, resolve imports, calls and heritage.
+//     Rows stream into the build's NDJSON files as they come; what stays
+//     in memory is the compact symbol index and call edges resolution and
+//     the next stage need.
+//  3. Processes (package processes): communities and execution flows over
+//     that call graph, written as rows too. Then the embedder drains and
+//     closes, and ingest's memory is released, before Kuzu grows.
+//  4. The format writers: the graph load (graph.Build.Load: COPY of every
+//     NDJSON file), the search pack (query.BuildPack, read back from the
+//     loaded tables and attached to the build so it is swapped in with the
+//     database), and the vectors (vectors.Writer.Load).
+//  5. Commit: meta.json, written last and atomically, names the new
+//     database and its pack; the old ones are removed only then.
+//
+// Any error, or a cancelled ctx, aborts the build: the previous index and
+// its meta.json are untouched and stay queryable. Build never touches the
+// repository registry: registering the index (graph.EntryFromMeta of
+// Summary.Meta) is the caller's choice.
+//
+// Memory: the stages stream; what grows with the repository is ingest's
+// symbol index and edge list (released before the load) and Kuzu's buffer
+// pool during the load (see graph/doc.go).
+package index

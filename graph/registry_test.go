@@ -164,7 +164,7 @@ func fakeIndex(t *testing.T, dir, name string) string {
 		t.Fatal(err)
 	}
 	os.MkdirAll(IndexDir(c), 0o755)
-	if err := writeMeta(c, &Meta{RepoName: name, RepoRoot: c, DBFile: "db.kz"}); err != nil {
+	if err := writeMeta(c, &Meta{RepoName: name, RepoRoot: c, DBFile: dbPrefix + "test" + dbSuffix}); err != nil {
 		t.Fatal(err)
 	}
 	return c

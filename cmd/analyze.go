@@ -81,6 +81,11 @@ func runAnalyze(c *cobra.Command, args []string) error {
 	if analyzeFlags.maxFileSize <= 0 {
 		return Usage("--max-file-size must be positive, got %d", analyzeFlags.maxFileSize)
 	}
+	if reg, err := graph.LoadRegistry(); err == nil { // a name of another repo: refuse before the work
+		if err := reg.CheckName(analyzeFlags.name, abs); err != nil {
+			return &Error{Code: ExitUsage, Err: err}
+		}
+	}
 	dev, err := embed.ParseDevice(analyzeFlags.device)
 	if err != nil {
 		return Usage("%v", err)

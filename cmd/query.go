@@ -115,6 +115,7 @@ func runQuery(c *cobra.Command, args []string) error {
 	}
 	printNotices(res.Notices)
 	if flagJSON {
+		res.SetRepo(e)
 		return printAnswer(res)
 	}
 	printResult(os.Stdout, res)

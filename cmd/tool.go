@@ -33,6 +33,7 @@ func runTool[In, Out any](ctx context.Context, in In, call func(context.Context,
 		return toolError(err)
 	}
 	if flagJSON {
+		tools.NameRepo(out, e)
 		return printAnswer(out)
 	}
 	return text(out)

@@ -112,7 +112,9 @@ func (r *Registry) update(fn func()) error {
 }
 
 // Register adds e, replacing the entry with the same path. Path is made
-// canonical; Name defaults to the path's base name.
+// canonical; Name defaults to the path's base name. A name another path
+// already has is refused (ErrNameTaken, saying which path has it and how
+// to pick another): names must pick one repository.
 func (r *Registry) Register(e RepoEntry) error {
 	p, err := canonical(e.Path)
 	if err != nil {
@@ -122,7 +124,11 @@ func (r *Registry) Register(e RepoEntry) error {
 	if e.Name == "" {
 		e.Name = filepath.Base(p)
 	}
-	return r.update(func() {
+	var taken error
+	err = r.update(func() {
+		if taken = r.nameTaken(e.Name, e.Path); taken != nil {
+			return
+		}
 		out := r.repos[:0]
 		for _, x := range r.repos {
 			if x.Path != e.Path {
@@ -131,6 +137,38 @@ func (r *Registry) Register(e RepoEntry) error {
 		}
 		r.repos = append(out, e)
 	})
+	if err != nil {
+		return err
+	}
+	return taken
+}
+
+// ErrNameTaken means a repository name is already registered for another
+// path.
+var ErrNameTaken = errors.New("repository name already taken")
+
+// CheckName says whether name may be registered for the repository at
+// path: nil, or an ErrNameTaken error naming the path that has it. Call it
+// before long work that ends in Register.
+func (r *Registry) CheckName(name, path string) error {
+	p, err := canonical(path)
+	if err != nil {
+		return err
+	}
+	if name == "" {
+		name = filepath.Base(p)
+	}
+	return r.nameTaken(name, p)
+}
+
+func (r *Registry) nameTaken(name, path string) error {
+	for _, x := range r.repos {
+		if x.Name == name && x.Path != path {
+			return fmt.Errorf("%w: %q is the name of %s: index this one under another name (`gitnexus analyze --name OTHER`), or free the name first (`gitnexus clean %s`)",
+				ErrNameTaken, name, x.Path, x.Path)
+		}
+	}
+	return nil
 }
 
 // Remove deletes the entry named nameOrPath (a name, or a path to the repo
@@ -174,11 +212,7 @@ func (r *Registry) lookup(nameOrPath, cwd string) (RepoEntry, error) {
 		return byName[0], nil
 	}
 	if len(byName) > 1 {
-		var paths []string
-		for _, e := range byName {
-			paths = append(paths, e.Path)
-		}
-		return RepoEntry{}, fmt.Errorf("%q names several indexed repos (%s): pass the path instead", nameOrPath, strings.Join(paths, ", "))
+		return RepoEntry{}, ambiguous(nameOrPath, byName)
 	}
 	p := nameOrPath
 	if cwd != "" && !filepath.IsAbs(p) {
@@ -208,15 +242,45 @@ func (r *Registry) knownNames() string {
 // ErrUnknownRepo means a name matches no registered repository.
 var ErrUnknownRepo = errors.New("unknown repository")
 
-// Resolve finds the repository a command acts on:
-//   - "" → the indexed repo containing cwd (the nearest ancestor with
-//     .gitnexus/meta.json);
-//   - a path (absolute, or relative to cwd, or containing a separator) →
-//     the indexed repo containing it;
-//   - a name → the registry entry of that name.
-//
-// Errors say what to do and list the registered names.
+// Scope says which repositories a resolution may pick.
+type Scope int
+
+const (
+	// AnyIndex lets an explicit path name any indexed directory, registered
+	// or not: the CLI, where the user typed the path at their own terminal.
+	AnyIndex Scope = iota
+	// RegisteredOnly serves registry entries only: by name, or by a path
+	// that equals an entry's path after lexical cleaning (filepath.Clean;
+	// a relative path is taken relative to the working directory). Nothing
+	// on disk is looked at for the argument — no stat, no symlink
+	// resolution — so the answer is the same whether the path exists or
+	// not, and a symlink to a registered repository is refused: the MCP
+	// server, whose arguments come from prompt-injectable agents.
+	RegisteredOnly
+)
+
+// maxRepoArg bounds a repository argument; longer ones name nothing.
+const maxRepoArg = 4096
+
+// Resolve is ResolveIn(AnyIndex, nameOrPath, cwd): the CLI's rule.
 func Resolve(nameOrPath string, cwd string) (RepoEntry, error) {
+	return ResolveIn(AnyIndex, nameOrPath, cwd)
+}
+
+// ResolveIn finds the repository a command or an MCP call acts on. It is
+// the one rule for both:
+//
+//   - an explicit nameOrPath wins: a registered name, else (scope
+//     permitting) a path — see Scope;
+//   - "" → the indexed repository containing cwd (the nearest ancestor
+//     with .gitnexus/meta.json; under RegisteredOnly it must also be
+//     registered), and only when none contains cwd, the only registered
+//     repository.
+//
+// cwd "" is the working directory. Errors wrap ErrUnknownRepo (nothing by
+// that name or path) or ErrNoIndex (no default), say what to do and list
+// the registered names.
+func ResolveIn(scope Scope, nameOrPath, cwd string) (RepoEntry, error) {
 	if cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -225,16 +289,97 @@ func Resolve(nameOrPath string, cwd string) (RepoEntry, error) {
 		cwd = wd
 	}
 	if nameOrPath == "" {
-		e, err := findIndexed(cwd)
-		if err != nil {
-			names := ""
-			if reg, rerr := LoadRegistry(); rerr == nil {
-				names = reg.knownNames()
-			}
-			return RepoEntry{}, fmt.Errorf("%w: %s is not inside an indexed repo: run `gitnexus analyze` there, or pass -r NAME|PATH%s", ErrNoIndex, cwd, names)
-		}
-		return e, nil
+		return defaultRepo(scope, cwd)
 	}
+	if scope == RegisteredOnly {
+		return resolveRegistered(nameOrPath, cwd)
+	}
+	return resolveAny(nameOrPath, cwd)
+}
+
+// defaultRepo is the repository a call without an explicit one acts on:
+// the indexed repo containing cwd, else the only registered one.
+func defaultRepo(scope Scope, cwd string) (RepoEntry, error) {
+	e, ferr := findIndexed(cwd)
+	if ferr == nil && scope == AnyIndex {
+		return e, nil // the registry need not even be readable
+	}
+	reg, err := LoadRegistry()
+	if err != nil {
+		return RepoEntry{}, err
+	}
+	if ferr == nil {
+		for _, x := range reg.repos {
+			if x.Path == e.Path {
+				return x, nil
+			}
+		}
+		return RepoEntry{}, fmt.Errorf("%w: the working directory is inside %s, whose index is not registered: run `gitnexus analyze` there to register it, or pass a registered repo%s",
+			ErrUnknownRepo, e.Path, reg.knownNames())
+	}
+	switch len(reg.repos) {
+	case 1:
+		return reg.repos[0], nil
+	case 0:
+		return RepoEntry{}, fmt.Errorf("%w: no repository is indexed: %s is in none and the registry is empty: run `gitnexus analyze` in a repo", ErrNoIndex, cwd)
+	}
+	return RepoEntry{}, fmt.Errorf("%w: %s is not inside an indexed repo and %d are registered: run `gitnexus analyze` there, or name one (-r NAME|PATH, or the \"repo\" argument)%s",
+		ErrNoIndex, cwd, len(reg.repos), reg.knownNames())
+}
+
+// resolveRegistered is ResolveIn's RegisteredOnly rule for an explicit
+// argument. Its errors are the same whether or not a path exists.
+func resolveRegistered(arg, cwd string) (RepoEntry, error) {
+	reg, err := LoadRegistry()
+	if err != nil {
+		return RepoEntry{}, err
+	}
+	shown := arg
+	if len(shown) > 200 {
+		shown = shown[:200] + "…"
+	}
+	unknown := fmt.Errorf("%w: no registered repository is named %q or has that path%s", ErrUnknownRepo, shown, reg.knownNames())
+	if len(arg) > maxRepoArg || strings.ContainsFunc(arg, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return RepoEntry{}, unknown
+	}
+	var byName []RepoEntry
+	for _, e := range reg.repos {
+		if e.Name == arg {
+			byName = append(byName, e)
+		}
+	}
+	if len(byName) == 1 {
+		return byName[0], nil
+	}
+	if len(byName) > 1 {
+		return RepoEntry{}, ambiguous(arg, byName)
+	}
+	p := arg
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(cwd, p)
+	}
+	p = filepath.Clean(p)
+	for _, e := range reg.repos {
+		if filepath.Clean(e.Path) == p {
+			return e, nil
+		}
+	}
+	return RepoEntry{}, unknown
+}
+
+func ambiguous(name string, es []RepoEntry) error {
+	var paths []string
+	for _, e := range es {
+		paths = append(paths, e.Path)
+	}
+	return fmt.Errorf("%w: %q names several indexed repos (%s): pass the path instead", ErrUnknownRepo, name, strings.Join(paths, ", "))
+}
+
+// resolveAny is ResolveIn's AnyIndex rule for an explicit argument: a
+// path (absolute, relative to cwd, containing a separator, or starting
+// with ~) → the indexed repo containing it; a registered name → its
+// entry; else a directory of that name under cwd.
+func resolveAny(nameOrPath, cwd string) (RepoEntry, error) {
 	looksLikePath := filepath.IsAbs(nameOrPath) || strings.ContainsRune(nameOrPath, filepath.Separator) ||
 		nameOrPath == "." || nameOrPath == ".." || strings.HasPrefix(nameOrPath, "~")
 	if strings.HasPrefix(nameOrPath, "~"+string(filepath.Separator)) || nameOrPath == "~" {
@@ -297,5 +442,31 @@ func findIndexed(dir string) (RepoEntry, error) {
 			return RepoEntry{}, ErrNoIndex
 		}
 		d = parent
+	}
+}
+
+// RepoRef names the repository an answer came from: the "repo" field of
+// every answer about one repository (each MCP tool result, query result
+// and CLI --json object), {"name": registered name, "path": its root}.
+type RepoRef struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+}
+
+// Ref is e's RepoRef.
+func (e RepoEntry) Ref() RepoRef { return RepoRef{Name: e.Name, Path: e.Path} }
+
+// Origin is embedded in every answer about one repository, giving it its
+// "repo" field; the transports fill it (tools.NameRepo).
+type Origin struct {
+	Repo RepoRef `json:"repo"`
+}
+
+// SetRepo names e as the answer's repository. It writes only when the
+// name changes, so naming an answer shared by several calls (a cached one)
+// with the same repository only reads it.
+func (o *Origin) SetRepo(e RepoEntry) {
+	if r := e.Ref(); o.Repo != r {
+		o.Repo = r
 	}
 }

@@ -111,6 +111,7 @@ func (s *Server) query(ctx context.Context, r *Repo, in tools.QueryInput) (*quer
 	if notice != "" {
 		res.Notices = append(res.Notices, notice)
 	}
+	tools.NameRepo(res, r.Entry) // before it is shared through the cache
 	s.cache.put(key, res)
 	return res, nil
 }

@@ -48,9 +48,12 @@
 // with --allow-origin) is refused with 403 (DNS rebinding), and the SDK
 // refuses a loopback listener reached under a foreign Host.
 //
-// Repositories. Repos resolves "repo" through the registry ("" = the only
-// registered one, else the one containing the working directory), opens
-// each index read-only once and keeps it open. Before each call it stats
+// Repositories. Repos resolves "repo" by the CLI's rule restricted to
+// registered repositories (graph.ResolveIn with graph.RegisteredOnly: a
+// registered name or exact registered path; "" = the repository containing
+// the working directory, else the only registered one), opens each index
+// read-only once and keeps it open; every answer carries "repo": {name,
+// path} (see package tools). Before each call it stats
 // meta.json; when that changed and graph.DB.Stale says the database was
 // swapped, it opens the new one and closes the old when its last call
 // releases it. A deleted index gives a clear error and is dropped, so a

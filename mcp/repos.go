@@ -25,9 +25,8 @@ type Repos struct {
 	opts graph.OpenOptions
 	cwd  string
 
-	mu    sync.Mutex
-	open  map[string]*repoState // by canonical root
-	alias map[string]string     // request "repo" string → canonical root
+	mu   sync.Mutex
+	open map[string]*repoState // by canonical root
 }
 
 // repoState is one repository's live database and the meta.json it was
@@ -75,14 +74,15 @@ var DefaultOpenOptions = graph.OpenOptions{
 	MaxRows:        tools.MaxRows,
 }
 
-// NewRepos makes a pool that resolves repositories through the registry
-// (graph.Resolve) relative to cwd ("" = the working directory) and opens
-// them with opts (zero value: DefaultOpenOptions).
+// NewRepos makes a pool that resolves repositories with
+// graph.ResolveIn(graph.RegisteredOnly, …) relative to cwd ("" = the
+// working directory) — registered repositories only, the CLI's default
+// rule — and opens them with opts (zero value: DefaultOpenOptions).
 func NewRepos(cwd string, opts graph.OpenOptions) *Repos {
 	if opts == (graph.OpenOptions{}) {
 		opts = DefaultOpenOptions
 	}
-	return &Repos{opts: opts, cwd: cwd, open: map[string]*repoState{}, alias: map[string]string{}}
+	return &Repos{opts: opts, cwd: cwd, open: map[string]*repoState{}}
 }
 
 // Repo is a repository acquired for one call. Release it when done.
@@ -115,41 +115,31 @@ func (r *Repo) Pack() (*query.Pack, error) {
 // ambiguous default, no index): the caller should pass another repo.
 var ErrRepo = errors.New("repository")
 
-// Acquire resolves name ("" = the only registered repository, or the one
-// containing the working directory) and returns its open database,
-// reopening it when the index was swapped since it was opened.
+// Acquire resolves name (see resolve) and returns its open database,
+// reopening it when the index was swapped since it was opened. The
+// registry is read on every call, so a repository registered or removed
+// while the server runs is served or refused at once, and no map grows
+// with the strings clients send.
 func (rs *Repos) Acquire(ctx context.Context, name string) (*Repo, error) {
-	rs.mu.Lock()
-	root, ok := rs.alias[name]
-	rs.mu.Unlock()
-	var entry graph.RepoEntry
-	if !ok {
-		e, err := rs.resolve(name)
-		if err != nil {
-			return nil, err
-		}
-		entry, root = e, e.Path
+	entry, err := rs.resolve(name)
+	if err != nil {
+		return nil, err
 	}
+	root := entry.Path
 
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	st := rs.open[root]
 	if st == nil {
-		if !ok {
-			st = &repoState{entry: entry}
-		} else {
-			st = &repoState{entry: graph.RepoEntry{Name: filepath.Base(root), Path: root}}
-		}
+		st = &repoState{entry: entry}
 		rs.open[root] = st
 	}
-	rs.alias[name] = root
 	stamp, serr := statMeta(root)
 	if serr != nil {
 		// The index is gone (removed, or the repo moved): drop it so a
 		// later call resolves afresh.
 		rs.retire(st)
 		delete(rs.open, root)
-		delete(rs.alias, name)
 		return nil, fmt.Errorf("%w: the index of %s is gone (%v): run `gitnexus analyze %s` to rebuild it", graph.ErrNoIndex, root, serr, root)
 	}
 	if st.cur != nil && stamp != st.stamp && st.cur.db.Stale() {
@@ -159,7 +149,6 @@ func (rs *Repos) Acquire(ctx context.Context, name string) (*Repo, error) {
 		db, err := graph.Open(ctx, root, rs.opts)
 		if err != nil {
 			delete(rs.open, root)
-			delete(rs.alias, name)
 			if errors.Is(err, graph.ErrDamaged) {
 				return nil, err // names the repo and the remedy
 			}
@@ -169,11 +158,10 @@ func (rs *Repos) Acquire(ctx context.Context, name string) (*Repo, error) {
 		st.cur.refs++ // the pack loader's
 		go rs.loadPack(st.cur, root)
 		if m := db.Meta(); m != nil {
+			// The registered name is the one clients use and answers
+			// carry; the metadata adds commit, branch and counts.
 			e := graph.EntryFromMeta(m)
-			e.Path = root
-			if e.Name == "" {
-				e.Name = st.entry.Name
-			}
+			e.Path, e.Name = root, entry.Name
 			st.entry = e
 		}
 	}
@@ -233,36 +221,18 @@ func statMeta(root string) (metaStamp, error) {
 	return metaStamp{mod: fi.ModTime(), size: fi.Size()}, nil
 }
 
-// resolve maps a request's repo string to a registry entry. "" means the
-// only registered repository; with several, the one containing the
-// working directory; otherwise an error listing the names.
+// resolve maps a request's repo string to a registry entry by the one
+// rule the CLI uses too (graph.ResolveIn): an explicit name, or a path
+// equal to a registered repository's path, wins; "" is the repository
+// containing the working directory, else the only registered one. Only
+// registered repositories are served; the errors never say whether a path
+// exists.
 func (rs *Repos) resolve(name string) (graph.RepoEntry, error) {
-	name = strings.TrimSpace(name)
-	if name != "" {
-		e, err := graph.Resolve(name, rs.cwd)
-		if err != nil {
-			return e, fmt.Errorf("%w: %w", ErrRepo, err)
-		}
-		return e, nil
-	}
-	list, err := rs.List()
+	e, err := graph.ResolveIn(graph.RegisteredOnly, strings.TrimSpace(name), rs.cwd)
 	if err != nil {
-		return graph.RepoEntry{}, err
+		return e, fmt.Errorf("%w: %w", ErrRepo, err)
 	}
-	if len(list) == 1 {
-		return list[0], nil
-	}
-	if e, err := graph.Resolve("", rs.cwd); err == nil {
-		return e, nil
-	}
-	if len(list) == 0 {
-		return graph.RepoEntry{}, fmt.Errorf("%w: %w: no repository is indexed: run `gitnexus analyze` in one", ErrRepo, graph.ErrNoIndex)
-	}
-	names := make([]string, len(list))
-	for i, e := range list {
-		names[i] = e.Name
-	}
-	return graph.RepoEntry{}, fmt.Errorf("%w: %d repositories are indexed: pass \"repo\" (one of %s)", ErrRepo, len(list), strings.Join(names, ", "))
+	return e, nil
 }
 
 // List returns the registered repositories, sorted by name.
@@ -276,6 +246,5 @@ func (rs *Repos) Close() error {
 		rs.retire(st)
 		delete(rs.open, root)
 	}
-	rs.alias = map[string]string{}
 	return nil
 }

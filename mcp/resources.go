@@ -54,11 +54,16 @@ func jsonResource(uri string, v any) (*sdk.ReadResourceResult, error) {
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(data)}}}, nil
 }
 
-// readRepoResource serves gitnexus://repo/{name}/{what}[/{id}].
+// readRepoResource serves gitnexus://repo/{name}/{what}[/{id}]. The URI
+// is split on '/' first and each segment percent-decoded once; {name} must
+// then be a registered repository's name exactly — no paths, so "%2F"
+// (and, decoded once, "%252F") names nothing — and {what} one of the
+// templates. Anything else is "resource not found", the same answer
+// whether or not a path exists on disk.
 func (s *Server) readRepoResource(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 	uri := req.Params.URI
 	rest, ok := strings.CutPrefix(uri, uriPrefix)
-	if !ok {
+	if !ok || len(uri) > maxURI {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
 	parts := strings.SplitN(rest, "/", 3)
@@ -66,8 +71,8 @@ func (s *Server) readRepoResource(ctx context.Context, req *sdk.ReadResourceRequ
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
 	name, err := url.PathUnescape(parts[0])
-	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("bad repo name in %s: %v", uri, err)}
+	if err != nil || !s.registeredName(name) {
+		return nil, repoNotFound(uri, name)
 	}
 	r, err := s.Repos.Acquire(ctx, name)
 	if err != nil {
@@ -84,7 +89,10 @@ func (s *Server) readRepoResource(ctx context.Context, req *sdk.ReadResourceRequ
 		if len(parts) < 3 || parts[2] == "" {
 			return nil, sdk.ResourceNotFoundError(uri)
 		}
-		id, _ := url.PathUnescape(parts[2])
+		id, uerr := url.PathUnescape(parts[2])
+		if uerr != nil {
+			return nil, sdk.ResourceNotFoundError(uri)
+		}
 		v, err = tools.ProcessDetail(ctx, r.DB, tools.ProcessDetailInput{ID: id})
 	case "communities", "clusters":
 		v, err = tools.Communities(ctx, r.DB, tools.CommunitiesInput{})
@@ -96,7 +104,40 @@ func (s *Server) readRepoResource(ctx context.Context, req *sdk.ReadResourceRequ
 	if err != nil {
 		return nil, resourceError(uri, err)
 	}
+	tools.NameRepo(v, r.Entry)
 	return jsonResource(uri, v)
+}
+
+// maxURI bounds a resource URI; longer ones name nothing.
+const maxURI = 8192
+
+// registeredName reports whether name is a registered repository's name.
+func (s *Server) registeredName(name string) bool {
+	if name == "" {
+		return false
+	}
+	list, err := s.Repos.List()
+	if err != nil {
+		return false
+	}
+	for _, e := range list {
+		if e.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// repoNotFound is the "resource not found" error (-32602, the code
+// sdk.ResourceNotFoundError uses) for a URI whose repo
+// segment is no registered name; it says where to find the names.
+func repoNotFound(uri, name string) error {
+	data, _ := json.Marshal(map[string]string{"uri": uri})
+	if len(name) > 200 {
+		name = name[:200] + "…"
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Data: data,
+		Message: fmt.Sprintf("resource not found: no registered repository is named %q (repository paths are not accepted here): read gitnexus://repos for the names", name)}
 }
 
 // resourceError gives a resource's error its JSON-RPC code: an unknown

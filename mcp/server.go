@@ -127,6 +127,7 @@ func withRepo[Out any](s *Server, ctx context.Context, tool, repo string, fn fun
 	if res.err != nil {
 		return nil, zero, protocolError(tool, r.Entry.Name, res.err)
 	}
+	tools.NameRepo(res.out, r.Entry)
 	return nil, res.out, nil
 }
 

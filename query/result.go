@@ -1,5 +1,7 @@
 package query
 
+import "github.com/gitnexus/gitnexus/graph"
+
 // Hit is one ranked node: a symbol, or a file when Options.Files is set.
 // Its JSON field names are the reference tool's.
 type Hit struct {
@@ -69,6 +71,8 @@ type Step struct {
 
 // Result is the answer to a search, grouped by process.
 type Result struct {
+	graph.Origin // "repo": the repository answered from (the transport fills it)
+
 	Query  string   `json:"query"`
 	Mode   Mode     `json:"mode"`
 	Tokens []string `json:"tokens"` // the words searched for, after splitting, stop words and aliases

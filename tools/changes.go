@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
@@ -41,6 +42,8 @@ type ChangedSymbol struct {
 
 // DetectChangesOutput maps a diff onto symbols and processes.
 type DetectChangesOutput struct {
+	graph.Origin // "repo": the repository answered from (the transport fills it)
+
 	Scope     string            `json:"scope"`
 	BaseRef   string            `json:"base_ref,omitempty"`
 	Files     []ChangedFile     `json:"changed_files"`

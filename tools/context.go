@@ -74,6 +74,8 @@ type Coverage struct {
 
 // ContextOutput is the 360° view of one symbol.
 type ContextOutput struct {
+	graph.Origin // "repo": the repository answered from (the transport fills it)
+
 	Status      string         `json:"status"` // found | ambiguous
 	Symbol      *Symbol        `json:"symbol,omitempty"`
 	Candidates  []Symbol       `json:"candidates,omitempty"`

@@ -21,6 +21,8 @@ type CypherInput struct {
 
 // CypherOutput is a statement's result.
 type CypherOutput struct {
+	graph.Origin // "repo": the repository answered from (the transport fills it)
+
 	Columns   []string `json:"columns"`
 	Rows      [][]any  `json:"rows"`
 	RowCount  int      `json:"row_count"`

@@ -23,6 +23,27 @@
 // Input names the repository for the transport, which resolves and opens
 // it; the functions here never read it.
 //
+// # Which repository, and naming it
+//
+// Transports resolve "repo" / -r by one rule, graph.ResolveIn: an explicit
+// name (or path) wins; else the indexed repository containing the working
+// directory; only when none contains it, the only registered one. The MCP
+// server uses scope graph.RegisteredOnly: registered repositories only, by
+// registered name or by a path equal to a registered path after
+// filepath.Clean (no stat, no symlink resolution; the error is the same
+// whether a path exists), and a resource URI's {name} must be a registered
+// name. The CLI uses graph.AnyIndex: -r PATH may name any indexed
+// directory (the user typed it).
+//
+// Every answer about one repository names it: each per-repository Output
+// (and query.Result) embeds graph.Origin, whose one field is
+//
+//	"repo": {"name": "<registered name>", "path": "<canonical root>"}
+//
+// filled by the transport with NameRepo, so MCP results, resources and
+// CLI --json carry the same field. RepoContext and ListRepos, which
+// describe repositories, carry name and path as their own fields.
+//
 // Every input is hostile (the MCP server is driven by prompt-injectable
 // agents): strings are bounded and inlined into Cypher only through
 // schema.Quote, numbers are clamped or refused, and answers are capped

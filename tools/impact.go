@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
@@ -77,6 +78,8 @@ type ImpactSummary struct {
 
 // ImpactOutput is the blast radius of changing a symbol.
 type ImpactOutput struct {
+	graph.Origin // "repo": the repository answered from (the transport fills it)
+
 	Status        string              `json:"status"` // found | ambiguous
 	Target        *Symbol             `json:"target,omitempty"`
 	Candidates    []Symbol            `json:"candidates,omitempty"`

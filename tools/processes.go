@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
@@ -30,6 +31,8 @@ type ProcessRow struct {
 
 // ProcessesOutput lists processes.
 type ProcessesOutput struct {
+	graph.Origin // "repo": the repository answered from (the transport fills it)
+
 	Total     int          `json:"total"`
 	Processes []ProcessRow `json:"processes"`
 	Truncated bool         `json:"truncated,omitempty"`
@@ -90,6 +93,8 @@ type ProcessStep struct {
 
 // ProcessDetailOutput is one process step by step.
 type ProcessDetailOutput struct {
+	graph.Origin // "repo": the repository answered from (the transport fills it)
+
 	Process ProcessRow    `json:"process"`
 	Steps   []ProcessStep `json:"steps"`
 }
@@ -144,6 +149,8 @@ type CommunityRow struct {
 
 // CommunitiesOutput lists communities, largest first.
 type CommunitiesOutput struct {
+	graph.Origin // "repo": the repository answered from (the transport fills it)
+
 	Communities []CommunityRow `json:"communities"`
 	Truncated   bool           `json:"truncated,omitempty"`
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -140,4 +141,22 @@ func RepoContext(ctx context.Context, e graph.RepoEntry, m *graph.Meta, tools []
 		out.Staleness = fmt.Sprintf("indexed at HEAD; %d files have uncommitted changes (see detect_changes)", out.DirtyFiles)
 	}
 	return out, nil
+}
+
+// RepoNamer is an answer that names its repository: every per-repository
+// tool's Output embeds graph.Origin.
+type RepoNamer interface{ SetRepo(graph.RepoEntry) }
+
+// NameRepo fills the "repo" field of out (a tool's Output, a
+// *query.Result) with e. Transports call it on every answer; an out that
+// has no such field, or is nil, is left alone.
+func NameRepo(out any, e graph.RepoEntry) {
+	n, ok := out.(RepoNamer)
+	if !ok {
+		return
+	}
+	if v := reflect.ValueOf(n); v.Kind() == reflect.Pointer && v.IsNil() {
+		return
+	}
+	n.SetRepo(e)
 }

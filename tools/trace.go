@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
@@ -36,6 +37,8 @@ type Hop struct {
 
 // TraceOutput is the shortest directed path between two symbols.
 type TraceOutput struct {
+	graph.Origin // "repo": the repository answered from (the transport fills it)
+
 	Status     string   `json:"status"` // found | no_path | ambiguous
 	From       *Symbol  `json:"from,omitempty"`
 	To         *Symbol  `json:"to,omitempty"`

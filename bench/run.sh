@@ -121,12 +121,16 @@ make_copies() {
   log "$name: copies in $dest (ours, peer)"
 }
 
+# bench_name COPY: the name our analyze registers COPY under. Copies of different corpora share base
+# names (ours, peer) and the registry refuses a name another path holds, so the parent joins it.
+bench_name() { printf 'bench-%s-%s' "$(basename "$(dirname "$1")")" "$(basename "$1")"; }
+
 # run_ours COPY LOGPREFIX: one cold analyze by our binary. Writes LOGPREFIX.{json,err,time}.
 run_ours() {
   local copy=$1 p=$2 rc=0
   rm -rf "$copy/.gitnexus"
   timeout "$BENCH_TIMEOUT" "$TIME" -v -o "$p.time" \
-    "$OURS" analyze --skip-embeddings --json "$copy" >"$p.json" 2>"$p.err" || rc=$?
+    "$OURS" analyze --skip-embeddings --json --name "$(bench_name "$copy")" "$copy" >"$p.json" 2>"$p.err" || rc=$?
   return "$rc"
 }
 
@@ -250,7 +254,7 @@ section_query() {
   out ""; out "## query latency (whole process, $c, keyword mode)"
   dir=$(corpus_dir "$c"); tmp="$TMPD/query-$c"
   make_copies "$c" "$dir" "$tmp"
-  "$OURS" analyze --skip-embeddings --json "$tmp/ours" >"$LOGS/query-analyze.json" 2>"$LOGS/query-analyze.err" ||
+  "$OURS" analyze --skip-embeddings --json --name "$(bench_name "$tmp/ours")" "$tmp/ours" >"$LOGS/query-analyze.json" 2>"$LOGS/query-analyze.err" ||
     { out "_our analyze failed: see $LOGS/query-analyze.err_"; FAILED=1; return; }
   mapfile -t qs < <(jq -r --arg c "$c" '.queries[] | select(.corpus == $c) | .query' "$ROOT/query/testdata/labeled.json")
   : >"$LOGS/query-ours.ms"
@@ -304,7 +308,7 @@ section_processes() {
     make_copies "$c" "$dir" "$tmp"
     local ok=1 k
     for k in ours peer; do
-      "$OURS" analyze --skip-embeddings --json "$tmp/$k" >"$LOGS/proc-$c-$k.json" 2>"$LOGS/proc-$c-$k.err" || ok=0
+      "$OURS" analyze --skip-embeddings --json --name "$(bench_name "$tmp/$k")" "$tmp/$k" >"$LOGS/proc-$c-$k.json" 2>"$LOGS/proc-$c-$k.err" || ok=0
       "$OURS" processes -r "$tmp/$k" --limit 1000000 --json | jq -r '.processes[].id' | sort >"$LOGS/proc-$c-$k.ids" || ok=0
     done
     [ "$ok" = 1 ] || { out "| $c | failed | | | | | | |"; FAILED=1; continue; }
@@ -337,7 +341,7 @@ section_mcp() {
   bench="$TMPD/mcpbench"
   (cd "$ROOT" && go build -o "$bench" ./bench/mcp) 2>"$LOGS/mcp-build.err" ||
     { out "_bench/mcp failed to build: see $LOGS/mcp-build.err_"; FAILED=1; return; }
-  "$OURS" analyze --skip-embeddings --json "$tmp/ours" >"$LOGS/mcp-analyze.json" 2>"$LOGS/mcp-analyze.err" ||
+  "$OURS" analyze --skip-embeddings --json --name "$(bench_name "$tmp/ours")" "$tmp/ours" >"$LOGS/mcp-analyze.json" 2>"$LOGS/mcp-analyze.err" ||
     { out "_our analyze failed: see $LOGS/mcp-analyze.err_"; FAILED=1; return; }
   log "$c: mcp ours"
   rc=0
@@ -423,7 +427,7 @@ section_embeddings() {
   log "embeddings: $c analyze with embeddings (minutes: every symbol goes through the model)"
   rm -rf "$copy/.gitnexus"
   GITNEXUS_HOME=$home GITNEXUS_ORT_LIB=$ortlib timeout "$BENCH_TIMEOUT" "$TIME" -v -o "$p-analyze.time" \
-    "$OURS" analyze --json --model-dir "$md" "$copy" >"$p-analyze.json" 2>"$p-analyze.err" &
+    "$OURS" analyze --json --name "$(bench_name "$copy")" --model-dir "$md" "$copy" >"$p-analyze.json" 2>"$p-analyze.err" &
   local tpid=$! apid="" k
   for k in 1 2 3 4 5 6 7 8 9 10; do apid=$(pgrep -P "$(pgrep -P "$tpid" | head -n 1)" 2>/dev/null | head -n 1); [ -n "$apid" ] && break; sleep 0.2; done
   if [ -n "$apid" ]; then

@@ -46,3 +46,18 @@ func TestE2ECypherGate(t *testing.T) {
 		t.Errorf("status after the attacks: exit %d: %s", code, stderr)
 	}
 }
+
+// TestE2EImpactOnFilesAndUnknownNames: impact on a file path answers (it
+// failed with a Kuzu binder error: the file lookup returned n.id twice), and
+// an unknown name is "not found", exit 3.
+func TestE2EImpactOnFilesAndUnknownNames(t *testing.T) {
+	e := newEnv(t)
+	dir := fixture(t, "goshop")
+	e.analyze(dir)
+	if stdout, stderr, code := e.run(dir, "impact", "main.go", "--json"); code != 0 || !strings.Contains(stdout, `"target"`) {
+		t.Errorf("impact main.go: exit %d\nstdout %.300s\nstderr %s", code, stdout, stderr)
+	}
+	if _, stderr, code := e.run(dir, "impact", "nosuchthing"); code != 3 || !strings.Contains(stderr, "not found") {
+		t.Errorf("impact nosuchthing: exit %d, want 3 with 'not found': %s", code, stderr)
+	}
+}

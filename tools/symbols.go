@@ -89,7 +89,7 @@ func findSymbols(ctx context.Context, db Querier, lk Lookup) ([]Symbol, error) {
 	}
 	if lk.Files && lk.UID == "" && len(out) == 0 {
 		p := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(lk.Name), `\`, "/"), "./")
-		res, err := db.Query(ctx, "MATCH (n:File) WHERE n.id = "+schema.Quote(p)+" OR n.id ENDS WITH "+schema.Quote("/"+p)+" RETURN n.id, n.name, label(n), 'file', '', n.id, 0, n.lines, n.isTest LIMIT 50", nil)
+		res, err := db.Query(ctx, "MATCH (n:File) WHERE n.id = "+schema.Quote(p)+" OR n.id ENDS WITH "+schema.Quote("/"+p)+" RETURN n.id AS id, n.name AS name, label(n) AS label, 'file' AS kind, '' AS qualifiedName, n.id AS filePath, 1 AS startLine, n.lines AS endLine, n.isTest AS isTest LIMIT 50", nil)
 		if err != nil {
 			return nil, fmt.Errorf("look up file: %w", err)
 		}

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bufio"
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -59,5 +62,65 @@ func TestE2EImpactOnFilesAndUnknownNames(t *testing.T) {
 	}
 	if _, stderr, code := e.run(dir, "impact", "nosuchthing"); code != 3 || !strings.Contains(stderr, "not found") {
 		t.Errorf("impact nosuchthing: exit %d, want 3 with 'not found': %s", code, stderr)
+	}
+}
+
+// TestE2EMemoryCeiling: a statement the gate admits but whose result Kuzu
+// cannot hold (10^8 rows, built before it checks for interrupts) fails the
+// call with a clear error, on the CLI and through a running MCP server,
+// which then goes on answering. Before, it grew the process to 23.9 GB
+// until the kernel killed it.
+func TestE2EMemoryCeiling(t *testing.T) {
+	e := newEnv(t)
+	dir := fixture(t, "goshop")
+	e.analyze(dir)
+	const huge = "UNWIND range(1, 100000000) AS x RETURN x"
+	if stdout, _, code := e.run(dir, "cypher", "--json", huge); code != 1 || !strings.Contains(stdout, "too much memory") {
+		t.Errorf("CLI: exit %d, stdout %.300s", code, stdout)
+	}
+
+	c := exec.Command(binary, "mcp")
+	c.Dir = dir
+	c.Env = append(os.Environ(), "GITNEXUS_HOME="+e.home, "HOME="+e.home)
+	in, err := c.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outPipe, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Process.Kill()
+	out := bufio.NewReader(outPipe)
+	call := func(id int, method string, params any) map[string]any {
+		t.Helper()
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+		if _, err := in.Write(append(b, '\n')); err != nil {
+			t.Fatalf("write: %v", err)
+		}
+		line, err := out.ReadBytes('\n')
+		if err != nil {
+			t.Fatalf("read reply %d: %v (the server died?)", id, err)
+		}
+		var r map[string]any
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatalf("reply %d: %v: %s", id, err, line)
+		}
+		return r
+	}
+	call(1, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "t", "version": "1"}})
+	if _, err := in.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	r := call(2, "tools/call", map[string]any{"name": "cypher", "arguments": map[string]any{"statement": huge}})
+	if b, _ := json.Marshal(r); !strings.Contains(string(b), "too much memory") || !strings.Contains(string(b), `"isError":true`) {
+		t.Errorf("MCP huge statement: %.400s", b)
+	}
+	r = call(3, "tools/call", map[string]any{"name": "cypher", "arguments": map[string]any{"statement": "MATCH (f:Function) RETURN count(f) AS n"}})
+	if b, _ := json.Marshal(r); strings.Contains(string(b), `"isError":true`) || !strings.Contains(string(b), `"row_count":1`) {
+		t.Errorf("MCP after the huge statement: %.400s", b)
 	}
 }

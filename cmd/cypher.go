@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -11,7 +12,10 @@ import (
 	"github.com/gitnexus/gitnexus/tools"
 )
 
-var cypherIn tools.CypherInput
+var (
+	cypherIn     tools.CypherInput
+	cypherParams string
+)
 
 var cypherCmd = &cobra.Command{
 	Use:   `cypher "<statement>"`,
@@ -27,6 +31,22 @@ as a table, or with --json what the MCP cypher tool returns
 	RunE: func(c *cobra.Command, args []string) error {
 		in := cypherIn
 		in.Statement = strings.TrimSpace(args[0])
+		if cypherParams != "" {
+			dec := json.NewDecoder(strings.NewReader(cypherParams))
+			dec.UseNumber()
+			if err := dec.Decode(&in.Params); err != nil {
+				return Usage("--params must be a JSON object of placeholder values: %v", err)
+			}
+			for k, v := range in.Params {
+				if n, ok := v.(json.Number); ok {
+					if i, err := n.Int64(); err == nil {
+						in.Params[k] = i
+					} else if f, err := n.Float64(); err == nil {
+						in.Params[k] = f
+					}
+				}
+			}
+		}
 		return runTool(c.Context(), in, onDB(tools.Cypher), printCypher)
 	},
 }
@@ -63,6 +83,7 @@ func cell(v any) string {
 }
 
 func init() {
+	cypherCmd.Flags().StringVar(&cypherParams, "params", "", `values of $name placeholders as a JSON object, e.g. '{"name": "Save"}'`)
 	cypherCmd.Flags().IntVar(&cypherIn.Limit, "limit", tools.DefaultCypherRows, fmt.Sprintf("most rows returned (max %d); more are cut with a notice", tools.MaxRows))
 	rootCmd.AddCommand(cypherCmd)
 }

@@ -49,7 +49,8 @@ before it exits.
 		ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		cwd, _ := os.Getwd()
-		srv := mcp.New(mcp.Options{Version: Version, Cwd: cwd})
+		exe, _ := os.Executable() // "" (cypher in process) if the OS cannot say
+		srv := mcp.New(mcp.Options{Version: Version, Cwd: cwd, Exe: exe})
 		defer srv.Close()
 		if !c.Flags().Changed("http") {
 			if err := srv.ServeStdio(ctx); err != nil && !errors.Is(err, context.Canceled) {

@@ -173,7 +173,7 @@ type lazyDB struct {
 }
 
 func (l *lazyDB) open(ctx context.Context) (*graph.DB, error) {
-	l.once.Do(func() { l.db, l.err = graph.Open(ctx, l.root, graph.OpenOptions{}) })
+	l.once.Do(func() { l.db, l.err = graph.Open(ctx, l.root, oneShotOpen) })
 	return l.db, l.err
 }
 

@@ -51,12 +51,24 @@ func openEntry(ctx context.Context) (graph.RepoEntry, *graph.DB, error) {
 	if err != nil {
 		return e, nil, err
 	}
-	db, err := graph.Open(ctx, e.Path, graph.OpenOptions{})
+	db, err := graph.Open(ctx, e.Path, oneShotOpen)
 	if err != nil {
 		return e, nil, toolError(err)
 	}
 	return e, db, nil
 }
+
+// oneShotOpen is how a CLI command opens an index: a statement that grows
+// memory past graph.DefaultQueryMemory and does not stop when interrupted
+// ends the process with a clear error (the process is the call).
+var oneShotOpen = graph.OpenOptions{MemoryExceeded: func() {
+	err := fmt.Errorf("%w: a statement grew memory by more than %d MiB and did not stop when interrupted; add a LIMIT, aggregate or narrow the MATCH", graph.ErrQueryMemory, graph.DefaultQueryMemory>>20)
+	if flagJSON {
+		writeJSON(os.Stdout, map[string]any{"error": err.Error(), "code": ExitError})
+	}
+	fmt.Fprintf(os.Stderr, "gitnexus: %v\n", err)
+	os.Exit(ExitError)
+}}
 
 // toolError gives an error its exit code: bad input is a usage error, a
 // missing symbol, process or index (or a damaged one: no usable index) is

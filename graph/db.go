@@ -34,7 +34,27 @@ type OpenOptions struct {
 	// MaxRows stops a result at this many rows and sets Result.Truncated
 	// (0: no limit).
 	MaxRows int
+	// MemoryLimit fails a statement whose run grows the process's resident
+	// memory by more than this many bytes (ErrQueryMemory), instead of
+	// letting Kuzu's result grow until the kernel kills the process
+	// (default DefaultQueryMemory; a negative value disables the check).
+	MemoryLimit int64
+	// MemoryExceeded, when set, is called if a statement that passed
+	// MemoryLimit has still not returned a second after it was interrupted:
+	// Kuzu checks interrupts only between chunks of work, and one chunk
+	// (range() building a list of 10^8 values) can take gigabytes. A
+	// one-shot process (the CLI, and the child the MCP server runs each
+	// cypher call in) ends itself there; a long-lived one leaves it nil.
+	MemoryExceeded func()
 }
+
+// DefaultQueryMemory is OpenOptions.MemoryLimit's default: what one
+// statement may add to the process's resident memory.
+const DefaultQueryMemory = 1 << 30
+
+// ErrQueryMemory means a statement grew the process past
+// OpenOptions.MemoryLimit and was interrupted.
+var ErrQueryMemory = errors.New("query stopped: it needed too much memory")
 
 // DB is an open index. Its methods are safe for concurrent use.
 type DB struct {
@@ -156,8 +176,24 @@ func (d *DB) query(ctx context.Context, cypher string, params map[string]any, ma
 		qctx, cancel = context.WithTimeout(ctx, d.opts.QueryTimeout)
 		defer cancel()
 	}
+	limit := d.opts.MemoryLimit
+	if limit == 0 {
+		limit = DefaultQueryMemory
+	}
+	var overMemory func() bool
+	if limit > 0 {
+		var cancel context.CancelFunc
+		qctx, cancel = context.WithCancel(qctx)
+		defer cancel()
+		done := make(chan struct{})
+		defer close(done)
+		overMemory = watchMemory(qctx, done, limit, cancel, d.opts.MemoryExceeded)
+	}
 	res, err := runStatements(qctx, conn, cypher, params, true)
 	if err != nil {
+		if overMemory != nil && overMemory() {
+			return nil, fmt.Errorf("%w: the statement grew memory by more than %d MiB; add a LIMIT, aggregate (count, collect) or narrow the MATCH", ErrQueryMemory, limit>>20)
+		}
 		if errors.Is(err, ErrReadOnly) || errors.Is(err, ErrManyStatements) || ctx.Err() != nil {
 			return nil, err
 		}

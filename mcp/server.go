@@ -25,6 +25,10 @@ type Options struct {
 	Cwd string
 	// Open tunes how databases are opened (zero: DefaultOpenOptions).
 	Open graph.OpenOptions
+	// Exe is the gitnexus executable. When set, each cypher call runs in a
+	// child process of it (see Server.cypher), so that no statement can take
+	// the server's memory; gitnexus mcp sets it to itself.
+	Exe string
 }
 
 // Server is the gitnexus MCP server: an SDK server with the tools and
@@ -38,6 +42,7 @@ type Server struct {
 	toolNames []string    // registered tools, in order (the context resource lists them)
 	// inputSchemas are the tools' plain input schemas, by name.
 	inputSchemas map[string]*jsonschema.Schema
+	exe          string // Options.Exe
 }
 
 // New builds a server. Close it to close its databases.
@@ -55,6 +60,7 @@ func New(opts Options) *Server {
 		Repos:        NewRepos(opts.Cwd, opts.Open),
 		cache:        newQueryCache(),
 		inputSchemas: map[string]*jsonschema.Schema{},
+		exe:          opts.Exe,
 	}
 	s.SDK.AddReceivingMiddleware(s.checkArguments)
 	s.addTools()
@@ -224,7 +230,7 @@ func (s *Server) addTools() {
 	addRepoTool(s, &sdk.Tool{Name: "cypher", Annotations: ro,
 		Description: "Run one read-only Cypher statement on the code graph (writes are rejected). " + tools.SchemaSummary() +
 			" Read gitnexus://repo/{name}/schema for node properties."},
-		func(in tools.CypherInput) string { return in.Repo }, onDB(tools.Cypher))
+		func(in tools.CypherInput) string { return in.Repo }, s.cypher)
 	addTool(s, &sdk.Tool{Name: "list_repos", Annotations: ro,
 		Description: "List indexed repositories (paginated): name, path, indexed date, last commit, stats."},
 		func(ctx context.Context, in tools.ListReposInput) (*tools.ListReposOutput, error) {

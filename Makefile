@@ -39,7 +39,7 @@ demo: build
 	$(BIN)/gitnexus analyze $(DEMO_REPO)
 	$(BIN)/gitnexus query -r $(DEMO_REPO) "$(DEMO_QUERY)"
 
-test: deps vet staticcheck unit relocated
+test: deps vet staticcheck relocated unit
 
 # relocated: the built binary, copied elsewhere and run as an unprivileged user with an
 # empty environment, loads its libraries from beside itself and never a planted libkuzu.so.

@@ -187,6 +187,21 @@ func hostileCall(ctx context.Context, cs *sdk.ClientSession, raw *rawLines, repo
 		}
 		return ""
 	case 11:
+		// The cypher attacks of the security report, in turn; the statement
+		// that needs gigabytes (each costs ~2 s in the server's child
+		// process) one time in twenty.
+		switch (n / 13) % 20 {
+		case 1:
+			return wantToolError(ctx, cs, "cypher", withRepo(map[string]any{"statement": "UNWIND [1] AS `x\\` LOAD FROM \"/etc/passwd\" (file_format=\"csv\", header=false, delim=\":\") RETURN column1"}), "statement refused")
+		case 2:
+			return wantToolError(ctx, cs, "cypher", withRepo(map[string]any{"statement": "RETURN 1 AS `a\\`; CHECKPOINT"}), "statement refused")
+		case 3:
+			return wantToolError(ctx, cs, "cypher", withRepo(map[string]any{"statement": "RETURN " + strings.Repeat("(", 5000) + "1" + strings.Repeat(")", 5000)}), "statement refused")
+		case 4:
+			return wantToolError(ctx, cs, "cypher", withRepo(map[string]any{"statement": "RETURN $p", "params": map[string]any{"p": strings.Repeat("a", 100<<10)}}), "bytes long")
+		case 5:
+			return wantToolError(ctx, cs, "cypher", withRepo(map[string]any{"statement": "UNWIND range(1, 100000000) AS x RETURN x"}), "too much memory")
+		}
 		return wantToolError(ctx, cs, "cypher", withRepo(map[string]any{"statement": "CREATE (n:Function {id: 'x'})"}), "")
 	default:
 		// A 64 KB question: any answer, as long as the server keeps serving.

@@ -124,3 +124,22 @@ func TestE2EMemoryCeiling(t *testing.T) {
 		t.Errorf("MCP after the huge statement: %.400s", b)
 	}
 }
+
+// TestE2EAnalyzeRepoFlag: `analyze -r NAME` re-analyzes that repository
+// from anywhere (it was ignored, indexing the working directory), and PATH
+// with -r is a usage error.
+func TestE2EAnalyzeRepoFlag(t *testing.T) {
+	e := newEnv(t)
+	dir := fixture(t, "goshop")
+	e.analyze(dir)
+	parent := filepath.Dir(dir)
+	if stdout, stderr, code := e.run(parent, "analyze", "-r", "goshop", "--json"); code != 0 || !strings.Contains(stdout, `"path": "`+dir) {
+		t.Errorf("analyze -r goshop from the parent: exit %d\nstdout %.300s\nstderr %s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(parent, ".gitnexus")); err == nil {
+		t.Error("analyze -r indexed the working directory")
+	}
+	if _, _, code := e.run(parent, "analyze", "-r", "goshop", dir); code != 2 {
+		t.Errorf("analyze PATH -r NAME: exit %d, want 2", code)
+	}
+}

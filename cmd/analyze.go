@@ -32,7 +32,7 @@ var analyzeFlags struct {
 }
 
 var analyzeCmd = &cobra.Command{
-	Use:   "analyze [PATH]",
+	Use:   "analyze [PATH | -r NAME]",
 	Short: "Index a repository into a code graph (PATH defaults to the current directory)",
 	Long: `analyze parses every source file of the repository at PATH with tree-sitter
 and writes a Kuzu graph to PATH/.gitnexus/: folders, files, symbols and their
@@ -65,6 +65,21 @@ func runAnalyze(c *cobra.Command, args []string) error {
 	root := "."
 	if len(args) == 1 {
 		root = args[0]
+	}
+	if flagRepo != "" {
+		// -r names an indexed repository to re-analyze (a registered name
+		// or a path); it was once ignored, indexing the working directory.
+		if len(args) == 1 {
+			return Usage("give the repository either as PATH or with -r, not both")
+		}
+		e, err := resolveRepo("")
+		if err != nil {
+			return err
+		}
+		root = e.Path
+		if analyzeFlags.name == "" {
+			analyzeFlags.name = e.Name
+		}
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {

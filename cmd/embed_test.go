@@ -28,6 +28,7 @@ func runCLI(t *testing.T, args ...string) (string, int) {
 	out, _ := io.ReadAll(r)
 	// flags persist between Execute calls: reset the ones these tests set
 	flagJSON, embedFlags.query, embedFlags.modelDir, modelFlags.dir = false, false, "", ""
+	flagRepo = ""
 	embedFlags.device = "auto"
 	return string(out), code
 }

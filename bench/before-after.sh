@@ -55,11 +55,11 @@ for ((r = 0; r < QUERY_ROUNDS; r++)); do
     done
   done
 done
-row() { # label col file
-  cut -d' ' -f"$2" "$3" | median
+col() { # field file: the median of one column of the analyze runs
+  cut -d' ' -f"$1" "$2" | median
 }
-ow=$(row wall 1 "$tmp/a-old"); nw=$(row wall 1 "$tmp/a-new")
-orss=$(row rss 2 "$tmp/a-old"); nrss=$(row rss 2 "$tmp/a-new")
+ow=$(col 1 "$tmp/a-old"); nw=$(col 1 "$tmp/a-new")
+orss=$(col 2 "$tmp/a-old"); nrss=$(col 2 "$tmp/a-new")
 oq=$(median <"$tmp/q-old"); nq=$(median <"$tmp/q-new")
 oq9=$(pct 90 <"$tmp/q-old"); nq9=$(pct 90 <"$tmp/q-new")
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", b/a}'; }

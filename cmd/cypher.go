@@ -32,19 +32,11 @@ as a table, or with --json what the MCP cypher tool returns
 		in := cypherIn
 		in.Statement = strings.TrimSpace(args[0])
 		if cypherParams != "" {
-			dec := json.NewDecoder(strings.NewReader(cypherParams))
-			dec.UseNumber()
-			if err := dec.Decode(&in.Params); err != nil {
+			// Decoded as the MCP server decodes a tool's arguments (numbers
+			// are float64), so the child it runs each cypher call in binds
+			// the same values as the server would.
+			if err := json.Unmarshal([]byte(cypherParams), &in.Params); err != nil {
 				return Usage("--params must be a JSON object of placeholder values: %v", err)
-			}
-			for k, v := range in.Params {
-				if n, ok := v.(json.Number); ok {
-					if i, err := n.Int64(); err == nil {
-						in.Params[k] = i
-					} else if f, err := n.Float64(); err == nil {
-						in.Params[k] = f
-					}
-				}
 			}
 		}
 		return runTool(c.Context(), in, onDB(tools.Cypher), printCypher)

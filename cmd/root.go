@@ -124,14 +124,20 @@ func Execute() int {
 	} else if cmd != nil && isUsageError(err) {
 		code = ExitUsage
 	}
-	if flagJSON {
-		writeJSON(os.Stdout, map[string]any{"error": err.Error(), "code": code})
-	}
-	fmt.Fprintf(os.Stderr, "gitnexus: %v\n", err)
+	reportError(err, code)
 	if code == ExitUsage && cmd != nil {
 		fmt.Fprintf(os.Stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
 	}
 	return code
+}
+
+// reportError prints a failed command's error: as {"error", "code"} on
+// stdout with --json, and always as one line on stderr.
+func reportError(err error, code int) {
+	if flagJSON {
+		writeJSON(os.Stdout, map[string]any{"error": err.Error(), "code": code})
+	}
+	fmt.Fprintf(os.Stderr, "gitnexus: %v\n", err)
 }
 
 // isUsageError recognizes cobra's own flag and argument errors.

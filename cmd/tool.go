@@ -63,10 +63,7 @@ func openEntry(ctx context.Context) (graph.RepoEntry, *graph.DB, error) {
 // ends the process with a clear error (the process is the call).
 var oneShotOpen = graph.OpenOptions{MemoryExceeded: func() {
 	err := fmt.Errorf("%w: a statement grew memory by more than %d MiB and did not stop when interrupted; add a LIMIT, aggregate or narrow the MATCH", graph.ErrQueryMemory, graph.DefaultQueryMemory>>20)
-	if flagJSON {
-		writeJSON(os.Stdout, map[string]any{"error": err.Error(), "code": ExitError})
-	}
-	fmt.Fprintf(os.Stderr, "gitnexus: %v\n", err)
+	reportError(err, ExitError)
 	os.Exit(ExitError)
 }}
 

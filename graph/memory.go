@@ -65,21 +65,11 @@ func (rssValue) LogValue() slog.Value { return slog.StringValue(RSSMiB()) }
 // RSSMiB is this process's resident memory in MiB, for debug logs (""
 // where /proc is not available).
 func RSSMiB() string {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
+	b := residentBytes()
+	if b < 0 {
 		return ""
 	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			f := strings.Fields(rest)
-			if len(f) > 0 {
-				if kb, err := strconv.Atoi(f[0]); err == nil {
-					return strconv.Itoa(kb >> 10)
-				}
-			}
-		}
-	}
-	return ""
+	return strconv.FormatInt(b>>20, 10)
 }
 
 // watchMemory samples the process's resident memory every 10 ms while ctx

@@ -92,17 +92,23 @@ func (w *world) gitnexus(args ...string) string {
 // inMemory connects a client to a fresh in-process server.
 func (w *world) inMemory(ctx context.Context) *sdk.ClientSession {
 	w.t.Helper()
-	srv := New(Options{Version: "test", Cwd: w.repo})
-	w.t.Cleanup(func() { srv.Close() })
+	return connect(ctx, w.t, New(Options{Version: "test", Cwd: w.repo}))
+}
+
+// connect connects a client to srv over in-memory transports; the test's
+// cleanup closes both.
+func connect(ctx context.Context, t *testing.T, srv *Server) *sdk.ClientSession {
+	t.Helper()
+	t.Cleanup(func() { srv.Close() })
 	ct, st := sdk.NewInMemoryTransports()
 	if _, err := srv.SDK.Connect(ctx, st, nil); err != nil {
-		w.t.Fatal(err)
+		t.Fatal(err)
 	}
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
-		w.t.Fatal(err)
+		t.Fatal(err)
 	}
-	w.t.Cleanup(func() { cs.Close() })
+	t.Cleanup(func() { cs.Close() })
 	return cs
 }
 

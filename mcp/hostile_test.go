@@ -253,18 +253,8 @@ func TestLineTransportInProcess(t *testing.T) {
 // read-only and idempotent.
 func TestToolSchemasPlain(t *testing.T) {
 	t.Setenv("GITNEXUS_HOME", t.TempDir())
-	s := New(Options{Cwd: t.TempDir()})
-	defer s.Close()
-	ct, st := sdk.NewInMemoryTransports()
 	ctx := context.Background()
-	if _, err := s.SDK.Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connect(ctx, t, New(Options{Cwd: t.TempDir()}))
 	listed, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -347,18 +337,8 @@ func badSchemaParts(v any, path string) []string {
 // TestResourceErrorCodes: a resource's error carries a JSON-RPC code, not 0.
 func TestResourceErrorCodes(t *testing.T) {
 	t.Setenv("GITNEXUS_HOME", t.TempDir())
-	s := New(Options{Cwd: t.TempDir()})
-	defer s.Close()
-	ct, st := sdk.NewInMemoryTransports()
 	ctx := context.Background()
-	if _, err := s.SDK.Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connect(ctx, t, New(Options{Cwd: t.TempDir()}))
 	for _, uri := range []string{"gitnexus://repo/nope/context", "gitnexus://repo/%2Fetc/schema", "gitnexus://repo/x/nothing"} {
 		_, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
 		var we *jsonrpc.Error

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -79,7 +80,7 @@ var DefaultOpenOptions = graph.OpenOptions{
 // working directory) — registered repositories only, the CLI's default
 // rule — and opens them with opts (zero value: DefaultOpenOptions).
 func NewRepos(cwd string, opts graph.OpenOptions) *Repos {
-	if opts.BufferPoolSize == 0 && opts.Connections == 0 && opts.QueryTimeout == 0 && opts.MaxRows == 0 && opts.MaxThreads == 0 && opts.MemoryLimit == 0 {
+	if reflect.ValueOf(opts).IsZero() { // a comparable zero test: OpenOptions holds a func
 		opts = DefaultOpenOptions
 	}
 	return &Repos{opts: opts, cwd: cwd, open: map[string]*repoState{}}

@@ -119,17 +119,7 @@ func TestReposDefaultRule(t *testing.T) {
 	secret := secondIndex(t, w, filepath.Join(t.TempDir(), "inside"))
 
 	// Inside an unregistered index, with goshop the only registered repo.
-	srv := New(Options{Version: "test", Cwd: filepath.Join(secret, "server")})
-	t.Cleanup(func() { srv.Close() })
-	ct, st := sdk.NewInMemoryTransports()
-	if _, err := srv.SDK.Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
+	cs := connect(ctx, t, New(Options{Version: "test", Cwd: filepath.Join(secret, "server")}))
 	res, e := callRaw(t, cs, "cypher", map[string]any{"statement": "RETURN 1 AS x"})
 	if e == "" || !strings.Contains(e, "not registered") {
 		t.Errorf("inside an unregistered repo, answered %v (%q)", res, e)

@@ -30,7 +30,7 @@ import (
 // are the same JSON.
 
 // InputSchema is the plain schema of a tool's input type T.
-func InputSchema[T any]() (*jsonschema.Schema, error) { return plainSchema[T](true) }
+func InputSchema[T any]() (*jsonschema.Schema, error) { return plainSchema(reflect.TypeFor[T](), true) }
 
 // OutputSchema is the plain schema of a tool's output type T, the one
 // Answer normalizes to (cached per type).
@@ -40,11 +40,10 @@ func outputSchema(t reflect.Type) (*jsonschema.Schema, error) {
 	if s, ok := outSchemas.Load(t); ok {
 		return s.(*jsonschema.Schema), nil
 	}
-	s, err := jsonschema.ForType(t, nil)
+	s, err := plainSchema(t, false)
 	if err != nil {
-		return nil, fmt.Errorf("schema of %v: %w", t, err)
+		return nil, err
 	}
-	plain(s, false)
 	outSchemas.Store(t, s)
 	return s, nil
 }
@@ -76,12 +75,12 @@ func anySchema() *jsonschema.Schema {
 	return &jsonschema.Schema{Description: "any JSON value", AnyOf: branches}
 }
 
-// plainSchema derives T's schema and makes it plain; input says whether it
+// plainSchema derives t's schema and makes it plain; input says whether it
 // is an input schema (integers get minimum 0).
-func plainSchema[T any](input bool) (*jsonschema.Schema, error) {
-	s, err := jsonschema.For[T](nil)
+func plainSchema(t reflect.Type, input bool) (*jsonschema.Schema, error) {
+	s, err := jsonschema.ForType(t, nil)
 	if err != nil {
-		return nil, fmt.Errorf("schema of %T: %w", *new(T), err)
+		return nil, fmt.Errorf("schema of %v: %w", t, err)
 	}
 	plain(s, input)
 	return s, nil

@@ -41,10 +41,7 @@ func CheckReadOnly(stmt string) error {
 	if strings.TrimSpace(stmt) == "" {
 		return inputErr("empty statement: give a Cypher query, e.g. MATCH (n:Function) RETURN n.name LIMIT 5")
 	}
-	if len(stmt) > MaxStatementBytes {
-		return inputErr("statement is %d bytes long, at most %d", len(stmt), MaxStatementBytes)
-	}
-	if err := gate.Check(stmt, gate.Limits{MaxBytes: MaxStatementBytes, MaxDepth: gate.DefaultMaxDepth}); err != nil {
+	if err := gate.Check(stmt, gate.DefaultLimits); err != nil {
 		return fmt.Errorf("%w: %w", ErrInput, err)
 	}
 	return nil
@@ -90,9 +87,6 @@ func checkParams(params map[string]any) error {
 // DefaultCypherRows is how many rows Cypher returns when the input names
 // no limit.
 const DefaultCypherRows = 200
-
-// MaxStatementBytes bounds a cypher statement's length.
-const MaxStatementBytes = 64 << 10
 
 // MaxCypherBytes bounds the JSON size of a cypher answer's rows.
 const MaxCypherBytes = 4 << 20

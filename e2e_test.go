@@ -117,7 +117,7 @@ type summary struct {
 	Languages   map[string]int     `json:"languages"`
 	Kinds       map[string]int     `json:"kinds"`
 	Edges       map[string]int     `json:"edges"`
-	ParseStatus map[string]int     `json:"parseStatus"`
+	ParseStatus map[string]int     `json:"parse_status"`
 	Skipped     map[string]int     `json:"skipped"`
 	Phases      map[string]float64 `json:"phases"`
 }

@@ -166,7 +166,7 @@ func TestE2EQueryPack(t *testing.T) {
 				t.Fatalf("analyze wrote %d search packs, want 1: %v", len(packs), packs)
 			}
 			var st struct {
-				SearchPackBytes int64 `json:"searchPackBytes"`
+				SearchPackBytes int64 `json:"search_pack_bytes"`
 			}
 			if err := json.Unmarshal([]byte(e.ok(dir, "status", "--json")), &st); err != nil || st.SearchPackBytes <= 0 {
 				t.Errorf("status --json: searchPackBytes %d, %v", st.SearchPackBytes, err)

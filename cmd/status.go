@@ -64,17 +64,7 @@ run ` + "`gitnexus analyze`" + ` to rebuild it.`,
 		if fi, err := os.Stat(graph.CompanionPath(e.Path, m, graph.PackSuffix)); err == nil {
 			packBytes = fi.Size()
 		}
-		out := struct {
-			*graph.Meta
-			Head  string `json:"head,omitempty"`
-			Stale bool   `json:"stale"`
-			// SearchPack is the size of the search pack every search
-			// reads (0: none).
-			SearchPack int64 `json:"searchPackBytes"`
-			// Integrity is "ok" or "unverified: …" (graph.Verify;
-			// a damaged index is an error).
-			Integrity string `json:"integrity"`
-		}{m, head, head != "" && head != m.Commit, packBytes, integrity}
+		out := newStatusJSON(m, head, packBytes, integrity)
 		if flagJSON {
 			if damage != nil {
 				return toolError(verr) // one object: the error and its code
@@ -95,6 +85,8 @@ run ` + "`gitnexus analyze`" + ` to rebuild it.`,
 		}
 		fmt.Fprintf(w, "  indexed     %s (%s ago) by gitnexus %s, schema v%d\n", m.IndexedAt.Local().Format(time.DateTime), time.Since(m.IndexedAt).Round(time.Second), m.ToolVersion, m.SchemaVersion)
 		switch {
+		case m.Commit == "" && out.Stale:
+			fmt.Fprintf(w, "  commit      none — STALE: indexed outside git, HEAD is now %s; run `gitnexus analyze`\n", shortSHA(head))
 		case m.Commit == "":
 			fmt.Fprintf(w, "  commit      (not a git repository)\n")
 		case out.Stale:

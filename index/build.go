@@ -67,13 +67,13 @@ type Summary struct {
 	Kinds       map[string]int     `json:"kinds"`
 	Nodes       map[string]int     `json:"nodes"`
 	Edges       map[string]int     `json:"edges"`
-	ParseStatus map[string]int     `json:"parseStatus"`
+	ParseStatus map[string]int     `json:"parse_status"`
 	Skipped     map[string]int     `json:"skipped"`
 	Phases      map[string]float64 `json:"phases"`
 	Seconds     float64            `json:"seconds"`
 	Embeddings  string             `json:"embeddings"`
 	Resolution  *resolve.Stats     `json:"resolution,omitempty"`
-	Unresolved  []string           `json:"unresolvedSamples,omitempty"`
+	Unresolved  []string           `json:"unresolved_samples,omitempty"`
 	Processes   processes.Stats    `json:"processes"`
 
 	// Discovery is what file discovery saw (skip examples by reason).

@@ -260,16 +260,16 @@ func exercise(t *testing.T, w *world, cs *sdk.ClientSession) {
 	}
 
 	im := call(t, cs, "impact", map[string]any{"target": "validate", "direction": "upstream"})
-	levels, _ := im["byDepth"].([]any)
+	levels, _ := im["by_depth"].([]any)
 	if len(levels) < 2 || !has(ids(levels[0].(map[string]any)["symbols"]), handleOrder) || !has(ids(levels[1].(map[string]any)["symbols"]), mainFn) {
-		t.Errorf("impact validate upstream byDepth = %v", levels)
+		t.Errorf("impact validate upstream by_depth = %v", levels)
 	}
 	if im["risk"] == "" || im["exact"] == nil || len(ids(im["affected_processes"])) == 0 {
 		t.Errorf("impact validate: risk/exact/processes missing: %v", im)
 	}
 	down := call(t, cs, "impact", map[string]any{"target": "main", "direction": "downstream", "maxDepth": 1})
-	if l, _ := down["byDepth"].([]any); len(l) != 1 || !has(ids(l[0].(map[string]any)["symbols"]), handleOrder) {
-		t.Errorf("impact main downstream depth 1 = %v", down["byDepth"])
+	if l, _ := down["by_depth"].([]any); len(l) != 1 || !has(ids(l[0].(map[string]any)["symbols"]), handleOrder) {
+		t.Errorf("impact main downstream depth 1 = %v", down["by_depth"])
 	}
 	if _, e := callRaw(t, cs, "impact", map[string]any{"target": "validate", "direction": "sideways"}); !strings.Contains(e, "upstream or downstream") {
 		t.Errorf("impact with a bad direction: %q", e)

@@ -28,8 +28,8 @@ type Result struct {
 // Stats summarise a run for analyze's report.
 type Stats struct {
 	Communities        int        `json:"communities"`
-	CommunityTimedOut  bool       `json:"communityTimedOut"`
-	SymbolsInCommunity int        `json:"symbolsInCommunity"`
+	CommunityTimedOut  bool       `json:"community_timed_out"`
+	SymbolsInCommunity int        `json:"symbols_in_community"`
 	Trace              TraceStats `json:"trace"`
 	Seconds            float64    `json:"seconds"`
 }

@@ -84,11 +84,11 @@ type ImpactOutput struct {
 	Target        *Symbol             `json:"target,omitempty"`
 	Candidates    []Symbol            `json:"candidates,omitempty"`
 	Direction     string              `json:"direction"`
-	RelationTypes []string            `json:"relationTypes"`
-	MinConfidence float64             `json:"minConfidence"`
+	RelationTypes []string            `json:"relation_types"`
+	MinConfidence float64             `json:"min_confidence"`
 	Risk          string              `json:"risk"` // LOW | MEDIUM | HIGH | CRITICAL (see RiskOf)
 	Summary       ImpactSummary       `json:"summary"`
-	ByDepth       []DepthLevel        `json:"byDepth"`
+	ByDepth       []DepthLevel        `json:"by_depth"`
 	Processes     []AffectedProcess   `json:"affected_processes"`
 	Communities   []AffectedCommunity `json:"affected_modules"`
 	// Exact is false when unresolved call sites may hide more affected

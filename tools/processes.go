@@ -24,8 +24,8 @@ type ProcessRow struct {
 	ProcessType string   `json:"process_type"`
 	StepCount   int      `json:"step_count"`
 	Priority    float64  `json:"priority"`
-	EntryPoint  string   `json:"entryPointId"`
-	Terminal    string   `json:"terminalId"`
+	EntryPoint  string   `json:"entry_point_id"`
+	Terminal    string   `json:"terminal_id"`
 	Communities []string `json:"communities,omitempty"`
 }
 
@@ -144,7 +144,7 @@ type CommunityRow struct {
 	Label       string   `json:"label"`
 	Keywords    []string `json:"keywords"`
 	Cohesion    float64  `json:"cohesion"`
-	SymbolCount int      `json:"symbolCount"`
+	SymbolCount int      `json:"symbol_count"`
 }
 
 // CommunitiesOutput lists communities, largest first.

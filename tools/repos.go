@@ -21,8 +21,8 @@ type ListReposInput struct {
 type RepoInfo struct {
 	Name      string         `json:"name"`
 	Path      string         `json:"path"`
-	IndexedAt string         `json:"indexedAt"`
-	Commit    string         `json:"lastCommit,omitempty"`
+	IndexedAt string         `json:"indexed_at"`
+	Commit    string         `json:"last_commit,omitempty"`
 	Branch    string         `json:"branch,omitempty"`
 	Indexed   bool           `json:"indexed"` // the index is present and readable
 	Stats     map[string]int `json:"stats,omitempty"`
@@ -34,8 +34,8 @@ type Pagination struct {
 	Limit      int  `json:"limit"`
 	Offset     int  `json:"offset"`
 	Returned   int  `json:"returned"`
-	HasMore    bool `json:"hasMore"`
-	NextOffset int  `json:"nextOffset,omitempty"`
+	HasMore    bool `json:"has_more"`
+	NextOffset int  `json:"next_offset,omitempty"`
 }
 
 // ListReposOutput is a page of the registry.
@@ -87,16 +87,16 @@ func ListRepos(list []graph.RepoEntry, in ListReposInput) (*ListReposOutput, err
 type RepoContextOutput struct {
 	Name      string         `json:"name"`
 	Path      string         `json:"path"`
-	IndexedAt string         `json:"indexedAt"`
-	Commit    string         `json:"indexedCommit"`
+	IndexedAt string         `json:"indexed_at"`
+	Commit    string         `json:"indexed_commit"`
 	Branch    string         `json:"branch,omitempty"`
 	Stats     map[string]int `json:"stats"`
 	Languages map[string]int `json:"languages,omitempty"`
 	Head      string         `json:"head,omitempty"`
 	// CommitsBehind is how many commits HEAD is ahead of the indexed
 	// commit (-1: unknown); DirtyFiles counts uncommitted changes.
-	CommitsBehind int      `json:"commitsBehind"`
-	DirtyFiles    int      `json:"dirtyFiles"`
+	CommitsBehind int      `json:"commits_behind"`
+	DirtyFiles    int      `json:"dirty_files"`
 	Stale         bool     `json:"stale"`
 	Staleness     string   `json:"staleness"`
 	Tools         []string `json:"tools"`

@@ -17,12 +17,12 @@ type Symbol struct {
 	Name          string `json:"name"`
 	Label         string `json:"label"` // node table: Function, Method, Class, Interface, File
 	Kind          string `json:"kind"`  // schema.Kind, or "file"
-	QualifiedName string `json:"qualifiedName,omitempty"`
+	QualifiedName string `json:"qualified_name,omitempty"`
 	FilePath      string `json:"filePath"`
 	StartLine     int    `json:"startLine,omitempty"`
 	EndLine       int    `json:"endLine,omitempty"`
 	Signature     string `json:"signature,omitempty"`
-	DocComment    string `json:"docComment,omitempty"`
+	DocComment    string `json:"doc_comment,omitempty"`
 	Content       string `json:"content,omitempty"`
 	// IsTest is the node's stored isTest property (decided once by
 	// ingest): findSymbols ranks test code last by it. Not printed.

@@ -39,14 +39,14 @@ var MaxSamples = 50
 
 // Stats count call sites and imports by outcome.
 type Stats struct {
-	CallSites  int            `json:"callSites"`
+	CallSites  int            `json:"call_sites"`
 	Resolved   int            `json:"resolved"`
 	External   int            `json:"external"`
 	Dynamic    int            `json:"dynamic"` // calls of local function values, interface values with no method node
 	Unresolved int            `json:"unresolved"`
-	ByReason   map[string]int `json:"byReason"`
+	ByReason   map[string]int `json:"by_reason"`
 	Imports    int            `json:"imports"`
-	ImportsIn  int            `json:"importsInRepo"` // imports resolved to repository files
+	ImportsIn  int            `json:"imports_in_repo"` // imports resolved to repository files
 }
 
 // implFact is a Rust impl clause recorded as a type fact, with its file.

@@ -15,7 +15,7 @@ type FileStatus struct {
 	Role     Role   `json:"role"`
 	Present  bool   `json:"present"`
 	Size     int64  `json:"size"`              // bytes on disk (0 when absent)
-	Want     int64  `json:"want_size"`          // pinned size
+	Want     int64  `json:"want_size"`         // pinned size
 	Verified bool   `json:"verified"`          // sha256 matches the pin (only when Check hashed it)
 	Problem  string `json:"problem,omitempty"` // why it is unusable, if it is
 	Partial  int64  `json:"partial,omitempty"` // bytes of an unfinished download (<path>.part)

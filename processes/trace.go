@@ -48,11 +48,11 @@ type Trace struct {
 
 // TraceStats say what happened to the entry points.
 type TraceStats struct {
-	Ranked      int `json:"ranked"`      // entry points scored
-	Traced      int `json:"traced"`      // at or above MinEntryScore, walked
+	Ranked      int `json:"ranked"`       // entry points scored
+	Traced      int `json:"traced"`       // at or above MinEntryScore, walked
 	BelowScore  int `json:"below_score"`  // not walked: score under MinEntryScore
 	TooShort    int `json:"too_short"`    // walked, but no path reached MinSteps
-	Subsumed    int `json:"subsumed"`    // walked, but every path lies inside another process
+	Subsumed    int `json:"subsumed"`     // walked, but every path lies inside another process
 	WithProcess int `json:"with_process"` // entry points that start at least one process
 	Processes   int `json:"processes"`
 }

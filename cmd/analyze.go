@@ -110,7 +110,11 @@ func runAnalyze(c *cobra.Command, args []string) error {
 	defer stop()
 	prog := newProgress()
 	defer prog.Done()
-	warn := func(msg string) { fmt.Fprintln(os.Stderr, "gitnexus: "+msg) }
+	var warned []string
+	warn := func(msg string) {
+		warned = append(warned, msg)
+		fmt.Fprintln(os.Stderr, "gitnexus: "+msg)
+	}
 
 	sum, err := index.Build(ctx, abs, index.Options{
 		Discover: discover.Options{
@@ -148,7 +152,7 @@ func runAnalyze(c *cobra.Command, args []string) error {
 	if flagJSON {
 		return printJSON(sum)
 	}
-	printAnalyzeSummary(*sum, sum.Discovery)
+	printAnalyzeSummary(*sum, sum.Discovery, warned)
 	return nil
 }
 
@@ -160,33 +164,43 @@ func interrupted(ctx context.Context, err error) error {
 	return err
 }
 
-func printAnalyzeSummary(s index.Summary, d *discover.Result) {
-	w := os.Stdout
-	fmt.Fprintf(w, "Indexed %s (%s) in %.1fs\n", s.Name, s.Path, s.Seconds)
+// printAnalyzeSummary prints what analyze did; a warning already printed
+// (warned: the embeddings one) is referred to, not repeated.
+func printAnalyzeSummary(s index.Summary, d *discover.Result, warned []string) {
+	scr := stdout()
+	scr.linef("Indexed %s (%s) in %.1fs", scr.paint(styleBold, s.Name), s.Path, s.Seconds)
 	if s.Commit != "" {
-		fmt.Fprintf(w, "  commit      %s\n", shortSHA(s.Commit))
+		scr.linef("  commit      %s", shortSHA(s.Commit))
 	}
-	fmt.Fprintf(w, "  files       %d in %d folders: %s\n", s.Files, s.Folders, formatCounts(s.Languages))
-	fmt.Fprintf(w, "  symbols     %d: %s\n", s.Symbols, formatCounts(s.Kinds))
-	fmt.Fprintf(w, "  edges       %s\n", formatCounts(s.Edges))
-	fmt.Fprintf(w, "  parse       %s\n", formatCounts(s.ParseStatus))
+	scr.field("files", append([]string{fmt.Sprintf("%d in %d folders:", s.Files, s.Folders)}, countItems(s.Languages)...))
+	scr.field("symbols", append([]string{fmt.Sprintf("%d:", s.Symbols)}, countItems(s.Kinds)...))
+	scr.field("edges", countItems(s.Edges))
+	scr.field("parse", countItems(s.ParseStatus))
 	if r := s.Resolution; r != nil {
-		fmt.Fprintf(w, "  calls       %d sites: %d resolved, %d external, %d dynamic, %d unresolved (callers of a symbol are a lower bound where its file has unresolved calls)\n",
-			r.CallSites, r.Resolved, r.External, r.Dynamic, r.Unresolved)
+		scr.field("calls", []string{fmt.Sprintf("%d sites:", r.CallSites), fmt.Sprintf("%d resolved", r.Resolved),
+			fmt.Sprintf("%d external", r.External), fmt.Sprintf("%d dynamic", r.Dynamic), fmt.Sprintf("%d unresolved", r.Unresolved)})
 	}
 	ps := s.Processes
-	fmt.Fprintf(w, "  flows       %d communities, %d processes; entry points: %d ranked, %d traced, %d below the score threshold, %d with no flow of 3+ steps, %d inside other flows\n",
-		ps.Communities, ps.Trace.Processes, ps.Trace.Ranked, ps.Trace.Traced, ps.Trace.BelowScore, ps.Trace.TooShort, ps.Trace.Subsumed)
+	scr.field("flows", []string{fmt.Sprintf("%d communities", ps.Communities), fmt.Sprintf("%d processes;", ps.Trace.Processes),
+		fmt.Sprintf("entry points: %d ranked", ps.Trace.Ranked), fmt.Sprintf("%d traced", ps.Trace.Traced),
+		fmt.Sprintf("%d below the score threshold", ps.Trace.BelowScore), fmt.Sprintf("%d with no flow of 3+ steps", ps.Trace.TooShort),
+		fmt.Sprintf("%d inside other flows", ps.Trace.Subsumed)})
 	if len(s.Skipped) > 0 {
-		fmt.Fprintf(w, "  skipped     %s\n", formatCounts(s.Skipped))
+		scr.field("skipped", countItems(s.Skipped))
 		if d != nil {
 			for _, r := range sortedKeys(d.Examples) {
-				fmt.Fprintf(w, "              %s: %s\n", r, strings.Join(d.Examples[r], ", "))
+				scr.linef("              %s: %s", r, strings.Join(d.Examples[r], ", "))
 			}
 		}
 	}
-	fmt.Fprintf(w, "  time        %s\n", formatPhases(s.Phases))
-	fmt.Fprintf(w, "  embeddings  %s\n", s.Embeddings)
+	scr.field("time", phaseItems(s.Phases))
+	emb := s.Embeddings
+	for _, w := range warned {
+		if strings.Contains(w, emb) {
+			emb = "none (see the warning above)"
+		}
+	}
+	scr.linef("  embeddings  %s", emb)
 }
 
 func shortSHA(s string) string {
@@ -201,31 +215,69 @@ func formatCounts(m map[string]int) string {
 	if len(m) == 0 {
 		return "none"
 	}
+	return strings.Join(countItems(m), ", ")
+}
+
+// countItems is m as "a 3", "b 2", sorted by count, largest first.
+func countItems(m map[string]int) []string {
+	if len(m) == 0 {
+		return []string{"none"}
+	}
 	keys := sortedKeys(m)
 	sort.SliceStable(keys, func(i, j int) bool { return m[keys[i]] > m[keys[j]] })
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = fmt.Sprintf("%s %d", k, m[k])
 	}
-	return strings.Join(parts, ", ")
+	return parts
 }
 
-func formatPhases(m map[string]float64) string {
-	order := []string{"discover", "parse", "structure", "resolve", "load", "processes", "embed", "total"}
-	var parts []string
-	seen := map[string]bool{}
-	for _, k := range order {
-		if v, ok := m[k]; ok {
-			parts = append(parts, fmt.Sprintf("%s %.2fs", k, v))
+// phaseOrder is the order analyze's phases run in; total comes last.
+var phaseOrder = []string{"discover", "parse", "structure", "resolve", "processes", "load", "pack", "embed"}
+
+// phaseItems prints phase durations in run order, total last: seconds
+// from one second, else milliseconds; phases under a millisecond are
+// named together at the end, not printed as "0s".
+func phaseItems(m map[string]float64) []string {
+	var keys []string
+	seen := map[string]bool{"total": true}
+	for _, k := range phaseOrder {
+		if _, ok := m[k]; ok {
+			keys = append(keys, k)
 			seen[k] = true
 		}
 	}
 	for _, k := range sortedKeys(m) {
 		if !seen[k] {
-			parts = append(parts, fmt.Sprintf("%s %.2fs", k, m[k]))
+			keys = append(keys, k)
 		}
 	}
-	return strings.Join(parts, ", ")
+	var parts, quick []string
+	for _, k := range keys {
+		if m[k] < 0.0005 {
+			quick = append(quick, k)
+			continue
+		}
+		parts = append(parts, k+" "+duration(m[k]))
+	}
+	if t, ok := m["total"]; ok {
+		parts = append(parts, "total "+duration(t))
+	}
+	if len(quick) > 0 {
+		parts = append(parts, "(under 1 ms: "+strings.Join(quick, ", ")+")")
+	}
+	return parts
+}
+
+// formatPhases is phaseItems on one line.
+func formatPhases(m map[string]float64) string { return strings.Join(phaseItems(m), ", ") }
+
+// duration prints seconds as "1.23s" from one second, else "45ms".
+func duration(sec float64) string {
+	if sec >= 1 {
+		return fmt.Sprintf("%.2fs", sec)
+	}
+	return fmt.Sprintf("%.0fms", sec*1000)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

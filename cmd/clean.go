@@ -1,20 +1,29 @@
 package cmd
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gitnexus/gitnexus/graph"
 )
 
-var cleanAll bool
+var cleanAll, cleanYes bool
 
 var cleanCmd = &cobra.Command{
 	Use:   "clean [PATH]",
 	Short: "Delete the index of a repository (or of every registered one with --all) and unregister it",
-	Args:  cobra.MaximumNArgs(1),
+	Long: `clean deletes the index (.gitnexus/) of the repository at PATH, or of the one
+containing the working directory, and removes it from the registry. --all
+cleans every registered repository: on a terminal it asks first; scripts
+(stdin not a terminal) must say --yes.`,
+	Example: `  gitnexus clean
+  gitnexus clean --all --yes`,
+	Args: cobra.MaximumNArgs(1),
 	RunE: func(c *cobra.Command, args []string) error {
 		reg, err := graph.LoadRegistry()
 		if err != nil {
@@ -26,6 +35,11 @@ var cleanCmd = &cobra.Command{
 				return Usage("give either PATH or --all, not both")
 			}
 			targets = reg.List()
+			if len(targets) > 0 && !cleanYes {
+				if err := confirmCleanAll(targets); err != nil {
+					return err
+				}
+			}
 		} else {
 			var p string
 			if len(args) == 1 {
@@ -85,7 +99,27 @@ var cleanCmd = &cobra.Command{
 	},
 }
 
+// confirmCleanAll asks on a terminal before --all deletes every index;
+// without a terminal it refuses (say --yes).
+func confirmCleanAll(targets []graph.RepoEntry) error {
+	if !isTerminal(os.Stdin) {
+		return Usage("clean --all deletes %d indexes: add --yes to confirm (stdin is not a terminal to ask on)", len(targets))
+	}
+	fmt.Fprintf(os.Stderr, "This deletes the index of %d repositories:\n", len(targets))
+	for _, e := range targets {
+		fmt.Fprintf(os.Stderr, "  %s  %s\n", e.Name, e.Path)
+	}
+	fmt.Fprint(os.Stderr, "Delete them all? [y/N] ")
+	answer, _ := bufio.NewReader(os.Stdin).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(answer)) {
+	case "y", "yes":
+		return nil
+	}
+	return Fail(ExitError, "clean --all cancelled: nothing deleted")
+}
+
 func init() {
-	cleanCmd.Flags().BoolVar(&cleanAll, "all", false, "clean every registered repository")
+	cleanCmd.Flags().BoolVar(&cleanAll, "all", false, "clean every registered repository (asks first on a terminal)")
+	cleanCmd.Flags().BoolVarP(&cleanYes, "yes", "y", false, "do not ask: --all deletes without confirmation")
 	rootCmd.AddCommand(cleanCmd)
 }

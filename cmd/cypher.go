@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -27,7 +28,9 @@ as a table, or with --json what the MCP cypher tool returns
 ` + tools.SchemaSummary() + ` Example:
 
   gitnexus cypher "MATCH (f:Function) WHERE f.name STARTS WITH 'Handle' RETURN f.name, f.filePath LIMIT 10"`,
-	Args: cobra.ExactArgs(1),
+	Example: `  gitnexus cypher "MATCH (f:Function) RETURN f.name, f.filePath LIMIT 5"
+  gitnexus cypher "MATCH (a)-[c:CALLS]->(b {name: $n}) RETURN a, c.reason" --params '{"n": "Save"}'`,
+	Args: argsNamed("STATEMENT"),
 	RunE: func(c *cobra.Command, args []string) error {
 		in := cypherIn
 		in.Statement = strings.TrimSpace(args[0])
@@ -39,12 +42,18 @@ as a table, or with --json what the MCP cypher tool returns
 				return Usage("--params must be a JSON object of placeholder values: %v", err)
 			}
 		}
+		if err := checkRange("--limit", in.Limit, 1, tools.MaxRows); err != nil {
+			return err
+		}
 		return runTool(c.Context(), in, onDB(tools.Cypher), printCypher)
 	},
 }
 
 func printCypher(out *tools.CypherOutput) error {
-	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	scr := stdout()
+	fw := &fitWriter{s: scr}
+	defer fw.Flush()
+	tw := tabwriter.NewWriter(fw, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(out.Columns, "\t"))
 	for _, row := range out.Rows {
 		cells := make([]string, len(row))
@@ -61,21 +70,96 @@ func printCypher(out *tools.CypherOutput) error {
 	return nil
 }
 
-// cell renders one value on one line.
-func cell(v any) string {
-	if v == nil {
-		return "NULL"
+// fitWriter passes whole lines to a screen (which cuts them to its
+// width), holding a partial line until its newline comes; Flush prints
+// what is left.
+type fitWriter struct {
+	s       *screen
+	partial string
+}
+
+func (f *fitWriter) Write(p []byte) (int, error) {
+	text := f.partial + string(p)
+	for {
+		i := strings.IndexByte(text, '\n')
+		if i < 0 {
+			break
+		}
+		f.s.line(text[:i])
+		text = text[i+1:]
 	}
-	s := fmt.Sprint(v)
+	f.partial = text
+	return len(p), nil
+}
+
+// Flush prints a last line that had no newline.
+func (f *fitWriter) Flush() {
+	if f.partial != "" {
+		f.s.line(f.partial)
+		f.partial = ""
+	}
+}
+
+// cell renders one value on one line: nodes as (:Label {id: …, name: …}),
+// relationships as [:TYPE {…}], lists as [a, b], no Go syntax.
+func cell(v any) string {
+	s := value(v)
 	s = strings.ReplaceAll(s, "\n", `\n`)
-	if len(s) > 120 {
-		s = s[:117] + "..."
+	if r := []rune(s); len(r) > 120 {
+		s = string(r[:119]) + "…"
 	}
 	return s
 }
 
+// nodeKeysFirst are the properties a node or relationship shows first.
+var nodeKeysFirst = []string{"id", "name", "kind", "filePath", "startLine", "label", "reason", "confidence", "step", "line"}
+
+// nodeKeysHidden are internal or bulky properties left out of a cell.
+var nodeKeysHidden = map[string]bool{"_id": true, "_label": true, "_src": true, "_dst": true, "content": true, "searchText": true, "contentHash": true}
+
+func value(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "NULL"
+	case string:
+		return x
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = value(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case map[string]any:
+		var keys []string
+		for _, k := range nodeKeysFirst {
+			if e, ok := x[k]; ok && e != nil && e != "" {
+				keys = append(keys, k)
+			}
+		}
+		for _, k := range sortedKeys(x) {
+			if e := x[k]; !nodeKeysHidden[k] && !slices.Contains(nodeKeysFirst, k) && e != nil && e != "" && e != false {
+				keys = append(keys, k)
+			}
+		}
+		props := make([]string, len(keys))
+		for i, k := range keys {
+			props[i] = k + ": " + value(x[k])
+		}
+		body := "{" + strings.Join(props, ", ") + "}"
+		label, _ := x["_label"].(string)
+		switch {
+		case label == "":
+			return body
+		case x["_src"] != nil:
+			return "[:" + label + " " + body + "]"
+		}
+		return "(:" + label + " " + body + ")"
+	}
+	return fmt.Sprint(v)
+}
+
 func init() {
 	cypherCmd.Flags().StringVar(&cypherParams, "params", "", `values of $name placeholders as a JSON object, e.g. '{"name": "Save"}'`)
-	cypherCmd.Flags().IntVar(&cypherIn.Limit, "limit", tools.DefaultCypherRows, fmt.Sprintf("most rows returned (max %d); more are cut with a notice", tools.MaxRows))
+	cypherCmd.Flags().IntVarP(&cypherIn.Limit, "limit", "n", tools.DefaultCypherRows, fmt.Sprintf("most rows returned (max %d); more are cut with a notice", tools.MaxRows))
 	rootCmd.AddCommand(cypherCmd)
 }

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -15,24 +14,45 @@ var detectChangesCmd = &cobra.Command{
 	Use:   "detect-changes",
 	Short: "Map the git diff to changed symbols and the execution flows they are in",
 	Long: `detect-changes runs git diff (--scope unstaged, staged, all, or compare with
---base REF), turns the hunks into changed line ranges, and lists the indexed
+--base REF; --base alone implies compare), turns the hunks into changed line ranges, and lists the indexed
 symbols they overlap and the processes those symbols are steps of.
 --json prints what the MCP detect_changes tool returns.`,
+	Example: `  gitnexus detect-changes
+  gitnexus detect-changes --scope staged
+  gitnexus detect-changes --base main`,
 	Args: cobra.NoArgs,
 	RunE: func(c *cobra.Command, args []string) error {
-		return runTool(c.Context(), changesIn, func(ctx context.Context, r toolRepo, in tools.DetectChangesInput) (*tools.DetectChangesOutput, error) {
+		in := changesIn
+		// --base alone means --scope compare; with another scope it is an
+		// error (it was once silently ignored).
+		if in.BaseRef != "" {
+			switch {
+			case !c.Flags().Changed("scope"):
+				in.Scope = "compare"
+			case in.Scope != "compare":
+				return Usage("--base is only for --scope compare (got --scope %s)", in.Scope)
+			}
+		}
+		if err := checkEnum("--scope", in.Scope, "unstaged", "staged", "all", "compare"); err != nil {
+			return err
+		}
+		if in.Scope == "compare" && in.BaseRef == "" {
+			return Usage("--scope compare needs --base REF (a branch or commit, e.g. main)")
+		}
+		return runTool(c.Context(), in, func(ctx context.Context, r toolRepo, in tools.DetectChangesInput) (*tools.DetectChangesOutput, error) {
 			return tools.DetectChanges(ctx, r.DB, r.Entry.Path, in)
 		}, printChanges)
 	},
 }
 
 func printChanges(out *tools.DetectChangesOutput) error {
-	fmt.Printf("%d files, %d symbols, %d processes changed (risk %s)\n", out.Summary.Files, out.Summary.Symbols, out.Summary.Processes, out.Risk)
+	scr := stdout()
+	scr.linef("%d files, %d symbols, %d processes changed (risk %s)", out.Summary.Files, out.Summary.Symbols, out.Summary.Processes, out.Risk)
 	for _, s := range out.Symbols {
-		fmt.Printf("  %-10s %-40s %s:%d  (%d lines)\n", s.Kind, s.QualifiedName, s.FilePath, s.StartLine, s.ChangedLines)
+		scr.linef("  %-10s %s %s  (%d lines)", s.Kind, pad(s.QualifiedName, 32), loc(s.FilePath, s.StartLine), s.ChangedLines)
 	}
 	for _, p := range out.Processes {
-		fmt.Printf("  process %s  %s\n", p.ID, p.Label)
+		scr.linef("  process %s  %s", scr.paint(styleCyan, p.ID), p.Label)
 	}
 	printNotices(out.Notices)
 	return nil
@@ -41,6 +61,6 @@ func printChanges(out *tools.DetectChangesOutput) error {
 func init() {
 	f := detectChangesCmd.Flags()
 	f.StringVar(&changesIn.Scope, "scope", "unstaged", "unstaged, staged, all (against HEAD) or compare (against --base)")
-	f.StringVar(&changesIn.BaseRef, "base", "", "branch or commit for --scope compare")
+	f.StringVar(&changesIn.BaseRef, "base", "", "branch or commit to compare against (implies --scope compare)")
 	rootCmd.AddCommand(detectChangesCmd)
 }

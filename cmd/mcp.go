@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -40,9 +41,8 @@ from a browser page are refused unless its Origin is loopback or named with
 Over stdio, a line that is not a valid JSON-RPC message is answered with the
 protocol's error (-32700 parse error, -32600 invalid request) and the server
 goes on; when stdin closes, every request already received is answered
-before it exits.
-
-  claude mcp add gitnexus -- gitnexus mcp
+before it exits.`,
+	Example: `  claude mcp add gitnexus -- gitnexus mcp
   gitnexus mcp --http 127.0.0.1:8765`,
 	Args: cobra.NoArgs,
 	RunE: func(c *cobra.Command, args []string) error {
@@ -57,6 +57,9 @@ before it exits.
 				return fmt.Errorf("mcp over stdio: %w", err)
 			}
 			return nil
+		}
+		if strings.TrimSpace(mcpFlags.http) == "" {
+			return Usage("--http needs an address: host:port or port, e.g. 127.0.0.1:8765")
 		}
 		token := mcpFlags.token
 		if token == "" {
@@ -78,7 +81,7 @@ before it exits.
 
 func init() {
 	f := mcpCmd.Flags()
-	f.StringVar(&mcpFlags.http, "http", "127.0.0.1:8765", "serve streamable HTTP on this host:port (or port) instead of stdio")
+	f.StringVar(&mcpFlags.http, "http", "", "serve streamable HTTP on this host:port (or port), e.g. 127.0.0.1:8765, instead of stdio")
 	f.StringVar(&mcpFlags.token, "auth-token", "", "bearer token HTTP clients must send (required beyond loopback; default $GITNEXUS_MCP_TOKEN)")
 	f.StringSliceVar(&mcpFlags.allowOrigins, "allow-origin", nil, "browser origin (scheme://host:port) allowed besides loopback ones, for --http (repeatable)")
 	rootCmd.AddCommand(mcpCmd)

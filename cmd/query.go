@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -64,7 +62,9 @@ gitnexus analyze (exit 3).
 With --all or -r a,b every repository is searched with the same input and
 the answers are merged by score, each entry tagged with its repository
 (definitions capped at -n overall).`,
-	Args: cobra.ExactArgs(1),
+	Example: `  gitnexus query "auth middleware"
+  gitnexus query validatePassword --kind function,method -n 5`,
+	Args: argsNamed(`"TEXT"`),
 	RunE: runQuery,
 }
 
@@ -94,10 +94,16 @@ func runQuery(c *cobra.Command, args []string) error {
 	// Flags the tool would take as "default" or clamp are refused here: a
 	// user who typed -n 0 or --flows 1000 meant something else.
 	if in.MaxSymbols < 1 || in.MaxSymbols > tools.MaxMaxSymbols {
-		return Usage("--limit/-n must be 1..%d (got %d)", tools.MaxMaxSymbols, in.MaxSymbols)
+		return Usage("--limit must be 1..%d (got %d)", tools.MaxMaxSymbols, in.MaxSymbols)
 	}
 	if in.Limit < 1 || in.Limit > tools.MaxQueryLimit {
 		return Usage("--flows must be 1..%d (got %d)", tools.MaxQueryLimit, in.Limit)
+	}
+	if err := checkEnum("--mode", in.Mode, string(query.ModeHybrid), string(query.ModeKeyword), string(query.ModeVector)); err != nil {
+		return err
+	}
+	if _, err := checkKinds(in.Kind); err != nil {
+		return err
 	}
 	if err := tools.ValidateQuery(in); err != nil {
 		return toolError(err)
@@ -116,10 +122,19 @@ func runQuery(c *cobra.Command, args []string) error {
 	printNotices(res.Notices)
 	if flagJSON {
 		res.SetRepo(e)
-		return printAnswer(res)
+		err = printAnswer(res)
+	} else {
+		printResult(stdout(), res)
 	}
-	printResult(os.Stdout, res)
-	return nil
+	if err == nil && len(res.Processes) == 0 && len(res.Definitions) == 0 {
+		return noMatches(in.SearchQuery)
+	}
+	return err
+}
+
+// noMatches is the exit error of a search that found nothing (exit 3).
+func noMatches(q string) error {
+	return &Error{Code: ExitNotFound, Err: fmt.Errorf("no matches for %.80q", q), Answered: true}
 }
 
 // searchRepo runs the query tool on the index of the repository at root:
@@ -203,15 +218,23 @@ func queryError(err error) error {
 
 // printResult draws the terminal view: flows first (A → B → C, the hits
 // among their steps marked), then the definitions in no flow.
-func printResult(w io.Writer, r *query.Result) {
+func printResult(scr *screen, r *query.Result) {
 	if len(r.Processes) == 0 && len(r.Definitions) == 0 {
-		fmt.Fprintf(w, "no matches for %q (searched: %s)\n", r.Query, strings.Join(r.Tokens, " "))
+		scr.linef("no matches for %q (searched: %s)", r.Query, strings.Join(r.Tokens, " "))
 		return
 	}
+	var names []string
+	for _, h := range r.ProcessSymbols {
+		names = append(names, h.Name)
+	}
+	for _, h := range r.Definitions {
+		names = append(names, h.Name)
+	}
+	nw := nameWidth(names...)
 	if len(r.Processes) > 0 {
-		fmt.Fprintln(w, "Flows")
+		scr.line(scr.paint(styleBold, "Flows"))
 		for i, p := range r.Processes {
-			fmt.Fprintf(w, "  %d. %s  (%s, %d steps, score %.2f)\n", i+1, p.Summary, p.ProcessType, p.StepCount, p.Score)
+			scr.linef("  %d. %s  (%s, %d steps, score %.2f)  %s", i+1, scr.paint(styleBold, p.Summary), p.ProcessType, p.StepCount, p.Score, scr.paint(styleDim, p.ID))
 			hit := map[string]bool{}
 			for _, ps := range r.ProcessSymbols {
 				if ps.ProcessID == p.ID {
@@ -222,34 +245,34 @@ func printResult(w io.Writer, r *query.Result) {
 			for j, s := range p.Steps {
 				names[j] = s.Name
 				if hit[s.ID] {
-					names[j] = "[" + s.Name + "]"
+					names[j] = scr.paint(styleGreen, "["+s.Name+"]")
 				}
 			}
-			fmt.Fprintf(w, "     %s\n", strings.Join(names, " → "))
+			scr.linef("     %s", strings.Join(names, " → "))
 			for _, ps := range r.ProcessSymbols {
 				if ps.ProcessID == p.ID {
-					fmt.Fprintf(w, "     %d. %-8s %-32s %s\n", ps.StepIndex, ps.Kind, ps.Name, location(ps.Hit))
+					scr.linef("     %d. %-8s %s %s", ps.StepIndex, ps.Kind, pad(ps.Name, nw), location(ps.Hit))
 				}
 			}
 		}
 		if len(r.Definitions) > 0 {
-			fmt.Fprintln(w)
+			scr.line("")
 		}
 	}
 	if len(r.Definitions) > 0 {
-		fmt.Fprintln(w, "Definitions")
+		scr.line(scr.paint(styleBold, "Definitions"))
 		for _, h := range r.Definitions {
 			via := ""
 			if h.Via != nil {
 				via = "  (via " + strings.ToLower(h.Via.Rel) + ")"
 			}
-			fmt.Fprintf(w, "  %.2f  %-10s %-32s %s%s\n", h.Score, h.Kind, h.Name, location(h), via)
+			scr.linef("  %.2f  %-10s %s %s%s", h.Score, h.Kind, pad(h.Name, nw), location(h), via)
 			if h.Signature != "" {
-				fmt.Fprintf(w, "        %s\n", firstLine(h.Signature))
+				scr.linef("        %s", firstLine(h.Signature))
 			}
 			if h.Content != "" {
-				for _, l := range strings.Split(strings.TrimRight(h.Content, "\n"), "\n") {
-					fmt.Fprintf(w, "        │ %s\n", l)
+				for _, l := range splitLines(h.Content) {
+					scr.linef("        │ %s", l)
 				}
 			}
 		}

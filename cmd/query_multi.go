@@ -130,19 +130,30 @@ func runMultiQuery(ctx context.Context, in tools.QueryInput) error {
 	if len(m.Repos) == 0 {
 		return Fail(ExitNotFound, "no repository could be searched")
 	}
+	var err error
 	if flagJSON {
-		return printJSON(m)
-	}
-	if len(m.Processes) > 0 {
-		fmt.Println("Flows")
-		for i, p := range m.Processes {
-			fmt.Printf("  %d. [%s] %s  (%s, %d steps, score %.2f)\n", i+1, p.Repo, p.Summary, p.ProcessType, p.StepCount, p.Score)
+		err = printJSON(m)
+	} else {
+		scr := stdout()
+		if len(m.Processes) == 0 && len(m.Definitions) == 0 {
+			scr.linef("no matches for %q in %d repositories", in.SearchQuery, len(m.Repos))
 		}
-		fmt.Println()
+		if len(m.Processes) > 0 {
+			scr.line(scr.paint(styleBold, "Flows"))
+			for i, p := range m.Processes {
+				scr.linef("  %d. [%s] %s  (%s, %d steps, score %.2f)", i+1, p.Repo, p.Summary, p.ProcessType, p.StepCount, p.Score)
+			}
+			scr.line("")
+		}
+		if len(m.Definitions) > 0 {
+			scr.line(scr.paint(styleBold, "Definitions"))
+			for _, d := range m.Definitions {
+				scr.linef("  %.2f  [%s] %-10s %s %s", d.Score, d.Repo, d.Kind, pad(d.Name, 32), location(d.Hit))
+			}
+		}
 	}
-	fmt.Println("Definitions")
-	for _, d := range m.Definitions {
-		fmt.Printf("  %.2f  [%s] %-10s %-32s %s\n", d.Score, d.Repo, d.Kind, d.Name, location(d.Hit))
+	if err == nil && len(m.Processes) == 0 && len(m.Definitions) == 0 {
+		return noMatches(in.SearchQuery)
 	}
-	return nil
+	return err
 }

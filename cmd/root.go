@@ -33,11 +33,12 @@ var Version = "dev"
 
 // Exit codes. Scripts rely on them.
 const (
-	ExitOK       = 0 // success
-	ExitError    = 1 // the command failed (I/O, database, internal error)
-	ExitUsage    = 2 // bad flags or arguments
-	ExitNotFound = 3 // no index / unknown repo / symbol not found
-	ExitLocked   = 4 // another analyze holds the repo's lock
+	ExitOK          = 0   // success
+	ExitError       = 1   // the command failed (I/O, database, internal error)
+	ExitUsage       = 2   // bad flags or arguments
+	ExitNotFound    = 3   // nothing found: no index, unknown repo, no match, no path; or several matches (candidates listed)
+	ExitLocked      = 4   // another analyze holds the repo's lock
+	ExitInterrupted = 130 // Ctrl-C or SIGTERM
 )
 
 // Global flags, shared by every command.
@@ -74,6 +75,7 @@ func init() {
 	pf.BoolVarP(&flagVerbose, "verbose", "v", false, "debug logging on stderr")
 	pf.BoolVarP(&flagQuiet, "quiet", "q", false, "no progress output")
 	rootCmd.Version = Version
+	rootCmd.SetFlagErrorFunc(flagError)
 }
 
 // Error is an error with an exit code. Commands return it (via Fail) when
@@ -81,6 +83,10 @@ func init() {
 type Error struct {
 	Code int
 	Err  error
+	// Answered: the command printed its answer (with --json, the one JSON
+	// object) before failing, e.g. the candidates of an ambiguous name:
+	// it says why, so nothing more is printed.
+	Answered bool
 }
 
 func (e *Error) Error() string { return e.Err.Error() }
@@ -104,7 +110,7 @@ func OneShot(args []string) bool {
 	}
 	switch c.Name() {
 	case "query", "context", "impact", "trace", "detect-changes", "cypher",
-		"processes", "process", "communities", "status", "list":
+		"processes", "process", "communities", "community", "status", "list":
 		return true
 	}
 	return false
@@ -113,6 +119,7 @@ func OneShot(args []string) bool {
 // Execute runs the root command and returns the process exit code.
 func Execute() int {
 	rootCmd.Version = Version
+	registerCompletions()
 	cmd, err := rootCmd.ExecuteC()
 	if err == nil {
 		return ExitOK
@@ -132,12 +139,18 @@ func Execute() int {
 }
 
 // reportError prints a failed command's error: as {"error", "code"} on
-// stdout with --json, and always as one line on stderr.
+// stdout with --json, and always as one line on stderr; an error whose
+// answer was printed (Error.Answered) adds nothing.
 func reportError(err error, code int) {
-	if flagJSON {
-		writeJSON(os.Stdout, map[string]any{"error": err.Error(), "code": code})
+	var ce *Error
+	if errors.As(err, &ce) && ce.Answered {
+		return // the answer printed says it: candidates, "no matches", "no path"
 	}
-	fmt.Fprintf(os.Stderr, "gitnexus: %v\n", err)
+	msg := cliText(err.Error())
+	if flagJSON {
+		writeJSON(os.Stdout, map[string]any{"error": msg, "code": code})
+	}
+	fmt.Fprintf(os.Stderr, "gitnexus: %s\n", msg)
 }
 
 // isUsageError recognizes cobra's own flag and argument errors.

@@ -23,6 +23,8 @@ with the checksums its analyze recorded. A damaged index is reported
 ("integrity DAMAGED"), and status then exits 3 as with no index at all
 (with --json it prints only the error object, as every command does):
 run ` + "`gitnexus analyze`" + ` to rebuild it.`,
+	Example: `  gitnexus status
+  gitnexus status ~/src/myrepo --json`,
 	Args: cobra.MaximumNArgs(1),
 	RunE: func(c *cobra.Command, args []string) (err error) {
 		var p string
@@ -76,8 +78,10 @@ run ` + "`gitnexus analyze`" + ` to rebuild it.`,
 				err = toolError(verr)
 			}
 		}()
-		w := os.Stdout
-		fmt.Fprintf(w, "%s  %s\n", m.RepoName, m.RepoRoot)
+		scr := stdout()
+		w := &fitWriter{s: scr}
+		defer w.Flush()
+		fmt.Fprintf(w, "%s  %s\n", scr.paint(styleBold, m.RepoName), m.RepoRoot)
 		if damage != nil {
 			fmt.Fprintf(w, "  integrity   DAMAGED — %s: %s; run `gitnexus analyze`\n", damage.File, damage.Reason)
 		} else {
@@ -94,13 +98,13 @@ run ` + "`gitnexus analyze`" + ` to rebuild it.`,
 		default:
 			fmt.Fprintf(w, "  commit      %s (HEAD)\n", shortSHA(m.Commit))
 		}
-		fmt.Fprintf(w, "  files       %d: %s\n", len(m.Files), formatCounts(m.Languages))
-		fmt.Fprintf(w, "  symbols     %s\n", formatCounts(m.Kinds))
-		fmt.Fprintf(w, "  counts      %s\n", formatCounts(m.Counts))
-		fmt.Fprintf(w, "  parse       %s\n", formatCounts(m.ParseStatus))
+		scr.field("files", append([]string{fmt.Sprintf("%d:", len(m.Files))}, countItems(m.Languages)...))
+		scr.field("symbols", countItems(m.Kinds))
+		scr.field("counts", countItems(m.Counts))
+		scr.field("parse", countItems(m.ParseStatus))
 		if c := m.Calls; c != nil {
-			fmt.Fprintf(w, "  calls       %d sites: %d resolved, %d external, %d dynamic, %d unresolved in %d files\n",
-				c["callSites"], c["resolved"], c["external"], c["dynamic"], c["unresolved"], len(m.Unresolved))
+			scr.field("calls", []string{fmt.Sprintf("%d sites:", c["callSites"]), fmt.Sprintf("%d resolved", c["resolved"]), fmt.Sprintf("%d external", c["external"]),
+				fmt.Sprintf("%d dynamic", c["dynamic"]), fmt.Sprintf("%d unresolved in %d files", c["unresolved"], len(m.Unresolved))})
 			type fc struct {
 				f string
 				n int
@@ -117,14 +121,14 @@ run ` + "`gitnexus analyze`" + ` to rebuild it.`,
 			}
 		}
 		if len(m.Skipped) > 0 {
-			fmt.Fprintf(w, "  skipped     %s\n", formatCounts(m.Skipped))
+			scr.field("skipped", countItems(m.Skipped))
 		}
 		if packBytes > 0 {
 			fmt.Fprintf(w, "  search      pack of %.1f MB: keyword queries do not open the database\n", float64(packBytes)/1e6)
 		} else {
 			fmt.Fprintf(w, "  search      no search pack (an index from an older gitnexus): searches fail until `gitnexus analyze` writes one\n")
 		}
-		fmt.Fprintf(w, "  time        %s\n", formatPhases(m.Phases))
+		scr.field("time", phaseItems(m.Phases))
 		return nil
 	},
 }
@@ -136,6 +140,8 @@ var listCmd = &cobra.Command{
 	Short: "List the registered repositories",
 	Long: `list pages through the registered repositories, sorted by name.
 --json prints what the MCP list_repos tool returns.`,
+	Example: `  gitnexus list
+  gitnexus list --json`,
 	Args: cobra.NoArgs,
 	RunE: func(c *cobra.Command, args []string) error {
 		reg, err := tools.RegisteredRepos()
@@ -153,12 +159,26 @@ var listCmd = &cobra.Command{
 			fmt.Println("No repositories registered. Index one with `gitnexus analyze PATH`.")
 			return nil
 		}
+		scr := stdout()
+		nameW := len("NAME")
+		for _, r := range out.Repos {
+			nameW = max(nameW, min(visibleWidth(r.Name), 32))
+		}
+		scr.line(scr.paint(styleDim, fmt.Sprintf("%s  %-20s  %s", pad("NAME", nameW), "INDEXED", "PATH")))
 		for _, r := range out.Repos {
 			state := r.IndexedAt
-			if !r.Indexed {
-				state = "index missing: run `gitnexus analyze " + r.Path + "`"
+			if t, err := time.Parse(time.RFC3339, r.IndexedAt); err == nil {
+				state = t.Local().Format(time.DateTime)
 			}
-			fmt.Printf("%-24s %-60s %s\n", r.Name, r.Path, state)
+			if !r.Indexed {
+				state = scr.paint(styleRed, pad("index missing", 20))
+			}
+			scr.linef("%s  %s  %s", pad(r.Name, nameW), pad(state, 20), r.Path)
+		}
+		for _, r := range out.Repos {
+			if !r.Indexed {
+				printNotices([]string{fmt.Sprintf("%s has no index: run `gitnexus analyze %s` (or `gitnexus clean %s` to unregister it)", r.Name, r.Path, r.Path)})
+			}
 		}
 		if out.Pagination.HasMore {
 			printNotices([]string{fmt.Sprintf("%d of %d repositories listed: --offset %d for more", out.Pagination.Returned, out.Pagination.Total, out.Pagination.NextOffset)})
@@ -168,7 +188,7 @@ var listCmd = &cobra.Command{
 }
 
 func init() {
-	listCmd.Flags().IntVar(&listIn.Limit, "limit", tools.MaxReposPage, fmt.Sprintf("most repositories listed (max %d)", tools.MaxReposPage))
+	listCmd.Flags().IntVarP(&listIn.Limit, "limit", "n", tools.MaxReposPage, fmt.Sprintf("most repositories listed (max %d)", tools.MaxReposPage))
 	listCmd.Flags().IntVar(&listIn.Offset, "offset", 0, "repositories to skip")
 	rootCmd.AddCommand(statusCmd, listCmd)
 }

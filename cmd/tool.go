@@ -23,6 +23,13 @@ type toolRepo struct {
 // exactly the tool's JSON (the object the MCP server returns for the same
 // input), else through text. Errors get their exit codes (toolError).
 func runTool[In, Out any](ctx context.Context, in In, call func(context.Context, toolRepo, In) (Out, error), text func(Out) error) error {
+	return runToolChecked(ctx, in, call, text, nil)
+}
+
+// runToolChecked is runTool whose verdict, when not nil, says whether the
+// answer printed is a failure (nothing found, ambiguous: exit 3) by
+// returning its error; the answer stays printed (Error.Answered).
+func runToolChecked[In, Out any](ctx context.Context, in In, call func(context.Context, toolRepo, In) (Out, error), text func(Out) error, verdict func(Out) error) error {
 	e, db, err := openEntry(ctx)
 	if err != nil {
 		return err
@@ -34,9 +41,17 @@ func runTool[In, Out any](ctx context.Context, in In, call func(context.Context,
 	}
 	if flagJSON {
 		tools.NameRepo(out, e)
-		return printAnswer(out)
+		err = printAnswer(out)
+	} else {
+		err = text(out)
 	}
-	return text(out)
+	if err != nil || verdict == nil {
+		return err
+	}
+	if err := verdict(out); err != nil {
+		return &Error{Code: ExitNotFound, Err: err, Answered: true}
+	}
+	return nil
 }
 
 // onDB adapts a tool that reads only the index to runTool.
@@ -84,17 +99,39 @@ func toolError(err error) error {
 	return err
 }
 
-// printNotices prints a tool's notices on stderr.
+// printNotices prints a tool's notices on stderr, in the CLI's words.
 func printNotices(notices []string) {
 	for _, n := range notices {
-		fmt.Fprintf(os.Stderr, "gitnexus: %s\n", n)
+		fmt.Fprintf(os.Stderr, "gitnexus: %s\n", cliText(n))
 	}
 }
 
-// printCandidates lists the symbols an ambiguous name matched.
-func printCandidates(cands []tools.Symbol) {
-	fmt.Printf("%d symbols match; pick one with --uid (or --file / --kind):\n", len(cands))
+// printCandidates lists the symbols an ambiguous NAME matched, to pick one
+// with --uid.
+func printCandidates(cands []tools.Symbol) { printCandidatesFor("NAME", cands, "--uid") }
+
+// printCandidatesFor lists the symbols an ambiguous argument (what)
+// matched, under a header, for the user to pick one with flag (--uid,
+// --from-uid, ...).
+func printCandidatesFor(what string, cands []tools.Symbol, flag string) {
+	scr := stdout()
+	scr.linef("%s matches %d symbols; pick one with %s (or narrow with --file / --kind):", what, len(cands), flag)
+	scr.line(scr.paint(styleDim, fmt.Sprintf("  %-10s %-28s %s", "KIND", "LOCATION", "ID")))
 	for _, s := range cands {
-		fmt.Printf("  %-10s %-50s %s:%d\n", s.Kind, s.ID, s.FilePath, s.StartLine)
+		scr.linef("  %-10s %-28s %s", s.Kind, loc(s.FilePath, s.StartLine), scr.paint(styleCyan, s.ID))
 	}
+}
+
+// loc is "path:line", or the path alone when the line is unknown (0): a
+// file, or a node with no line.
+func loc(path string, line int) string {
+	if line <= 0 {
+		return path
+	}
+	return fmt.Sprintf("%s:%d", path, line)
+}
+
+// ambiguousErr is the exit error of an answer that lists candidates.
+func ambiguousErr(what string, n int) error {
+	return fmt.Errorf("%s is ambiguous: %d matches (listed)", what, n)
 }

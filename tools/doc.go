@@ -82,8 +82,12 @@
 //     or file-system clauses (CREATE, SET, DELETE, MERGE, COPY, LOAD, ...)
 //     or several statements are refused before Kuzu sees them (transports
 //     open the database read-only besides).
-//   - Processes (limit), ProcessDetail (id: a process id or a word of its
-//     label), Communities (limit), Schema (the graph's tables, properties
+//   - Processes (limit), ProcessDetail (id), Communities (limit),
+//     CommunityDetail (id, limit: members and the processes through it).
+//     A process or community is named the same way everywhere (ids.go):
+//     its id, a unique id prefix, its label, or a piece of its label;
+//     several matches are answered as "ambiguous" with the candidates.
+//     Schema (the graph's tables, properties
 //     and kinds, read from graph/schema), ListRepos (limit, offset over the
 //     registry) and RepoContext (stats, staleness against git HEAD).
 //

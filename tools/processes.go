@@ -78,7 +78,7 @@ func processRow(r []any) ProcessRow {
 
 // ProcessDetailInput is the process tool's input.
 type ProcessDetailInput struct {
-	ID string `json:"id" jsonschema:"Process id, or a word of its label (the highest-priority match wins)"`
+	ID string `json:"id" jsonschema:"Process id, a unique prefix of one, or its label or a piece of it; several matches are listed as candidates"`
 }
 
 // ProcessStep is one step of a process.
@@ -91,38 +91,47 @@ type ProcessStep struct {
 	StartLine int    `json:"startLine"`
 }
 
-// ProcessDetailOutput is one process step by step.
+// ProcessDetailOutput is one process step by step; when the reference
+// matched several processes, Status is "ambiguous" and Candidates lists
+// them instead (best first, at most 20; More says there were more).
 type ProcessDetailOutput struct {
 	graph.Origin // "repo": the repository answered from (the transport fills it)
 
-	Process ProcessRow    `json:"process"`
-	Steps   []ProcessStep `json:"steps"`
+	Status     string        `json:"status"` // "found" or "ambiguous"
+	Process    *ProcessRow   `json:"process,omitempty"`
+	Steps      []ProcessStep `json:"steps"`
+	Candidates []ProcessRow  `json:"candidates,omitempty"`
+	More       bool          `json:"more,omitempty"`
 }
 
 // maxRefBytes bounds a process reference (ids are short; a label word
 // longer than this matches nothing anyway).
 const maxRefBytes = 1024
 
-// ProcessDetail finds a process by id, else by a word of its label
-// (highest priority first), and lists its steps in order.
+// ProcessDetail finds a process by the reference rule of resolveRef (id,
+// unique id prefix, label, piece of a label) and lists its steps in
+// order; several matches are returned as candidates.
 func ProcessDetail(ctx context.Context, db Querier, in ProcessDetailInput) (*ProcessDetailOutput, error) {
 	ref := in.ID
-	if ref == "" {
-		return nil, inputErr("id is required: a process id or a word of its label")
+	if err := checkRef("process", ref); err != nil {
+		return nil, err
 	}
-	if len(ref) > maxRefBytes {
-		return nil, inputErr("id is %d bytes long, at most %d", len(ref), maxRefBytes)
-	}
-	q := schema.Quote(ref)
-	res, err := db.Query(ctx, "MATCH (p:Process) WHERE p.id = "+q+" OR p.label CONTAINS "+q+
-		" RETURN "+processCols+" ORDER BY p.id = "+q+" DESC, p.priority DESC LIMIT 1", nil)
+	rows, err := resolveRef(ctx, db, schema.LabelProcess, "p", ref, processCols, "p.priority DESC")
 	if err != nil {
-		return nil, fmt.Errorf("find process: %w", err)
+		return nil, err
 	}
-	if len(res.Rows) == 0 {
-		return nil, fmt.Errorf("%w: no process with id or label matching %q: list the processes (gitnexus processes, or the resource gitnexus://repo/{name}/processes)", ErrNotFound, ref)
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%w: no process with id, id prefix or label matching %q: list the processes (gitnexus processes, or the resource gitnexus://repo/{name}/processes)", ErrNotFound, ref)
 	}
-	out := &ProcessDetailOutput{Process: processRow(res.Rows[0]), Steps: []ProcessStep{}}
+	if len(rows) > 1 {
+		out := &ProcessDetailOutput{Status: "ambiguous", Steps: []ProcessStep{}, More: len(rows) > maxCandidates}
+		for _, r := range rows[:min(len(rows), maxCandidates)] {
+			out.Candidates = append(out.Candidates, processRow(r))
+		}
+		return out, nil
+	}
+	p := processRow(rows[0])
+	out := &ProcessDetailOutput{Status: "found", Process: &p, Steps: []ProcessStep{}}
 	steps, err := db.Query(ctx, "MATCH (s)-[r:STEP_IN_PROCESS]->(p:Process) WHERE p.id = "+schema.Quote(out.Process.ID)+" RETURN r.step, s.id, s.name, s.kind, s.filePath, s.startLine ORDER BY r.step", nil)
 	if err != nil {
 		return nil, fmt.Errorf("process steps: %w", err)
@@ -163,17 +172,13 @@ func Communities(ctx context.Context, db Querier, in CommunitiesInput) (*Communi
 	}
 	limit := clamp(in.Limit, MaxRows, 1, MaxRows)
 	// One row past the limit says whether there are more.
-	res, err := db.Query(ctx, fmt.Sprintf("MATCH (c:Community) RETURN c.id, c.label, c.keywords, c.cohesion, c.symbolCount ORDER BY c.symbolCount DESC, c.id LIMIT %d", limit+1), nil)
+	res, err := db.Query(ctx, fmt.Sprintf("MATCH (c:Community) RETURN "+communityCols+" ORDER BY c.symbolCount DESC, c.id LIMIT %d", limit+1), nil)
 	if err != nil {
 		return nil, fmt.Errorf("list communities: %w", err)
 	}
 	out := &CommunitiesOutput{Communities: []CommunityRow{}, Truncated: res.Truncated || len(res.Rows) > limit}
 	for _, r := range res.Rows[:min(len(res.Rows), limit)] {
-		c := CommunityRow{ID: str(r[0]), Label: str(r[1]), Keywords: []string{}, Cohesion: flt(r[3]), SymbolCount: num(r[4])}
-		for _, k := range list(r[2]) {
-			c.Keywords = append(c.Keywords, str(k))
-		}
-		out.Communities = append(out.Communities, c)
+		out.Communities = append(out.Communities, communityRow(r))
 	}
 	return out, nil
 }

@@ -42,8 +42,15 @@ func TestListingInputs(t *testing.T) {
 	if _, err := ProcessDetail(ctx, db, ProcessDetailInput{ID: "x' OR 1=1 //"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("ProcessDetail of a missing process: %v, want ErrNotFound", err)
 	}
-	if len(db.stmts) != 1 || !strings.Contains(db.stmts[0], schema.Quote("x' OR 1=1 //")) {
-		t.Errorf("the reference is not inlined as a quoted literal: %q", db.stmts)
+	// One statement per naming rule (id, id prefix, label, piece of a
+	// label), each with the reference as a quoted literal.
+	if len(db.stmts) != 4 {
+		t.Errorf("ProcessDetail of a missing process ran %d statements, want 4 (one per rule): %q", len(db.stmts), db.stmts)
+	}
+	for _, st := range db.stmts {
+		if !strings.Contains(st, schema.Quote("x' OR 1=1 //")) && !strings.Contains(st, schema.Quote("x' or 1=1 //")) {
+			t.Errorf("the reference is not inlined as a quoted literal: %q", st)
+		}
 	}
 
 	// One row past the limit marks the listing truncated, and is not listed.
@@ -98,5 +105,40 @@ func TestLongInputsRefused(t *testing.T) {
 	}
 	if len(db.stmts) != 0 {
 		t.Errorf("refused inputs reached the database: %d statements", len(db.stmts))
+	}
+}
+
+// TestProcessAndCommunityRefs: a reference one node matches is found; one
+// several match is answered with the candidates, never one picked; the
+// first rule that matches decides (an exact id stops before prefixes).
+func TestProcessAndCommunityRefs(t *testing.T) {
+	ctx := context.Background()
+	proc := func(id, label string) []any {
+		return []any{id, label, "cross_community", int64(3), 0.5, "e", "t", []any{}}
+	}
+	db := &fakeDB{rows: [][]any{proc("proc_a1", "main → a")}}
+	out, err := ProcessDetail(ctx, db, ProcessDetailInput{ID: "proc_a"})
+	if err != nil || out.Status != "found" || out.Process == nil || out.Process.ID != "proc_a1" {
+		t.Fatalf("one match = %+v, %v; want found proc_a1", out, err)
+	}
+	if len(db.stmts) != 2 || !strings.Contains(db.stmts[0], "p.id = 'proc_a'") {
+		t.Errorf("an exact-id match must stop the search, got %q", db.stmts)
+	}
+	db = &fakeDB{rows: [][]any{proc("proc_a1", "main → a"), proc("proc_a2", "main → b")}}
+	out, err = ProcessDetail(ctx, db, ProcessDetailInput{ID: "main"})
+	if err != nil || out.Status != "ambiguous" || len(out.Candidates) != 2 || out.Process != nil || len(db.stmts) != 1 {
+		t.Errorf("two matches = %+v, %v (%d statements); want ambiguous with 2 candidates, no steps read", out, err, len(db.stmts))
+	}
+	comm := []any{"comm_1", "auth", []any{"login"}, 0.5, int64(3)}
+	db = &fakeDB{rows: [][]any{comm, comm}}
+	c, err := CommunityDetail(ctx, db, CommunityDetailInput{ID: "comm"})
+	if err != nil || c.Status != "ambiguous" || len(c.Candidates) != 2 || c.Community != nil {
+		t.Errorf("community with two matches = %+v, %v; want ambiguous", c, err)
+	}
+	if _, err := CommunityDetail(ctx, &fakeDB{}, CommunityDetailInput{ID: "nothing"}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("community with no match: %v, want ErrNotFound", err)
+	}
+	if _, err := CommunityDetail(ctx, &fakeDB{}, CommunityDetailInput{}); !errors.Is(err, ErrInput) {
+		t.Errorf("community without id: %v, want ErrInput", err)
 	}
 }

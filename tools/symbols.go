@@ -119,8 +119,14 @@ func findSymbols(ctx context.Context, db Querier, lk Lookup) ([]Symbol, error) {
 
 func filterSymbols(in []Symbol, lk Lookup) []Symbol {
 	fp := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(lk.FilePath), `\`, "/"), "./")
-	kind := strings.ToLower(strings.TrimSpace(lk.Kind))
-	if fp == "" && kind == "" {
+	// kind may list several, comma-separated (function,method).
+	kinds := map[string]bool{}
+	for _, k := range strings.Split(strings.ToLower(lk.Kind), ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			kinds[k] = true
+		}
+	}
+	if fp == "" && len(kinds) == 0 {
 		return in
 	}
 	var out []Symbol
@@ -128,7 +134,7 @@ func filterSymbols(in []Symbol, lk Lookup) []Symbol {
 		if fp != "" && s.FilePath != fp && !strings.HasSuffix(s.FilePath, "/"+fp) && !strings.HasPrefix(s.FilePath, strings.TrimSuffix(fp, "/")+"/") {
 			continue
 		}
-		if kind != "" && strings.ToLower(s.Label) != kind && strings.ToLower(s.Kind) != kind {
+		if len(kinds) > 0 && !kinds[strings.ToLower(s.Label)] && !kinds[strings.ToLower(s.Kind)] {
 			continue
 		}
 		out = append(out, s)

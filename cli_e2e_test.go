@@ -5,7 +5,10 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -82,6 +85,150 @@ func TestE2EJSONKeyStyle(t *testing.T) {
 		checkKeys(v, "", &bad)
 		if len(bad) > 0 {
 			t.Errorf("%s: keys not in snake_case: %s", name, strings.Join(bad, ", "))
+		}
+	}
+}
+
+// TestE2EExitCodes runs every command through the outcomes the README
+// gives exit codes for: found (0), nothing found (3), ambiguous (3, the
+// candidates listed), bad input (2) and no index (3). Every message a
+// case prints on stderr names only flags the command has, and no MCP
+// parameter or Go parser error.
+func TestE2EExitCodes(t *testing.T) {
+	e := newEnv(t)
+	dir := fixture(t, "goshop")
+	// A second Open (store.Open is the first) makes the name ambiguous.
+	write(t, dir, "server/open.go", "package server\n\n// Open opens nothing.\nfunc Open() {}\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "open")
+	e.analyze(dir)
+	var procs struct {
+		Processes []struct {
+			ID string `json:"id"`
+		} `json:"processes"`
+	}
+	var comms struct {
+		Communities []struct {
+			ID string `json:"id"`
+		} `json:"communities"`
+	}
+	if json.Unmarshal([]byte(e.ok(dir, "processes", "--json")), &procs) != nil || len(procs.Processes) == 0 ||
+		json.Unmarshal([]byte(e.ok(dir, "communities", "--json")), &comms) != nil || len(comms.Communities) == 0 {
+		t.Fatal("the fixture has no processes or communities")
+	}
+	procPrefix := procs.Processes[0].ID[:len(procs.Processes[0].ID)-4]
+	commPrefix := comms.Communities[0].ID[:len(comms.Communities[0].ID)-4]
+	write(t, dir, "store/store.go", "package store\n\nfunc Changed() {}\n") // a diff for detect-changes
+
+	type tc struct {
+		name string
+		args []string
+		code int
+		out  string // stdout must contain it
+	}
+	cases := []tc{
+		{"query found", []string{"query", "order"}, 0, "Order"},
+		{"query nothing", []string{"query", "zzzqqqxxx"}, 3, "no matches"},
+		{"query bad mode", []string{"query", "x", "--mode", "fast"}, 2, ""},
+		{"query bad kind", []string{"query", "x", "--kind", "func"}, 2, ""},
+		{"query bad limit", []string{"query", "x", "--limit", "abc"}, 2, ""},
+		{"query no text", []string{"query"}, 2, ""},
+		{"context found", []string{"context", "Server.HandleOrder"}, 0, "server/server.go:"},
+		{"context nothing", []string{"context", "nosuchthing"}, 3, ""},
+		{"context ambiguous", []string{"context", "Open"}, 3, "store/store.go#Open:function"},
+		{"context ambiguous json", []string{"context", "Open", "--json"}, 3, `"ambiguous"`},
+		{"context by uid", []string{"context", "--uid", "store/store.go#Open:function"}, 0, "Open"},
+		{"context name and uid", []string{"context", "x", "--uid", "y"}, 2, ""},
+		{"context bad kind", []string{"context", "Open", "--kind", "func"}, 2, ""},
+		{"context kind list", []string{"context", "Open", "--kind", "function,method", "--file", "store/"}, 0, "store/store.go"},
+		{"impact found", []string{"impact", "SaveOrder"}, 0, "risk"},
+		{"impact nothing", []string{"impact", "nosuchthing"}, 3, ""},
+		{"impact ambiguous", []string{"impact", "Open"}, 3, "server/open.go#Open:function"},
+		{"impact bad depth", []string{"impact", "SaveOrder", "--depth", "99"}, 2, ""},
+		{"impact bad direction", []string{"impact", "SaveOrder", "--direction", "up"}, 2, ""},
+		{"impact bad relation", []string{"impact", "SaveOrder", "--relations", "CALL"}, 2, ""},
+		{"trace found", []string{"trace", "main", "audit"}, 0, "audit"},
+		{"trace no path", []string{"trace", "audit", "main"}, 3, "no path"},
+		{"trace nothing", []string{"trace", "main", "nosuchthing"}, 3, ""},
+		{"trace ambiguous", []string{"trace", "main", "Open"}, 3, "--to-uid"},
+		{"trace by uid", []string{"trace", "main", "--to-uid", "server/audit.go#Server.audit:method"}, 0, "audit"},
+		{"trace bad depth", []string{"trace", "main", "audit", "--depth", "0"}, 2, ""},
+		{"trace one arg", []string{"trace", "main"}, 2, ""},
+		{"process by prefix", []string{"process", procPrefix}, 0, procs.Processes[0].ID},
+		{"process nothing", []string{"process", "nosuchflow"}, 3, ""},
+		{"process ambiguous", []string{"process", "HandleOrder"}, 3, "proc_"},
+		{"process no id", []string{"process"}, 2, ""},
+		{"community by prefix", []string{"community", commPrefix}, 0, comms.Communities[0].ID},
+		{"community nothing", []string{"community", "nosuchcommunity"}, 3, ""},
+		{"community no id", []string{"community"}, 2, ""},
+		{"processes", []string{"processes"}, 0, "ID"},
+		{"processes bad limit", []string{"processes", "-n", "0"}, 2, ""},
+		{"communities", []string{"communities"}, 0, "ID"},
+		{"cypher found", []string{"cypher", "MATCH (f:Function) RETURN f LIMIT 1"}, 0, "(:Function {id: "},
+		{"cypher write", []string{"cypher", "CREATE (f:Folder {id: 'x'})"}, 2, ""},
+		{"detect-changes", []string{"detect-changes"}, 0, "1 files"},
+		{"detect-changes bad scope", []string{"detect-changes", "--scope", "everything"}, 2, ""},
+		{"detect-changes base and scope", []string{"detect-changes", "--base", "HEAD", "--scope", "staged"}, 2, ""},
+		{"detect-changes base alone", []string{"detect-changes", "--base", "HEAD"}, 0, ""},
+		{"status", []string{"status"}, 0, "integrity"},
+		{"list", []string{"list"}, 0, "goshop"},
+		{"version", []string{"version"}, 0, "gitnexus"},
+		{"clean --all without a terminal", []string{"clean", "--all"}, 2, ""},
+		{"analyze bad size", []string{"analyze", "--max-file-size", "0"}, 2, ""},
+		{"mcp empty address", []string{"mcp", "--http", ""}, 2, ""},
+		{"unknown command", []string{"communitee"}, 2, ""},
+	}
+	for _, c := range cases {
+		out, errs, code := e.run(dir, c.args...)
+		if code != c.code || !strings.Contains(out, c.out) {
+			t.Errorf("%s: gitnexus %s: exit %d, want %d; stdout must contain %q\nstdout: %s\nstderr: %s", c.name, strings.Join(c.args, " "), code, c.code, c.out, out, errs)
+		}
+		if slices.Contains(c.args, "--json") {
+			out = "" // the MCP tool's own answer, notices included
+		}
+		checkMessages(t, e, dir, c.args, out+errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".gitnexus")); err != nil {
+		t.Errorf("clean --all without --yes and without a terminal deleted the index: %v", err)
+	}
+
+	// No index: a fresh home with nothing registered, outside any repo.
+	none := newEnv(t)
+	empty := t.TempDir()
+	for _, args := range [][]string{
+		{"query", "x"}, {"context", "x"}, {"impact", "x"}, {"trace", "a", "b"}, {"process", "x"},
+		{"community", "x"}, {"processes"}, {"communities"}, {"cypher", "MATCH (n) RETURN n"},
+		{"detect-changes"}, {"status"},
+	} {
+		if out, errs, code := none.run(empty, args...); code != 3 {
+			t.Errorf("no index: gitnexus %s: exit %d, want 3\n%s%s", strings.Join(args, " "), code, out, errs)
+		}
+	}
+}
+
+// mcpWords are tool-parameter names and phrases a CLI message must not use.
+var mcpWords = regexp.MustCompile(`\b(target_uid|from_uid|to_uid|file_path|from_file|to_file|base_ref|search_query|max_symbols|task_context|maxDepth|minConfidence|relationTypes|includeTests|include_content)\b|the query tool|strconv\.`)
+
+// flagWord finds flags a message names.
+var flagWord = regexp.MustCompile(`(?:^|[\s(/'"` + "`" + `])(--[a-z][a-z-]+)`)
+
+// checkMessages: what a command printed names only flags it has, and no
+// MCP parameter or Go error.
+func checkMessages(t *testing.T, e *env, dir string, args []string, text string) {
+	t.Helper()
+	if m := mcpWords.FindString(text); m != "" {
+		t.Errorf("gitnexus %s: output names %q (an MCP parameter or a Go error):\n%s", strings.Join(args, " "), m, text)
+	}
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return
+	}
+	help, _, code := e.run(dir, args[0], "--help")
+	if code != 0 {
+		return // not a command
+	}
+	for _, m := range flagWord.FindAllStringSubmatch(text, -1) {
+		if !strings.Contains(help, m[1]+" ") && !strings.Contains(help, m[1]+"\n") && !strings.Contains(help, m[1]+",") {
+			t.Errorf("gitnexus %s: output names %s, which `%s` does not have:\n%s", strings.Join(args, " "), m[1], args[0], text)
 		}
 	}
 }

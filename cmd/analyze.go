@@ -113,7 +113,7 @@ func runAnalyze(c *cobra.Command, args []string) error {
 	var warned []string
 	warn := func(msg string) {
 		warned = append(warned, msg)
-		fmt.Fprintln(os.Stderr, "gitnexus: "+msg)
+		newScreen(os.Stderr).message("gitnexus: " + msg)
 	}
 
 	sum, err := index.Build(ctx, abs, index.Options{

@@ -73,7 +73,7 @@ When several symbols match TARGET they are listed (exit 3): pick one with
 
 func printImpact(out *tools.ImpactOutput) error {
 	if out.Status == "ambiguous" {
-		printCandidatesFor("TARGET", out.Candidates, "--uid")
+		printCandidatesFor("TARGET", out.Candidates, "--uid", "--file / --kind")
 		return nil
 	}
 	scr := stdout()

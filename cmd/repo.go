@@ -33,7 +33,7 @@ func resolveRepo(pathArg string) (graph.RepoEntry, error) {
 		return e, err
 	}
 	if target == "" && !within(cwd, e.Path) {
-		fmt.Fprintf(os.Stderr, "gitnexus: using %s (%s), the only registered repository: the working directory is in no indexed one\n", e.Name, e.Path)
+		newScreen(os.Stderr).message(fmt.Sprintf("gitnexus: using %s (%s), the only registered repository: the working directory is in no indexed one", e.Name, e.Path))
 	}
 	return e, nil
 }

@@ -150,7 +150,7 @@ func reportError(err error, code int) {
 	if flagJSON {
 		writeJSON(os.Stdout, map[string]any{"error": msg, "code": code})
 	}
-	fmt.Fprintf(os.Stderr, "gitnexus: %s\n", msg)
+	newScreen(os.Stderr).message("gitnexus: " + msg)
 }
 
 // isUsageError recognizes cobra's own flag and argument errors.

@@ -35,10 +35,11 @@ func newScreen(f *os.File) *screen {
 	return s
 }
 
-// isTerminal reports whether f is a character device (a terminal).
+// isTerminal reports whether f is a terminal (it has terminal attributes:
+// /dev/null is a character device too, but no terminal).
 func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
 }
 
 // termWidth is f's terminal width in columns, else $COLUMNS, else 80.
@@ -195,4 +196,29 @@ func nameWidth(names ...string) int {
 		w = max(w, visibleWidth(n))
 	}
 	return min(w, 32)
+}
+
+// message prints a message (a notice, an error) word-wrapped to the
+// width, never inside a word; continuation lines are indented. Piped, it
+// is one line.
+func (s *screen) message(text string) {
+	if s.width <= 0 || visibleWidth(text) <= s.width {
+		fmt.Fprintln(s.w, text)
+		return
+	}
+	line := ""
+	for _, word := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = word
+		case visibleWidth(line)+1+visibleWidth(word) > s.width:
+			s.line(line)
+			line = "    " + word
+		default:
+			line += " " + word
+		}
+	}
+	if line != "" {
+		s.line(line)
+	}
 }

@@ -101,21 +101,22 @@ func toolError(err error) error {
 
 // printNotices prints a tool's notices on stderr, in the CLI's words.
 func printNotices(notices []string) {
+	scr := newScreen(os.Stderr)
 	for _, n := range notices {
-		fmt.Fprintf(os.Stderr, "gitnexus: %s\n", cliText(n))
+		scr.message("gitnexus: " + cliText(n))
 	}
 }
 
 // printCandidates lists the symbols an ambiguous NAME matched, to pick one
 // with --uid.
-func printCandidates(cands []tools.Symbol) { printCandidatesFor("NAME", cands, "--uid") }
+func printCandidates(cands []tools.Symbol) { printCandidatesFor("NAME", cands, "--uid", "--file / --kind") }
 
 // printCandidatesFor lists the symbols an ambiguous argument (what)
 // matched, under a header, for the user to pick one with flag (--uid,
-// --from-uid, ...).
-func printCandidatesFor(what string, cands []tools.Symbol, flag string) {
+// --from-uid, ...) or narrow the match with the flags in narrow.
+func printCandidatesFor(what string, cands []tools.Symbol, flag, narrow string) {
 	scr := stdout()
-	scr.linef("%s matches %d symbols; pick one with %s (or narrow with --file / --kind):", what, len(cands), flag)
+	scr.linef("%s matches %d symbols; pick one with %s (or narrow with %s):", what, len(cands), flag, narrow)
 	scr.line(scr.paint(styleDim, fmt.Sprintf("  %-10s %-28s %s", "KIND", "LOCATION", "ID")))
 	for _, s := range cands {
 		scr.linef("  %-10s %-28s %s", s.Kind, loc(s.FilePath, s.StartLine), scr.paint(styleCyan, s.ID))

@@ -68,11 +68,11 @@ func printTrace(out *tools.TraceOutput) error {
 	scr := stdout()
 	switch out.Status {
 	case "ambiguous":
-		flag, what := "--from-uid", "FROM"
+		flag, what, narrow := "--from-uid", "FROM", "--from-file"
 		if out.Ambiguous == "to" {
-			flag, what = "--to-uid", "TO"
+			flag, what, narrow = "--to-uid", "TO", "--to-file"
 		}
-		printCandidatesFor(what, out.Candidates, flag)
+		printCandidatesFor(what, out.Candidates, flag, narrow)
 		return nil
 	case "no_path":
 		scr.linef("no path from %s to %s", out.From.Name, out.To.Name)

@@ -109,7 +109,9 @@ func printNotices(notices []string) {
 
 // printCandidates lists the symbols an ambiguous NAME matched, to pick one
 // with --uid.
-func printCandidates(cands []tools.Symbol) { printCandidatesFor("NAME", cands, "--uid", "--file / --kind") }
+func printCandidates(cands []tools.Symbol) {
+	printCandidatesFor("NAME", cands, "--uid", "--file / --kind")
+}
 
 // printCandidatesFor lists the symbols an ambiguous argument (what)
 // matched, under a header, for the user to pick one with flag (--uid,

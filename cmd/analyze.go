@@ -43,6 +43,9 @@ is complete: an interrupted or failed analyze leaves the previous index as it
 was. Files are chosen as git would (tracked plus untracked-but-not-ignored),
 minus .gitnexusignore patterns, default excludes (vendored and generated
 code, lock files, minified bundles), binaries and files over --max-file-size.`,
+	Example: `  gitnexus analyze ~/src/myrepo
+  gitnexus analyze -r myrepo --skip-embeddings
+  gitnexus analyze . --exclude 'testdata/' --include vendor/`,
 	Args: cobra.MaximumNArgs(1),
 	RunE: runAnalyze,
 }

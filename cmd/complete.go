@@ -92,6 +92,13 @@ func completeIDs(communities bool) cobra.CompletionFunc {
 // registerCompletions attaches the completion functions; Execute calls it
 // once, after every command's init has defined its flags.
 var registerCompletions = sync.OnceFunc(func() {
+	rootCmd.InitDefaultCompletionCmd()
+	if c, _, err := rootCmd.Find([]string{"completion"}); err == nil && c.Name() == "completion" {
+		c.Example = "  source <(gitnexus completion bash)\n  gitnexus completion zsh > \"${fpath[1]}/_gitnexus\""
+		for _, sh := range c.Commands() {
+			sh.Example = "  gitnexus completion " + sh.Name() + " --help"
+		}
+	}
 	_ = rootCmd.RegisterFlagCompletionFunc("repo", completeRepos)
 	processCmd.ValidArgsFunction = completeIDs(false)
 	communityCmd.ValidArgsFunction = completeIDs(true)

@@ -25,6 +25,8 @@ vector: the first dimensions and the norm, or the whole vector with --json.
 --query adds the query prefix the model expects for search queries. With only
 the tokenizer files (no ONNX model) it prints the ids and says the vector
 needs the model.`,
+	Example: `  gitnexus embed "parse config file"
+  gitnexus embed --query "parse config file" --json`,
 	Args: func(cmd *cobra.Command, args []string) error {
 		if len(args) != 1 {
 			return Usage(`embed takes exactly one text argument (quote it): gitnexus embed "some text"`)

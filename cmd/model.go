@@ -23,6 +23,8 @@ var modelCmd = &cobra.Command{
 	Long: `The embedding model lives in $GITNEXUS_HOME/models/snowflake-arctic-embed-xs
 (GITNEXUS_HOME defaults to ~/.gitnexus), or wherever --model-dir or
 $GITNEXUS_MODEL_DIR points. Without it, analyze builds a keyword-only index.`,
+	Example: `  gitnexus model pull
+  gitnexus model status --no-verify`,
 }
 
 var modelPullCmd = &cobra.Command{
@@ -34,15 +36,18 @@ resumes where it stopped; every file is checked against its pinned sha256 and
 only then put in place. On a machine without a route to huggingface.co,
 download the files elsewhere and point --model-dir (or GITNEXUS_MODEL_DIR) at
 them.`,
+	Example: `  gitnexus model pull
+  gitnexus model pull --quantized --model-dir ~/models/arctic-xs`,
 	Args: cobra.NoArgs,
 	RunE: runModelPull,
 }
 
 var modelStatusCmd = &cobra.Command{
-	Use:   "status",
-	Short: "Show which model files are present, where, and whether they verify",
-	Args:  cobra.NoArgs,
-	RunE:  runModelStatus,
+	Use:     "status",
+	Short:   "Show which model files are present, where, and whether they verify",
+	Example: `  gitnexus model status --json`,
+	Args:    cobra.NoArgs,
+	RunE:    runModelStatus,
 }
 
 func init() {

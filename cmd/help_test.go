@@ -1,0 +1,60 @@
+package cmd
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// TestEveryCommandHasAnExample: each command's --help shows an example
+// that runs this command, and its flags are documented.
+func TestEveryCommandHasAnExample(t *testing.T) {
+	registerCompletions()
+	var walk func(c *cobra.Command)
+	n := 0
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			if sub.Name() == "help" || sub.Hidden {
+				continue
+			}
+			n++
+			if !strings.Contains(sub.Example, "gitnexus "+strings.TrimPrefix(sub.CommandPath(), "gitnexus ")) && sub.Name() != "completion" {
+				t.Errorf("%s: --help has no example running it (Example = %q)", sub.CommandPath(), sub.Example)
+			}
+			if strings.TrimSpace(sub.Example) == "" {
+				t.Errorf("%s: --help has no example", sub.CommandPath())
+			}
+			walk(sub)
+		}
+	}
+	walk(rootCmd)
+	if n < 20 {
+		t.Errorf("walked %d commands; the tree is missing some", n)
+	}
+}
+
+// TestFitAndWrap: cutting keeps escapes out of the count and never passes
+// the width; messages wrap between words.
+func TestFitAndWrap(t *testing.T) {
+	for _, w := range []int{10, 20, 40} {
+		s := fit("\x1b[1mServer.HandleOrder\x1b[0m  server/server.go:21 and more text beyond", w)
+		if got := visibleWidth(s); got > w || !strings.HasSuffix(s, "…\x1b[0m") {
+			t.Errorf("fit to %d = %q (%d columns)", w, s, got)
+		}
+	}
+	if s := fit("short", 10); s != "short" {
+		t.Errorf("fit cut a short line: %q", s)
+	}
+	var b strings.Builder
+	scr := &screen{w: &b, width: 20}
+	scr.message("gitnexus: callers are a LOWER BOUND: 1 call sites")
+	for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		if visibleWidth(l) > 20 || strings.HasSuffix(l, "…") {
+			t.Errorf("message line %q passes 20 columns or was cut", l)
+		}
+	}
+	if !strings.Contains(b.String(), "LOWER") || !strings.Contains(b.String(), "BOUND:") {
+		t.Errorf("a word was split: %q", b.String())
+	}
+}

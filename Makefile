@@ -2,6 +2,7 @@
 #
 #   make build   bin/gitnexus with its native libraries beside it (RUNPATH exactly $ORIGIN:
 #                go-kuzu's cgo flags add the module cache, scripts/runpath removes it)
+#   make install bin/gitnexus and its libraries into $(PREFIX)/lib/gitnexus, linked as $(PREFIX)/bin/gitnexus
 #   make demo    build, index this repository, and ask it a question
 #   make test    everything CI runs: native libraries, vet, staticcheck, tests
 #   make bench   analyze speed and memory beside the reference tool (see bench/README.md)
@@ -14,10 +15,11 @@ KUZU_SO    = $(KUZU_DIR)/lib/dynamic/linux-amd64/libkuzu.so
 ORT_SO    := lib/libonnxruntime.so.1
 LDFLAGS   := -r $$ORIGIN -X github.com/gitnexus/gitnexus/cmd.Version=$(VERSION)
 STATICCHECK_VERSION := v0.8.2
+PREFIX    ?= $(HOME)/.local
 DEMO_REPO ?= .
 DEMO_QUERY ?= resolve calls across files
 
-.PHONY: build demo test vet staticcheck unit relocated deps ort bench bench-callgraph clean
+.PHONY: build install demo test vet staticcheck unit relocated deps ort bench bench-callgraph clean
 
 build: deps
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/gitnexus .
@@ -25,6 +27,13 @@ build: deps
 	cp -f $(KUZU_SO) $(BIN)/libkuzu.so
 	cp -f $(ORT_SO) $(BIN)/libonnxruntime.so.1
 	@echo "built $(BIN)/gitnexus (native libraries beside it)"
+
+# install: the binary finds its libraries by RUNPATH $$ORIGIN (the real path, through the link).
+install: build
+	mkdir -p $(PREFIX)/lib/gitnexus $(PREFIX)/bin
+	cp -f $(BIN)/gitnexus $(BIN)/libkuzu.so $(BIN)/libonnxruntime.so.1 $(PREFIX)/lib/gitnexus/
+	ln -sf $(PREFIX)/lib/gitnexus/gitnexus $(PREFIX)/bin/gitnexus
+	@echo "installed $(PREFIX)/bin/gitnexus"
 
 # deps fetches Go modules and the ONNX Runtime library (from npm, no install scripts).
 deps: $(ORT_SO)

@@ -71,9 +71,14 @@ func TestE2EJSONKeyStyle(t *testing.T) {
 		{"status"}, {"list"}, {"query", "order"}, {"query", "order", "--files"},
 		{"context", "HandleOrder"}, {"context", "Server"}, {"impact", "Open"}, {"impact", "store/store.go"},
 		{"trace", "main", "audit"}, {"detect-changes"}, {"cypher", "MATCH (f:Function) RETURN f LIMIT 2"},
-		{"processes"}, {"process", procs.Processes[0].ID}, {"communities"}, {"model", "status"},
+		{"processes"}, {"process", procs.Processes[0].ID}, {"communities"}, {"model", "status"}, {"version"},
+		{"community", "s"}, {"community", "store"},
 	} {
-		outputs[strings.Join(args, " ")+" --json"] = e.ok(dir, append(args, "--json")...)
+		out, errs, code := e.run(dir, append(args, "--json")...)
+		if code != 0 && code != 3 {
+			t.Fatalf("%v --json: exit %d\n%s%s", args, code, out, errs)
+		}
+		outputs[strings.Join(args, " ")+" --json"] = out
 	}
 	for name, out := range outputs {
 		var v any
@@ -230,5 +235,32 @@ func checkMessages(t *testing.T, e *env, dir string, args []string, text string)
 		if !strings.Contains(help, m[1]+" ") && !strings.Contains(help, m[1]+"\n") && !strings.Contains(help, m[1]+",") {
 			t.Errorf("gitnexus %s: output names %s, which `%s` does not have:\n%s", strings.Join(args, " "), m[1], args[0], text)
 		}
+	}
+}
+
+// TestE2EStatusStaleOutsideGit: an index built before the directory was a
+// git repository is stale once it has a HEAD, and text status says so as
+// --json does.
+func TestE2EStatusStaleOutsideGit(t *testing.T) {
+	e := newEnv(t)
+	dir := filepath.Join(t.TempDir(), "shop")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "repos", "goshop"))); err != nil {
+		t.Fatal(err)
+	}
+	e.analyze(dir)
+	if out := e.ok(dir, "status"); strings.Contains(out, "STALE") || !strings.Contains(out, "not a git repository") {
+		t.Errorf("status outside git:\n%s", out)
+	}
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", "-A")
+	git(t, dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "now in git")
+	var st struct {
+		Stale bool `json:"stale"`
+	}
+	if err := json.Unmarshal([]byte(e.ok(dir, "status", "--json")), &st); err != nil || !st.Stale {
+		t.Errorf("status --json after git init: stale %v, %v", st.Stale, err)
+	}
+	if out := e.ok(dir, "status"); !strings.Contains(out, "STALE") {
+		t.Errorf("text status hides what --json says (stale):\n%s", out)
 	}
 }

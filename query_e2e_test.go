@@ -39,13 +39,17 @@ func (r queryResult) all() []queryHit {
 
 func (e *env) query(dir string, args ...string) queryResult {
 	e.t.Helper()
-	out := e.ok(dir, append([]string{"query", "--json"}, args...)...)
+	out, errs, code := e.run(dir, append([]string{"query", "--json"}, args...)...)
 	var r queryResult
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		e.t.Fatalf("query --json is not one JSON object: %v\n%s", err, out)
+		e.t.Fatalf("query --json is not one JSON object: %v\n%s%s", err, out, errs)
 	}
 	if r.Processes == nil || r.ProcessSymbols == nil || r.Definitions == nil {
 		e.t.Fatalf("processes, process_symbols and definitions must be arrays: %s", out)
+	}
+	// Exit 0 with hits, 3 (nothing found) without.
+	if found := len(r.ProcessSymbols)+len(r.Definitions) > 0; code != 0 && !(code == 3 && !found) || code == 3 && found {
+		e.t.Fatalf("query %v: exit %d with %d hits\n%s", args, code, len(r.ProcessSymbols)+len(r.Definitions), errs)
 	}
 	return r
 }
@@ -174,7 +178,8 @@ func TestE2EQueryPack(t *testing.T) {
 			withPack := answers(dir)
 			matched := 0
 			for i := range searches {
-				if !strings.HasPrefix(withPack[i], "exit 0\n") {
+				// exit 0 with hits, 3 (nothing found) without
+				if !strings.HasPrefix(withPack[i], "exit 0\n") && !(strings.HasPrefix(withPack[i], "exit 3\n") && !strings.Contains(withPack[i], `"score"`)) {
 					t.Errorf("%v: %s", searches[i], withPack[i])
 				}
 				if strings.Contains(withPack[i], `"score"`) {

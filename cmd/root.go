@@ -3,15 +3,24 @@
 // tools or mcp, and print. The commands that answer a question about an
 // index (context, impact, trace, detect-changes, cypher, processes,
 // process, communities) are one generic runner over package tools
-// (runTool), so their --json is the tools' JSON, the MCP server's answer. Each command lives in its own file and adds itself to
-// the root in an init function.
+// (runTool), so their --json is the tools' JSON, the MCP server's answer.
+// Each command lives in its own file and adds itself to the root in an init
+// function.
 //
 // Conventions every command follows:
-//   - --json prints exactly one JSON object on stdout; logs and progress go
-//     to stderr.
+//   - --json prints exactly one JSON object on stdout, keys in snake_case
+//     (but the reference location fields filePath, startLine, endLine);
+//     logs and progress go to stderr.
 //   - A command acts on the indexed repo containing the working directory
 //     unless -r NAME|PATH says otherwise.
-//   - Exit codes: see ExitCode.
+//   - One flag vocabulary (vocab.go): -n/--limit, --depth, NAME or --uid,
+//     --file, --kind lists; enum values are checked and the allowed ones
+//     listed; tool messages are put in CLI words (cliText).
+//   - Exit codes: see the Exit constants. Nothing found and ambiguous
+//     (candidates printed) are ExitNotFound; the answer stays printed
+//     (Error.Answered).
+//   - Text output goes through a screen (term.go): cut to the terminal's
+//     width with "…", messages word-wrapped, colour unless NO_COLOR.
 package cmd
 
 import (

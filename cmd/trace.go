@@ -82,7 +82,11 @@ func printTrace(out *tools.TraceOutput) error {
 				scr.linef("  %s  %s", scr.paint(styleBold, h.Name), loc(h.FilePath, h.StartLine))
 				continue
 			}
-			scr.linef("  -%s(%.2f, line %d)-> %s  %s", h.Edge, h.Confidence, h.Line, scr.paint(styleBold, h.Name), loc(h.FilePath, h.StartLine))
+			site := "" // the call's line; none for HAS_METHOD
+			if h.Line > 0 {
+				site = fmt.Sprintf(", line %d", h.Line)
+			}
+			scr.linef("  -%s(%.2f%s)-> %s  %s", h.Edge, h.Confidence, site, scr.paint(styleBold, h.Name), loc(h.FilePath, h.StartLine))
 		}
 	}
 	printNotices(out.Notices)

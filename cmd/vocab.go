@@ -50,6 +50,8 @@ var cliWords = strings.NewReplacer(
 	"request: limit must be", "request: --limit must be",
 	"request: direction must be", "request: --direction must be",
 	"request: name or uid is required", "request: give NAME or --uid",
+	"request: name ", "request: --name ",
+	"request: lang ", "request: --lang ",
 	", or the resource gitnexus://repo/{name}/processes)", ")",
 	", or the resource gitnexus://repo/{name}/communities)", ")",
 	"search task_context/goal", "search --task-context/--goal",

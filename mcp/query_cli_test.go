@@ -52,17 +52,18 @@ func TestQueryCLIMatchesTool(t *testing.T) {
 	}
 
 	// Bad input: the tool answers an error, the CLI exits 2 with the same
-	// message.
+	// complaint in its own words (flags, not tool parameters).
 	for _, tc := range []struct {
-		cli  []string
-		args map[string]any
-		want string
+		cli     []string
+		args    map[string]any
+		want    string
+		cliWant string
 	}{
-		{[]string{"--kind", "func"}, map[string]any{"kind": []string{"func"}}, `unknown kind "func"`},
-		{[]string{"--mode", "fuzzy"}, map[string]any{"mode": "fuzzy"}, `unknown mode "fuzzy"`},
-		{[]string{"--name", "["}, map[string]any{"name": "["}, "not a valid glob"},
-		{[]string{"--min-score", "2"}, map[string]any{"min_score": 2}, "min_score must be between 0 and 1"},
-		{[]string{"--lang", "go;drop"}, map[string]any{"lang": []string{"go;drop"}}, "not a language name"},
+		{[]string{"--kind", "func"}, map[string]any{"kind": []string{"func"}}, `unknown kind "func"`, `--kind "func" is not a kind`},
+		{[]string{"--mode", "fuzzy"}, map[string]any{"mode": "fuzzy"}, `unknown mode "fuzzy"`, `--mode must be one of hybrid, keyword, vector (got "fuzzy")`},
+		{[]string{"--name", "["}, map[string]any{"name": "["}, "not a valid glob", "not a valid glob"},
+		{[]string{"--min-score", "2"}, map[string]any{"min_score": 2}, "min_score must be between 0 and 1", "--min-score must be between 0 and 1"},
+		{[]string{"--lang", "go;drop"}, map[string]any{"lang": []string{"go;drop"}}, "not a language name", "not a language name"},
 	} {
 		args := map[string]any{"search_query": "order"}
 		for k, v := range tc.args {
@@ -76,8 +77,8 @@ func TestQueryCLIMatchesTool(t *testing.T) {
 		c.Dir, c.Env = w.repo, w.env()
 		out, err := c.CombinedOutput()
 		ee, ok := err.(*exec.ExitError)
-		if !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), tc.want) {
-			t.Errorf("query %v: err %v, output %q; want exit 2 saying %q", tc.cli, err, out, tc.want)
+		if !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), tc.cliWant) {
+			t.Errorf("query %v: err %v, output %q; want exit 2 saying %q", tc.cli, err, out, tc.cliWant)
 		}
 	}
 }

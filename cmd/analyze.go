@@ -213,14 +213,6 @@ func shortSHA(s string) string {
 	return s
 }
 
-// formatCounts prints "a 3, b 2" sorted by count, largest first.
-func formatCounts(m map[string]int) string {
-	if len(m) == 0 {
-		return "none"
-	}
-	return strings.Join(countItems(m), ", ")
-}
-
 // countItems is m as "a 3", "b 2", sorted by count, largest first.
 func countItems(m map[string]int) []string {
 	if len(m) == 0 {
@@ -271,9 +263,6 @@ func phaseItems(m map[string]float64) []string {
 	}
 	return parts
 }
-
-// formatPhases is phaseItems on one line.
-func formatPhases(m map[string]float64) string { return strings.Join(phaseItems(m), ", ") }
 
 // duration prints seconds as "1.23s" from one second, else "45ms".
 func duration(sec float64) string {

@@ -51,7 +51,7 @@ lower bound (unresolved call sites). NAME may be a name, a qualified name
 
 func printContext(out *tools.ContextOutput) error {
 	if out.Status == "ambiguous" {
-		printCandidatesFor("NAME", out.Candidates, "--uid", "--file / --kind")
+		printCandidates(out.Candidates)
 		return nil
 	}
 	scr := stdout()

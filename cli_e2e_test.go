@@ -143,6 +143,8 @@ func TestE2EExitCodes(t *testing.T) {
 		{"context ambiguous", []string{"context", "Open"}, 3, "store/store.go#Open:function"},
 		{"context ambiguous json", []string{"context", "Open", "--json"}, 3, `"ambiguous"`},
 		{"context by uid", []string{"context", "--uid", "store/store.go#Open:function"}, 0, "Open"},
+		{"context uid prefix", []string{"context", "--uid", "store/store.go#Op"}, 0, "store/store.go#Open:function"},
+		{"context ambiguous uid prefix", []string{"context", "--uid", "store/store.go#"}, 3, "store/store.go#Open:function"},
 		{"context name and uid", []string{"context", "x", "--uid", "y"}, 2, ""},
 		{"context bad kind", []string{"context", "Open", "--kind", "func"}, 2, ""},
 		{"context kind list", []string{"context", "Open", "--kind", "function,method", "--file", "store/"}, 0, "store/store.go"},

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -62,6 +63,12 @@ func itoa(n int) string {
 // cols columns and returns everything it wrote.
 func (e *env) runPTY(dir string, cols int, extraEnv []string, args ...string) string {
 	e.t.Helper()
+	return e.runPTYInput(dir, cols, extraEnv, "", args...)
+}
+
+// runPTYInput is runPTY that types input on the terminal first.
+func (e *env) runPTYInput(dir string, cols int, extraEnv []string, input string, args ...string) string {
+	e.t.Helper()
 	m, s := openPTY(e.t, cols, 40)
 	defer m.Close()
 	c := exec.Command(binary, args...)
@@ -73,6 +80,11 @@ func (e *env) runPTY(dir string, cols int, extraEnv []string, args ...string) st
 		e.t.Fatalf("start %v: %v", args, err)
 	}
 	s.Close()
+	if input != "" {
+		if _, err := m.Write([]byte(input)); err != nil {
+			e.t.Fatalf("type on the pty: %v", err)
+		}
+	}
 	var out bytes.Buffer
 	done := make(chan error, 1)
 	go func() {
@@ -155,5 +167,19 @@ func TestE2ETerminalOutput(t *testing.T) {
 	}
 	if out, _, _ := e.run(dir, "query", "order"); strings.Contains(out, "\x1b[") || strings.Contains(out, "…") {
 		t.Errorf("piped output has escapes or cut lines:\n%q", out)
+	}
+
+	// clean --all asks on a terminal: "n" keeps every index, "y" deletes.
+	if out := e.runPTYInput(dir, 80, nil, "n\n", "clean", "--all"); !strings.Contains(out, "[y/N]") || !strings.Contains(out, "cancelled") {
+		t.Errorf("clean --all on a terminal did not ask, or went on after no:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".gitnexus")); err != nil {
+		t.Fatalf("clean --all answered no, yet the index is gone: %v", err)
+	}
+	if out := e.runPTYInput(dir, 80, nil, "y\n", "clean", "--all"); !strings.Contains(out, "removed the index") {
+		t.Errorf("clean --all answered yes:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".gitnexus")); !os.IsNotExist(err) {
+		t.Errorf("clean --all answered yes, yet the index is there: %v", err)
 	}
 }

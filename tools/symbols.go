@@ -54,7 +54,8 @@ func symbolOf(r []any) Symbol {
 
 // findSymbols returns the symbols lk names, best first (exact name before
 // qualified-name match; code before tests (the stored isTest), then
-// shorter paths). Files match when
+// shorter paths). An id (uid, or a name with '#') that no symbol has
+// exactly matches the symbols whose ids start with it. Files match when
 // lk.Files and the name looks like a path.
 func findSymbols(ctx context.Context, db Querier, lk Lookup) ([]Symbol, error) {
 	for _, f := range []struct{ name, v string }{{"name", lk.Name}, {"uid", lk.UID}, {"file_path", lk.FilePath}, {"kind", lk.Kind}} {
@@ -62,13 +63,15 @@ func findSymbols(ctx context.Context, db Querier, lk Lookup) ([]Symbol, error) {
 			return nil, err
 		}
 	}
-	var where string
+	var where, id string
 	switch {
 	case lk.UID != "":
-		where = "n.id = " + schema.Quote(lk.UID)
+		id = lk.UID
+		where = "n.id = " + schema.Quote(id)
 	case strings.TrimSpace(lk.Name) != "":
 		name := strings.TrimSpace(lk.Name)
 		if strings.Contains(name, "#") { // an id given as a name
+			id = name
 			where = "n.id = " + schema.Quote(name)
 		} else if i := strings.LastIndexAny(name, ".:"); i > 0 && i < len(name)-1 && !strings.Contains(name, "/") {
 			where = "(n.qualifiedName = " + schema.Quote(strings.ReplaceAll(name, "::", ".")) + " OR n.qualifiedName ENDS WITH " + schema.Quote("."+strings.ReplaceAll(name, "::", ".")) + " OR (n.name = " + schema.Quote(name) + "))"
@@ -82,6 +85,14 @@ func findSymbols(ctx context.Context, db Querier, lk Lookup) ([]Symbol, error) {
 	res, err := db.Query(ctx, q, nil)
 	if err != nil {
 		return nil, fmt.Errorf("look up symbol: %w", err)
+	}
+	if len(res.Rows) == 0 && id != "" {
+		// An id nothing has exactly: a prefix of ids (path#Server.Hand),
+		// found when only one id starts with it, else the candidates.
+		res, err = db.Query(ctx, "MATCH "+symbolPattern("n")+" WHERE n.id STARTS WITH "+schema.Quote(id)+" RETURN "+symbolCols+fmt.Sprintf(" ORDER BY n.id LIMIT %d", maxCandidates+1), nil)
+		if err != nil {
+			return nil, fmt.Errorf("look up symbol by id prefix: %w", err)
+		}
 	}
 	var out []Symbol
 	for _, r := range res.Rows {

@@ -91,7 +91,8 @@
 //     and kinds, read from graph/schema), ListRepos (limit, offset over the
 //     registry) and RepoContext (stats, staleness against git HEAD).
 //
-// Naming a symbol: uid wins; else name matches Symbol.name, or, when it has
+// Naming a symbol: uid wins (an id no symbol has exactly matches the ids
+// that start with it); else name matches Symbol.name, or, when it has
 // a '.' or '::', the qualified name (Server.HandleOrder). file_path (path
 // suffix) and kind (table or precise kind) narrow it.
 //

@@ -172,6 +172,7 @@ func TestE2EExitCodes(t *testing.T) {
 		{"processes bad limit", []string{"processes", "-n", "0"}, 2, ""},
 		{"communities", []string{"communities"}, 0, "ID"},
 		{"cypher found", []string{"cypher", "MATCH (f:Function) RETURN f LIMIT 1"}, 0, "(:Function {id: "},
+		{"cypher params not an object", []string{"cypher", "RETURN $a", "--params", "[1]"}, 2, ""},
 		{"cypher write", []string{"cypher", "CREATE (f:Folder {id: 'x'})"}, 2, ""},
 		{"detect-changes", []string{"detect-changes"}, 0, "1 files"},
 		{"detect-changes bad scope", []string{"detect-changes", "--scope", "everything"}, 2, ""},
@@ -214,7 +215,7 @@ func TestE2EExitCodes(t *testing.T) {
 }
 
 // mcpWords are tool-parameter names and phrases a CLI message must not use.
-var mcpWords = regexp.MustCompile(`\b(target_uid|from_uid|to_uid|file_path|from_file|to_file|base_ref|search_query|max_symbols|task_context|maxDepth|minConfidence|relationTypes|includeTests|include_content)\b|the query tool|strconv\.`)
+var mcpWords = regexp.MustCompile(`\b(target_uid|from_uid|to_uid|file_path|from_file|to_file|base_ref|search_query|max_symbols|task_context|maxDepth|minConfidence|relationTypes|includeTests|include_content)\b|the query tool|strconv\.|Go value|interface \{\}`)
 
 // flagWord finds flags a message names.
 var flagWord = regexp.MustCompile(`(?:^|[\s(/'"` + "`" + `])(--[a-z][a-z-]+)`)

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -39,7 +40,11 @@ as a table, or with --json what the MCP cypher tool returns
 			// are float64), so the child it runs each cypher call in binds
 			// the same values as the server would.
 			if err := json.Unmarshal([]byte(cypherParams), &in.Params); err != nil {
-				return Usage("--params must be a JSON object of placeholder values: %v", err)
+				var te *json.UnmarshalTypeError
+				if errors.As(err, &te) {
+					return Usage(`--params must be a JSON object of placeholder values, e.g. '{"name": "Save"}' (got a JSON %s)`, te.Value)
+				}
+				return Usage(`--params must be a JSON object of placeholder values, e.g. '{"name": "Save"}': %v`, err)
 			}
 		}
 		if err := checkRange("--limit", in.Limit, 1, tools.MaxRows); err != nil {

@@ -66,6 +66,10 @@ func TestE2EJSONKeyStyle(t *testing.T) {
 		t.Fatalf("processes --json: %v, %d processes", err, len(procs.Processes))
 	}
 	write(t, dir, "store/store.go", "package store\n\nfunc Changed() {}\n")
+	tinyModel, err := filepath.Abs(filepath.Join("embed", "testdata", "tiny"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	outputs := map[string]string{"analyze --json": sum}
 	for _, args := range [][]string{
 		{"status"}, {"list"}, {"query", "order"}, {"query", "order", "--files"},
@@ -73,6 +77,8 @@ func TestE2EJSONKeyStyle(t *testing.T) {
 		{"trace", "main", "audit"}, {"detect-changes"}, {"cypher", "MATCH (f:Function) RETURN f LIMIT 2"},
 		{"processes"}, {"process", procs.Processes[0].ID}, {"communities"}, {"model", "status"}, {"version"},
 		{"community", "s"}, {"community", "store"},
+		{"embed", "--model-dir", tinyModel, "parse config"},
+		{"clean"}, // last: it deletes the index
 	} {
 		out, errs, code := e.run(dir, append(args, "--json")...)
 		if code != 0 && code != 3 {

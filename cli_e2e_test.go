@@ -206,6 +206,23 @@ func TestE2EExitCodes(t *testing.T) {
 		t.Errorf("clean --all without --yes and without a terminal deleted the index: %v", err)
 	}
 
+	// Completion: repo names, process and community ids, enum values.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"__complete", "-r", ""}, "goshop"},
+		{[]string{"__complete", "process", ""}, procs.Processes[0].ID},
+		{[]string{"__complete", "community", ""}, comms.Communities[0].ID},
+		{[]string{"__complete", "impact", "x", "--direction", ""}, "downstream"},
+		{[]string{"__complete", "detect-changes", "--scope", ""}, "compare"},
+		{[]string{"__complete", "query", "x", "--kind", "function,"}, "function,method"},
+	} {
+		if out := e.ok(dir, c.args...); !strings.Contains(out, c.want) {
+			t.Errorf("completion %v does not offer %q:\n%s", c.args[1:], c.want, out)
+		}
+	}
+
 	// No index: a fresh home with nothing registered, outside any repo.
 	none := newEnv(t)
 	empty := t.TempDir()

@@ -143,6 +143,7 @@ func TestE2EExitCodes(t *testing.T) {
 		{"query bad mode", []string{"query", "x", "--mode", "fast"}, 2, ""},
 		{"query bad kind", []string{"query", "x", "--kind", "func"}, 2, ""},
 		{"query bad limit", []string{"query", "x", "--limit", "abc"}, 2, ""},
+		{"query bad device", []string{"query", "x", "--device", "gpu"}, 2, ""},
 		{"query no text", []string{"query"}, 2, ""},
 		{"context found", []string{"context", "Server.HandleOrder"}, 0, "server/server.go:"},
 		{"context nothing", []string{"context", "nosuchthing"}, 3, ""},

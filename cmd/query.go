@@ -102,6 +102,9 @@ func runQuery(c *cobra.Command, args []string) error {
 	if err := checkEnum("--mode", in.Mode, string(query.ModeHybrid), string(query.ModeKeyword), string(query.ModeVector)); err != nil {
 		return err
 	}
+	if err := checkEnum("--device", queryFlags.device, "auto", "cpu", "cuda", "dml"); err != nil {
+		return err
+	}
 	if _, err := checkKinds(in.Kind); err != nil {
 		return err
 	}

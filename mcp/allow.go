@@ -122,3 +122,6 @@ func (s *Server) hasTools(names ...string) bool {
 	}
 	return true
 }
+
+// ToolNames lists the tools the server serves, in registration order.
+func (s *Server) ToolNames() []string { return slices.Clone(s.toolNames) }

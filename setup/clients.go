@@ -109,7 +109,9 @@ var Clients = []*Client{
 		Entry: func(c string, a []string) any {
 			return orderedObject{{"type", "stdio"}, {"command", c}, {"args", a}, {"env", orderedObject{}}}
 		},
-		Dirs: func(e Env) []string { return []string{filepath.Join(e.Home, ".claude"), filepath.Join(e.Home, ".claude.json")} },
+		Dirs: func(e Env) []string {
+			return []string{filepath.Join(e.Home, ".claude"), filepath.Join(e.Home, ".claude.json")}
+		},
 		Bins: []string{"claude"},
 	},
 	{

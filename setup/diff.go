@@ -94,12 +94,12 @@ func alignLines(a, b []string) []diffOp {
 		case i < n && j < m && a[i] == b[j]:
 			ops = append(ops, diffOp{' ', a[i]})
 			i, j = i+1, j+1
-		case j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]):
-			ops = append(ops, diffOp{'+', b[j]})
-			j++
-		default:
+		case i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]):
 			ops = append(ops, diffOp{'-', a[i]})
 			i++
+		default:
+			ops = append(ops, diffOp{'+', b[j]})
+			j++
 		}
 	}
 	return ops

@@ -161,11 +161,9 @@ func spliceGuidance(src []byte, block string, uninstall bool) ([]byte, Action, e
 	}
 	if uninstall {
 		before, after := s[:start], s[end:]
-		if after == "" {
+		// Drop the blank line the block was given before it.
+		if strings.HasSuffix(before, "\n\n") && (after == "" || strings.HasPrefix(after, "\n")) {
 			before = strings.TrimSuffix(before, "\n")
-			if !strings.HasSuffix(before, "\n") && before != "" {
-				before += "\n"
-			}
 		}
 		return []byte(before + after), Removed, nil
 	}

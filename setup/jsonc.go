@@ -403,6 +403,23 @@ func renderJSON(v any, indent, unit string) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// renderJSONLine renders v on one line, with a space after each colon
+// and comma (for one-line objects).
+func renderJSONLine(v any) string {
+	lines := strings.Split(renderJSON(v, "", ""), "\n") // newlines in strings are escaped
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			prev := lines[i-1]
+			if !strings.HasSuffix(prev, "{") && !strings.HasSuffix(prev, "[") && !strings.HasPrefix(l, "}") && !strings.HasPrefix(l, "]") {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
 // splice is one replacement of src[start:end] by text.
 type splice struct {
 	start, end int
@@ -493,7 +510,7 @@ func insertMember(src []byte, obj *jval, key string, value any, unit string) []b
 	last := obj.members[len(obj.members)-1]
 	if !startsLine(src, last.keyStart) {
 		// A one-line object: stay on the line.
-		member := string(keyText) + ": " + renderJSON(value, "", "")
+		member := string(keyText) + ": " + renderJSONLine(value)
 		if last.comma >= 0 {
 			return apply(src, splice{last.comma + 1, last.comma + 1, " " + member + ","})
 		}
@@ -513,9 +530,41 @@ func insertMember(src []byte, obj *jval, key string, value any, unit string) []b
 }
 
 // jsonDelete removes the member at path, if present, undoing what
-// jsonSet's insertion added; it reports whether anything changed.
-// Objects the insertion created on the way are left (empty).
+// jsonSet's insertion added, and then the objects on the way that it
+// leaves empty (jsonSet creates them when missing); it reports whether
+// anything changed. A file left holding only {} comes back empty.
 func jsonDelete(src []byte, path []string) ([]byte, bool, error) {
+	out, changed, err := jsonDeleteOne(src, path)
+	if err != nil || !changed {
+		return out, changed, err
+	}
+	for n := len(path) - 1; n >= 1; n-- {
+		root, err := parseJSONC(out)
+		if err != nil {
+			return nil, false, err
+		}
+		v := root
+		for _, k := range path[:n] {
+			m := v.member(k)
+			if m == nil || m.val.kind != '{' {
+				return out, true, nil
+			}
+			v = m.val
+		}
+		if len(v.members) > 0 || bytes.ContainsAny(out[v.start+1:v.end-1], "/") {
+			break // not empty, or holding a comment
+		}
+		if out, _, err = jsonDeleteOne(out, path[:n]); err != nil {
+			return nil, false, err
+		}
+	}
+	if string(bytes.TrimSpace(out)) == "{}" {
+		return nil, true, nil
+	}
+	return out, true, nil
+}
+
+func jsonDeleteOne(src []byte, path []string) ([]byte, bool, error) {
 	root, err := parseJSONC(src)
 	if err != nil {
 		return nil, false, err
@@ -560,10 +609,17 @@ func deleteMember(src []byte, obj *jval, idx int) []byte {
 			prev := obj.members[idx-1]
 			return apply(src, splice{prev.val.end, end, ""})
 		}
-		for end < len(src) && (src[end] == ' ' || src[end] == '\t') {
-			end++
+		start := m.keyStart
+		if idx > 0 {
+			for start > 0 && (src[start-1] == ' ' || src[start-1] == '\t') {
+				start--
+			}
+		} else {
+			for end < len(src) && (src[end] == ' ' || src[end] == '\t') {
+				end++
+			}
 		}
-		return apply(src, splice{m.keyStart, end, ""})
+		return apply(src, splice{start, end, ""})
 	}
 	// The member's lines, from the newline before it to the end of its
 	// last line when nothing but a // comment follows.

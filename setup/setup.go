@@ -165,10 +165,24 @@ func edit(c *Client, r *Result, o Options) error {
 			return fmt.Errorf("back up %s: %w (nothing written)", target, err)
 		}
 	}
-	if err := writeChecked(target, old, next, mode); err != nil {
+	if next == nil {
+		// Uninstall left nothing: the file goes (every client reads a
+		// missing file as no config; an empty one is not valid JSON).
+		return removeChecked(target, old)
+	}
+	return writeChecked(target, old, next, mode)
+}
+
+// removeChecked removes path unless it changed since it was read as old.
+func removeChecked(path string, old []byte) error {
+	now, _, err := readConfig(path)
+	if err != nil {
 		return err
 	}
-	return nil
+	if !bytes.Equal(now, old) {
+		return fmt.Errorf("%s changed while setup was editing it: nothing written, run setup again", path)
+	}
+	return os.Remove(path)
 }
 
 // hasEntry reports whether src already has a server entry of our name.

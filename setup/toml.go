@@ -252,5 +252,9 @@ func tomlDelete(src []byte, path []string) ([]byte, bool, error) {
 	if first > 0 && lines[first-1].text == "" {
 		start = lines[first-1].start
 	}
-	return apply(src, splice{start, end, ""}), true, nil
+	out := apply(src, splice{start, end, ""})
+	if len(bytes.TrimSpace(out)) == 0 {
+		return nil, true, nil // the file held only the table
+	}
+	return out, true, nil
 }

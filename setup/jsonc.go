@@ -406,7 +406,11 @@ func renderJSON(v any, indent, unit string) string {
 // renderJSONLine renders v on one line, with a space after each colon
 // and comma (for one-line objects).
 func renderJSONLine(v any) string {
-	lines := strings.Split(renderJSON(v, "", ""), "\n") // newlines in strings are escaped
+	var ind bytes.Buffer
+	if err := json.Indent(&ind, []byte(renderJSON(v, "", "")), "", ""); err != nil {
+		panic(err) // renderJSON's output is JSON
+	}
+	lines := strings.Split(ind.String(), "\n") // newlines in strings are escaped
 	var b strings.Builder
 	for i, l := range lines {
 		if i > 0 {

@@ -278,61 +278,57 @@ func decodeJSONC(src []byte) (any, error) {
 }
 
 // stripJSONC blanks comments and drops trailing commas, so that
-// encoding/json reads the rest. Offsets are not preserved.
+// encoding/json reads the rest.
 func stripJSONC(src []byte) []byte {
-	var out []byte
-	for i := 0; i < len(src); i++ {
-		c := src[i]
+	// Pass 1: comments outside strings become spaces.
+	out := bytes.Clone(src)
+	for i := 0; i < len(out); i++ {
 		switch {
-		case c == '"':
-			j := i + 1
-			for j < len(src) && src[j] != '"' {
-				if src[j] == '\\' {
-					j++
+		case out[i] == '"':
+			for i++; i < len(out) && out[i] != '"'; i++ {
+				if out[i] == '\\' {
+					i++
 				}
-				j++
 			}
-			out = append(out, src[i:min(j+1, len(src))]...)
-			i = j
-		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			for i < len(src) && src[i] != '\n' {
-				i++
+		case out[i] == '/' && i+1 < len(out) && out[i+1] == '/':
+			for ; i < len(out) && out[i] != '\n'; i++ {
+				out[i] = ' '
 			}
-			i--
-		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			end := bytes.Index(src[i+2:], []byte("*/"))
+		case out[i] == '/' && i+1 < len(out) && out[i+1] == '*':
+			end := bytes.Index(out[i+2:], []byte("*/"))
 			if end < 0 {
-				return out
+				end = len(out) - i - 4 // unterminated: blank to the end
+			}
+			for j := i; j < i+2+end+2 && j < len(out); j++ {
+				out[j] = ' '
 			}
 			i += 2 + end + 1
-			out = append(out, ' ')
-		case c == ',':
-			j := i + 1
-			for j < len(src) {
-				if b := src[j]; b == ' ' || b == '\t' || b == '\n' || b == '\r' {
-					j++
-				} else if b == '/' && j+1 < len(src) && (src[j+1] == '/' || src[j+1] == '*') {
-					break
-				} else {
-					break
-				}
-			}
-			if j < len(src) && (src[j] == '}' || src[j] == ']') {
-				continue
-			}
-			if j < len(src) && src[j] == '/' {
-				// A comment between: look past it.
-				rest := stripJSONC(src[j:])
-				if t := bytes.TrimLeft(rest, " \t\r\n"); len(t) > 0 && (t[0] == '}' || t[0] == ']') {
-					continue
-				}
-			}
-			out = append(out, c)
-		default:
-			out = append(out, c)
 		}
 	}
-	return out
+	// Pass 2: a comma followed only by whitespace and a closing bracket.
+	keep := out[:0]
+	for i := 0; i < len(out); i++ {
+		c := out[i]
+		if c == '"' {
+			j := i + 1
+			for ; j < len(out) && out[j] != '"'; j++ {
+				if out[j] == '\\' {
+					j++
+				}
+			}
+			keep = append(keep, out[i:min(j+1, len(out))]...)
+			i = j
+			continue
+		}
+		if c == ',' {
+			rest := bytes.TrimLeft(out[i+1:], " \t\r\n")
+			if len(rest) > 0 && (rest[0] == '}' || rest[0] == ']') {
+				continue
+			}
+		}
+		keep = append(keep, c)
+	}
+	return keep
 }
 
 // jsonEqual reports whether two JSON texts mean the same value.
@@ -480,10 +476,14 @@ func jsonSet(src []byte, path []string, value any) ([]byte, bool, error) {
 			return insertMember(src, obj, key, nested, unit), true, nil
 		}
 		if i == len(path)-1 {
+			value = keepExtras(src, m.val, value)
 			if jsonEqual(src[m.val.start:m.val.end], []byte(renderJSON(value, "", unit))) {
 				return src, false, nil
 			}
 			text := renderJSON(value, indentAt(src, m.keyStart), unit)
+			if !bytes.ContainsRune(src[m.val.start:m.val.end], '\n') {
+				text = renderJSONLine(value) // a one-line entry stays on one line
+			}
 			return apply(src, splice{m.val.start, m.val.end, text}), true, nil
 		}
 		if m.val.kind != '{' {
@@ -492,6 +492,33 @@ func jsonSet(src []byte, path []string, value any) ([]byte, bool, error) {
 		obj = m.val
 	}
 	return src, false, nil // unreachable: path is never empty
+}
+
+// keepExtras is value (setup's entry) followed by the members of the
+// existing entry old that value does not set (a user's "env", "disabled",
+// "timeout"...), in their order, so that replacing an entry keeps them.
+func keepExtras(src []byte, old *jval, value any) any {
+	obj, ok := value.(orderedObject)
+	if !ok || old.kind != '{' {
+		return value
+	}
+	ours := map[string]bool{}
+	for _, e := range obj {
+		ours[e.k] = true
+	}
+	out := append(orderedObject{}, obj...)
+	for i := range old.members {
+		m := old.members[i]
+		if ours[m.key] || old.member(m.key) != &old.members[i] { // ours, or a duplicate parsers drop
+			continue
+		}
+		raw := stripJSONC(src[m.val.start:m.val.end])
+		if !json.Valid(raw) {
+			continue
+		}
+		out = append(out, kv{m.key, json.RawMessage(raw)})
+	}
+	return out
 }
 
 // insertMember adds "key": value as obj's last member, in the file's

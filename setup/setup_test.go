@@ -203,7 +203,9 @@ func runOne(t *testing.T, ctx context.Context, o Options, client string) Result 
 }
 
 // TestUpdateInPlace: an entry of our name pointing elsewhere (a moved
-// binary) is replaced where it stands; the rest stays.
+// binary) is updated where it stands: its command and args are replaced,
+// the user's other settings of that entry (env, timeouts) and the rest of
+// the file stay.
 func TestUpdateInPlace(t *testing.T) {
 	ctx := context.Background()
 	home := t.TempDir()
@@ -211,8 +213,8 @@ func TestUpdateInPlace(t *testing.T) {
 	for _, tc := range []struct {
 		client, before string
 	}{
-		{"cursor", "{\n  \"mcpServers\": {\n    \"gitnexus\": {\"command\": \"/old/gitnexus\", \"args\": [\"mcp\"]},\n    \"b\": {\"command\": \"b\"}\n  }\n}\n"},
-		{"codex", "[mcp_servers.gitnexus]\ncommand = \"/old/gitnexus\"\nargs = [\"mcp\"]\n\n[mcp_servers.gitnexus.env]\nX = \"1\"\n\n# next\n[other]\na = 1\n"},
+		{"cursor", "{\n  \"mcpServers\": {\n    \"gitnexus\": {\"command\": \"/old/gitnexus\", \"args\": [\"mcp\"], \"env\": {\"K\": \"v\"}, /* mine */ \"disabled\": false},\n    \"b\": {\"command\": \"b\"}\n  }\n}\n"},
+		{"codex", "[mcp_servers.gitnexus]\ncommand = \"/old/gitnexus\"\nstartup_timeout_sec = 20 # slow disk\nargs = [\n  \"mcp\",\n]\n\n[mcp_servers.gitnexus.env]\nX = \"1\"\n\n# next\n[other]\na = 1\n"},
 	} {
 		c := ClientByName(tc.client)
 		path := c.User(env)
@@ -233,11 +235,14 @@ func TestUpdateInPlace(t *testing.T) {
 	}
 	// The rest of each file, by the parsers.
 	cfg := parseConfig(t, TOML, mustRead(t, ClientByName("codex").User(env)))
-	if dig(cfg, "other", "a") != int64(1) || dig(cfg, "mcp_servers", "gitnexus", "env") != nil {
+	if dig(cfg, "other", "a") != int64(1) || dig(cfg, "mcp_servers", "gitnexus", "env", "X") != "1" ||
+		dig(cfg, "mcp_servers", "gitnexus", "startup_timeout_sec") != int64(20) ||
+		!strings.Contains(string(mustRead(t, ClientByName("codex").User(env))), "startup_timeout_sec = 20 # slow disk\n") {
 		t.Errorf("codex after update: %v", cfg)
 	}
 	cfg = parseConfig(t, JSON, mustRead(t, ClientByName("cursor").User(env)))
-	if dig(cfg, "mcpServers", "b", "command") != "b" {
+	if dig(cfg, "mcpServers", "b", "command") != "b" || dig(cfg, "mcpServers", "gitnexus", "env", "K") != "v" ||
+		dig(cfg, "mcpServers", "gitnexus", "disabled") != false {
 		t.Errorf("cursor after update: %v", cfg)
 	}
 }

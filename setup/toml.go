@@ -201,8 +201,11 @@ func tomlBareKey(k string) string {
 	return k
 }
 
-// tomlSet replaces (or appends) the table at path with body (its key
-// lines, each ending in a newline) and reports whether anything changed.
+// tomlSet sets the table at path to hold body's key lines (each
+// "key = value\n"), appending the table when missing, and reports whether
+// anything changed. In an existing table only the lines of body's keys
+// are replaced (or added after the header); its other keys, comments and
+// sub-tables stay.
 func tomlSet(src []byte, path []string, body string) ([]byte, bool, error) {
 	lines, err := tomlLines(src)
 	if err != nil {
@@ -216,25 +219,68 @@ func tomlSet(src []byte, path []string, body string) ([]byte, bool, error) {
 	for i, p := range path {
 		segs[i] = tomlBareKey(p)
 	}
-	block := "[" + strings.Join(segs, ".") + "]\n" + body
-	if first >= 0 {
-		old := string(src[lines[first].start:lines[last-1].end])
-		if strings.TrimRight(old, "\r\n") == strings.TrimRight(block, "\n") {
-			return src, false, nil
+	if first < 0 {
+		var prefix string
+		if len(src) > 0 {
+			if !bytes.HasSuffix(src, []byte("\n")) {
+				prefix = "\n"
+			}
+			prefix += "\n"
 		}
-		if !strings.HasSuffix(old, "\n") {
-			block = strings.TrimSuffix(block, "\n")
-		}
-		return apply(src, splice{lines[first].start, lines[last-1].end, block}), true, nil
+		return append(append([]byte{}, src...), prefix+"["+strings.Join(segs, ".")+"]\n"+body...), true, nil
 	}
-	var prefix string
-	if len(src) > 0 {
-		if !bytes.HasSuffix(src, []byte("\n")) {
-			prefix = "\n"
-		}
-		prefix += "\n"
+	// The table's own key lines end at its first sub-table.
+	own := first + 1
+	for own < last && lines[own].header == nil {
+		own++
 	}
-	return append(append([]byte{}, src...), prefix+block...), true, nil
+	var edits []splice
+	var missing string
+	for _, want := range strings.SplitAfter(body, "\n") {
+		if want == "" {
+			continue
+		}
+		key := strings.TrimSpace(want[:strings.IndexByte(want, '=')])
+		found := false
+		for i := first + 1; i < own; i++ {
+			k, _, ok := strings.Cut(lines[i].text, "=")
+			if !ok || strings.Trim(strings.TrimSpace(k), `"'`) != key {
+				continue
+			}
+			found = true
+			end := i
+			// A value spanning lines (an array): up to its closing bracket.
+			if v := strings.TrimSpace(lines[i].text[len(k)+1:]); strings.HasPrefix(v, "[") && strings.Count(v, "[") > strings.Count(v, "]") {
+				depth := strings.Count(v, "[") - strings.Count(v, "]")
+				for end+1 < own && depth > 0 {
+					end++
+					depth += strings.Count(lines[end].text, "[") - strings.Count(lines[end].text, "]")
+				}
+			}
+			old := string(src[lines[i].start:lines[end].end])
+			if strings.TrimRight(old, "\r\n") != strings.TrimRight(want, "\n") {
+				if !strings.HasSuffix(old, "\n") {
+					want = strings.TrimSuffix(want, "\n")
+				}
+				edits = append(edits, splice{lines[i].start, lines[end].end, want})
+			}
+			break
+		}
+		if !found {
+			missing += want
+		}
+	}
+	if missing != "" {
+		at := lines[first].end
+		if !bytes.HasSuffix(src[:at], []byte("\n")) {
+			missing = "\n" + strings.TrimSuffix(missing, "\n")
+		}
+		edits = append([]splice{{at, at, missing}}, edits...)
+	}
+	if len(edits) == 0 {
+		return src, false, nil
+	}
+	return apply(src, edits...), true, nil
 }
 
 // tomlDelete removes the table at path and the blank line tomlSet put

@@ -269,7 +269,7 @@ func TestJSONEdgeCases(t *testing.T) {
 	}{
 		{"missing file", "", false, true},
 		{"empty object", "{}", false, true},
-		{"empty servers", `{"mcpServers": {}}`, false, true}, // the emptied servers object goes too
+		{"empty servers", `{"mcpServers": {}}`, false, true},                         // the emptied servers object goes too
 		{"empty servers multiline", "{\n  \"mcpServers\": {\n  }\n}\n", false, true}, // comes back as {}
 		{"one line", `{"a": 1, "mcpServers": {"x": {"command": "x"}}}`, true, true},
 		{"one line trailing comma", `{"mcpServers": {"x": 1,}}`, true, false},

@@ -74,6 +74,12 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 	if !o.Uninstall && !filepath.IsAbs(o.Command) {
 		return nil, fmt.Errorf("setup: the server command %q must be an absolute path", o.Command)
 	}
+	if o.Project == "" && !filepath.IsAbs(o.Env.Home) {
+		return nil, fmt.Errorf("setup: no home directory (got %q): set HOME, or use --project", o.Env.Home)
+	}
+	if o.Project != "" && !filepath.IsAbs(o.Project) {
+		return nil, fmt.Errorf("setup: the project directory %q must be an absolute path", o.Project)
+	}
 	var clients []*Client
 	explicit := len(o.Clients) > 0
 	if explicit {

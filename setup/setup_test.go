@@ -367,6 +367,9 @@ func TestRefused(t *testing.T) {
 	if _, err := Run(ctx, Options{Env: env, Command: "gitnexus", Clients: []string{"gemini"}}); err == nil {
 		t.Errorf("a relative command was accepted")
 	}
+	if _, err := Run(ctx, Options{Env: testEnv(""), Command: testCommand, Clients: []string{"cursor"}}); err == nil || !strings.Contains(err.Error(), "no home directory") {
+		t.Errorf("no HOME: %v", err)
+	}
 	if _, err := Run(ctx, Options{Env: env, Command: testCommand, Clients: []string{"emacs"}}); err == nil || !strings.Contains(err.Error(), "claude-code") {
 		t.Errorf("unknown client: %v", err)
 	}

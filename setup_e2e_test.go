@@ -20,6 +20,7 @@ import (
 	"github.com/BurntSushi/toml"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tailscale/hujson"
+	"gopkg.in/yaml.v3"
 
 	"github.com/gitnexus/gitnexus/setup"
 )
@@ -80,6 +81,8 @@ func configuredArgv(t *testing.T, c *setup.Client, path string) []string {
 		}
 	case setup.TOML:
 		_, err = toml.Decode(string(data), &cfg)
+	case setup.YAML:
+		err = yaml.Unmarshal(data, &cfg)
 	}
 	if err != nil {
 		t.Fatalf("%s: %v\n%s", path, err, data)
@@ -91,7 +94,11 @@ func configuredArgv(t *testing.T, c *setup.Client, path string) []string {
 	}
 	e, _ := v.(map[string]any)
 	var argv []string
-	switch cmd := e["command"].(type) {
+	cmd := e["command"]
+	if c, ok := e["cmd"]; ok { // Goose
+		cmd = c
+	}
+	switch cmd := cmd.(type) {
 	case string:
 		argv = append(argv, cmd)
 		args, _ := e["args"].([]any)

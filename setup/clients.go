@@ -15,6 +15,7 @@ const (
 	JSON  Format = "json"  // strict JSON: no comments or trailing commas are added
 	JSONC Format = "jsonc" // JSON with comments and trailing commas
 	TOML  Format = "toml"
+	YAML  Format = "yaml"
 )
 
 // Client is one MCP client: where its config lives and how a stdio server
@@ -249,6 +250,32 @@ var Clients = []*Client{
 		},
 		Bins: []string{"zed", "zeditor"},
 	},
+	{
+		// https://block.github.io/goose/docs/guides/config-files (and
+		// documentation/docs/guides/config-files.md in aaif-goose/goose):
+		// ~/.config/goose/config.yaml (%APPDATA%\Block\goose\config on
+		// Windows), "extensions": {name: {type: stdio, name, cmd, args,
+		// enabled, timeout}}; no project-level file.
+		Name: "goose", Title: "Goose", Format: YAML,
+		User: func(e Env) string { return filepath.Join(gooseDir(e), "config.yaml") },
+		Key:  []string{"extensions"},
+		Entry: func(c string, a []string) any {
+			q := make([]string, len(a))
+			for i, s := range a {
+				q[i] = yamlString(s)
+			}
+			return "type: stdio\nname: " + ServerName + "\ncmd: " + yamlString(c) + "\nargs: [" + strings.Join(q, ", ") + "]\nenabled: true\ntimeout: 300\n"
+		},
+		Dirs: func(e Env) []string { return []string{gooseDir(e)} },
+		Bins: []string{"goose"},
+	},
+}
+
+func gooseDir(e Env) string {
+	if e.GOOS == "windows" {
+		return filepath.Join(e.appConfig(filepath.Join("Block", "goose")), "config")
+	}
+	return filepath.Join(e.xdgConfig(), "goose")
 }
 
 // ClientNames lists the known clients' names, sorted.

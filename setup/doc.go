@@ -5,7 +5,7 @@
 // # Clients
 //
 // Clients lists every client setup knows — Claude Code, Claude Desktop,
-// Cursor, VS Code, Codex CLI, Gemini CLI, Windsurf, OpenCode, Zed — each
+// Cursor, VS Code, Codex CLI, Gemini CLI, Windsurf, OpenCode, Zed, Goose — each
 // with its documented config file (user level, and project level where
 // the client has one), the object its servers live in, the entry format,
 // and how to tell it is installed (a config directory, or an executable on
@@ -16,7 +16,10 @@
 // A config file is edited as text, never re-serialized: JSON and JSONC
 // (comments, trailing commas) by a parser that keeps byte spans
 // (jsonc.go), Codex's TOML by its [mcp_servers.gitnexus] table lines
-// (toml.go). Only the "gitnexus" entry is added, replaced or removed;
+// (toml.go), Goose's YAML by the indented lines of extensions.gitnexus
+// (yaml.go). Only the "gitnexus" entry is added, updated or removed — in
+// an existing entry only the keys setup writes change, the user's others
+// (env, timeouts) stay;
 // every other byte of the file stays, and uninstalling what setup
 // installed gives the file back byte for byte (an object setup had to
 // create on the way stays, empty). An entry already equal to what would

@@ -10,6 +10,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/tailscale/hujson"
+	"gopkg.in/yaml.v3"
 )
 
 // FuzzJSONEdit: on any input our parser accepts as an object, the edit
@@ -109,6 +110,41 @@ func FuzzTOMLEdit(f *testing.F) {
 		for k, v := range before {
 			if k != "mcp_servers" && !reflect.DeepEqual(after[k], v) {
 				t.Fatalf("table %q changed:\n%q\n%q", k, src, out)
+			}
+		}
+	})
+}
+
+// FuzzYAMLEdit: on any YAML input yaml.v3 reads as a mapping, the edit
+// gives a file it still reads, with the entry set and the other top-level
+// keys unchanged.
+func FuzzYAMLEdit(f *testing.F) {
+	if b, err := os.ReadFile(filepath.Join("testdata", "goose.before")); err == nil {
+		f.Add(b)
+	}
+	for _, s := range []string{"", "a: 1", "extensions: {}\n", "extensions:\n  x:\n    y: 1\n# c\n", "extensions:\n    gitnexus:\n        cmd: x\n"} {
+		f.Add([]byte(s))
+	}
+	body := ClientByName("goose").Entry("/x/gitnexus", []string{"mcp"}).(string)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		var before map[string]any
+		if err := yaml.Unmarshal(src, &before); err != nil {
+			return
+		}
+		out, _, err := yamlSet(src, "extensions", ServerName, body)
+		if err != nil {
+			return
+		}
+		var after map[string]any
+		if err := yaml.Unmarshal(out, &after); err != nil {
+			t.Fatalf("edit broke the file: %v\n%q\n%q", err, src, out)
+		}
+		if dig(after, "extensions", ServerName, "cmd") != "/x/gitnexus" {
+			t.Fatalf("entry not set:\n%q\n%q", src, out)
+		}
+		for k, v := range before {
+			if k != "extensions" && !reflect.DeepEqual(after[k], v) {
+				t.Fatalf("key %q changed:\n%q\n%q", k, src, out)
 			}
 		}
 	})

@@ -139,6 +139,10 @@ func edit(c *Client, r *Result, o Options) error {
 		next, changed, err = tomlDelete(old, key)
 	case c.Format == TOML:
 		next, changed, err = tomlSet(old, key, c.Entry(o.Command, o.Args).(string))
+	case c.Format == YAML && o.Uninstall:
+		next, changed, err = yamlDelete(old, c.Key[0], ServerName)
+	case c.Format == YAML:
+		next, changed, err = yamlSet(old, c.Key[0], ServerName, c.Entry(o.Command, o.Args).(string))
 	case o.Uninstall:
 		next, changed, err = jsonDelete(old, key)
 	default:
@@ -194,6 +198,14 @@ func removeChecked(path string, old []byte) error {
 // hasEntry reports whether src already has a server entry of our name.
 func hasEntry(c *Client, src []byte) bool {
 	key := append(append([]string{}, c.Key...), ServerName)
+	if c.Format == YAML {
+		lines, err := yamlLines(src)
+		if err != nil {
+			return false
+		}
+		_, at, _, err := yamlFind(lines, c.Key[0], ServerName)
+		return err == nil && at >= 0
+	}
 	if c.Format == TOML {
 		lines, err := tomlLines(src)
 		if err != nil {

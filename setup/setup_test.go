@@ -13,6 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/tailscale/hujson"
+	"gopkg.in/yaml.v3"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -27,7 +28,7 @@ func testEnv(dir string) Env {
 // parseConfig parses a config file with its format's own parser: strict
 // encoding/json for JSON (no comment or trailing comma may appear),
 // hujson (a JSONC parser independent of ours) for JSONC, BurntSushi/toml
-// for TOML.
+// for TOML, yaml.v3 for YAML.
 func parseConfig(t *testing.T, f Format, data []byte) map[string]any {
 	t.Helper()
 	var v map[string]any
@@ -48,6 +49,10 @@ func parseConfig(t *testing.T, f Format, data []byte) map[string]any {
 		if _, err := toml.Decode(string(data), &v); err != nil {
 			t.Fatalf("TOML parse: %v\n%s", err, data)
 		}
+	case YAML:
+		if err := yaml.Unmarshal(data, &v); err != nil {
+			t.Fatalf("YAML parse: %v\n%s", err, data)
+		}
 	}
 	return v
 }
@@ -55,11 +60,14 @@ func parseConfig(t *testing.T, f Format, data []byte) map[string]any {
 // dig follows keys through nested maps.
 func dig(v any, keys ...string) any {
 	for _, k := range keys {
-		m, ok := v.(map[string]any)
-		if !ok {
+		switch m := v.(type) {
+		case map[string]any:
+			v = m[k]
+		case map[any]any: // yaml.v3, for a mapping with a non-string key
+			v = m[k]
+		default:
 			return nil
 		}
-		v = m[k]
 	}
 	return v
 }
@@ -72,7 +80,11 @@ func serverCommand(c *Client, cfg map[string]any) []string {
 		return nil
 	}
 	var argv []string
-	switch cmd := e["command"].(type) {
+	cmd := e["command"]
+	if c, ok := e["cmd"]; ok { // Goose
+		cmd = c
+	}
+	switch cmd := cmd.(type) {
 	case string:
 		argv = append(argv, cmd)
 		args, _ := e["args"].([]any)
@@ -87,7 +99,8 @@ func serverCommand(c *Client, cfg map[string]any) []string {
 	return argv
 }
 
-// without is cfg with our entry deleted (for comparing the rest).
+// without is cfg with our entry deleted, through JSON (so values from
+// every parser compare alike).
 func without(c *Client, cfg map[string]any) map[string]any {
 	data, _ := json.Marshal(cfg)
 	var cp map[string]any
@@ -157,7 +170,7 @@ func TestGoldenPerClient(t *testing.T) {
 				t.Errorf("server command %v", got)
 			}
 			if len(before) > 0 {
-				if prev := parseConfig(t, c.Format, before); !reflect.DeepEqual(without(c, cfg), prev) {
+				if prev := without(c, parseConfig(t, c.Format, before)); !reflect.DeepEqual(without(c, cfg), prev) {
 					t.Errorf("other settings changed:\nbefore %v\nafter  %v", prev, without(c, cfg))
 				}
 			}
@@ -215,6 +228,7 @@ func TestUpdateInPlace(t *testing.T) {
 	}{
 		{"cursor", "{\n  \"mcpServers\": {\n    \"gitnexus\": {\"command\": \"/old/gitnexus\", \"args\": [\"mcp\"], \"env\": {\"K\": \"v\"}, /* mine */ \"disabled\": false},\n    \"b\": {\"command\": \"b\"}\n  }\n}\n"},
 		{"codex", "[mcp_servers.gitnexus]\ncommand = \"/old/gitnexus\"\nstartup_timeout_sec = 20 # slow disk\nargs = [\n  \"mcp\",\n]\n\n[mcp_servers.gitnexus.env]\nX = \"1\"\n\n# next\n[other]\na = 1\n"},
+		{"goose", "extensions:\n    gitnexus:\n        cmd: /old/gitnexus   # moved\n        args:\n          - mcp\n        envs: {K: v}\n        available_tools: [query]\nGOOSE_MODE: auto\n"},
 	} {
 		c := ClientByName(tc.client)
 		path := c.User(env)
@@ -229,7 +243,7 @@ func TestUpdateInPlace(t *testing.T) {
 		if got := serverCommand(c, cfg); !reflect.DeepEqual(got, []string{testCommand, "mcp"}) {
 			t.Errorf("%s: command %v\n%s", tc.client, got, after)
 		}
-		if strings.Contains(string(after), "/old/") || strings.Count(string(after), `"gitnexus":`)+strings.Count(string(after), "[mcp_servers.gitnexus]") != 1 {
+		if strings.Contains(string(after), "/old/") || strings.Count(string(after), `"gitnexus":`)+strings.Count(string(after), "[mcp_servers.gitnexus]")+strings.Count(string(after), " gitnexus:\n") != 1 {
 			t.Errorf("%s: old entry left or duplicated:\n%s", tc.client, after)
 		}
 	}
@@ -239,6 +253,12 @@ func TestUpdateInPlace(t *testing.T) {
 		dig(cfg, "mcp_servers", "gitnexus", "startup_timeout_sec") != int64(20) ||
 		!strings.Contains(string(mustRead(t, ClientByName("codex").User(env))), "startup_timeout_sec = 20 # slow disk\n") {
 		t.Errorf("codex after update: %v", cfg)
+	}
+	goose := mustRead(t, ClientByName("goose").User(env))
+	cfg = parseConfig(t, YAML, goose)
+	if dig(cfg, "extensions", "gitnexus", "envs", "K") != "v" || dig(cfg, "GOOSE_MODE") != "auto" ||
+		!strings.Contains(string(goose), "        available_tools: [query]\n") || !strings.Contains(string(goose), "        type: stdio\n") {
+		t.Errorf("goose after update:\n%s", goose)
 	}
 	cfg = parseConfig(t, JSON, mustRead(t, ClientByName("cursor").User(env)))
 	if dig(cfg, "mcpServers", "b", "command") != "b" || dig(cfg, "mcpServers", "gitnexus", "env", "K") != "v" ||
@@ -341,6 +361,12 @@ func TestRefused(t *testing.T) {
 		{"codex", "mcp_servers.gitnexus.command = \"x\"\n", "defined by the line"},
 		{"codex", "[mcp_servers.gitnexus]\ncommand = \"x\"\n[mcp_servers.gitnexus]\n", "defined twice"},
 		{"codex", "[mcp_servers\n", "unterminated"},
+		{"goose", "extensions: {developer: {}}\n", "not a block mapping"},
+		{"goose", "extensions: &ext\n  a: 1\n", "not a block mapping"},
+		{"goose", "extensions:\n\tgitnexus: 1\n", "tab"},
+		{"goose", "a: 1\n---\nb: 2\n", "several YAML documents"},
+		{"goose", "extensions:\n  gitnexus: {cmd: x}\n", "not a block mapping"},
+		{"goose", "extensions:\n  - gitnexus\n", "does not read"},
 	} {
 		c := ClientByName(tc.client)
 		path := c.User(env)

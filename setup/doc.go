@@ -17,12 +17,13 @@
 // (comments, trailing commas) by a parser that keeps byte spans
 // (jsonc.go), Codex's TOML by its [mcp_servers.gitnexus] table lines
 // (toml.go), Goose's YAML by the indented lines of extensions.gitnexus
-// (yaml.go). Only the "gitnexus" entry is added, updated or removed — in
-// an existing entry only the keys setup writes change, the user's others
-// (env, timeouts) stay;
-// every other byte of the file stays, and uninstalling what setup
-// installed gives the file back byte for byte (an object setup had to
-// create on the way stays, empty). An entry already equal to what would
+// (yaml.go). Only the "gitnexus" entry is added, updated or removed (in
+// an existing entry only the keys setup writes change; the user's others,
+// such as env or timeouts, stay); every other byte of the file stays.
+// Uninstalling what setup installed gives the file back byte for byte:
+// the servers object setup had to create goes too when it is left empty
+// (so an empty one the user had goes as well), and a file setup created
+// is removed. An entry already equal to what would
 // be written is left alone and the file is not touched. A file setup
 // cannot parse, or that defines the entry in a form it does not edit, is
 // reported and left as it is.

@@ -61,6 +61,9 @@ func GuidanceBlock(tools []string) string {
 			fmt.Fprintf(&b, "- `%s`: see its description in the tool list.\n", t)
 		}
 	}
+	if served["detect_changes"] && served["impact"] {
+		b.WriteString("\nPrompts: `detect_impact` reviews the current diff's blast radius before a commit; `generate_map` drafts an architecture overview.\n")
+	}
 	b.WriteString("\nThe index is a snapshot: after large edits run `gitnexus analyze` so answers match the code.\n")
 	b.WriteString(guidanceEnd + "\n")
 	return b.String()

@@ -40,5 +40,6 @@
 // Guidance writes a block between "<!-- gitnexus:start -->" and
 // "<!-- gitnexus:end -->" lines, telling the agent when to use which of
 // the served tools: replaced in place when present, appended once when
-// not, the file untouched when the block already reads the same.
+// not, the file untouched when the block already reads the same;
+// uninstall removes the block (and the file when nothing else is left).
 package setup

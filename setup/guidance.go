@@ -124,6 +124,9 @@ func editGuidance(r *Result, block string, uninstall, dryRun bool) error {
 			return fmt.Errorf("back up %s: %w (nothing written)", target, err)
 		}
 	}
+	if uninstall && len(bytes.TrimSpace(next)) == 0 {
+		return removeChecked(target, old) // the file held only the block: setup created it
+	}
 	return writeChecked(target, old, next, mode)
 }
 

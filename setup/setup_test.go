@@ -541,6 +541,13 @@ func TestGuidance(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(empty, "AGENTS.md")); err == nil {
 		t.Errorf("dry run created AGENTS.md")
 	}
+	Guidance(empty, tools, false, false)
+	if res, _ := Guidance(empty, tools, true, false); len(res) != 1 || res[0].Action != Removed {
+		t.Errorf("uninstall in an empty repo: %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(empty, "AGENTS.md")); err == nil {
+		t.Errorf("uninstall left the AGENTS.md setup created")
+	}
 }
 
 func TestUnifiedDiff(t *testing.T) {

@@ -103,6 +103,9 @@ printf 'package main\n\nfunc main() { helper() }\n\nfunc helper() {}\n' >"$repo/
 (cd "$repo" && "$bin" analyze --skip-embeddings -q . >/dev/null)
 inspect allow tools/list "$bin" mcp --tools query,context --repos repo
 clean allow
+inspect map prompts/get "$bin" mcp --prompt-name generate_map --prompt-args repo=repo
+clean map
+grep -q 'Functional areas' "$work/map.out" || fail "prompts/get generate_map: $(head -c 2000 "$work/map.out")"
 [ "$(grep -c '^      "name":' "$work/allow.out" || true)" = 2 ] || fail "--tools query,context lists: $(grep '"name":' "$work/allow.out")"
 
-echo "check-inspector: ok (Inspector $INSPECTOR_VERSION on Node $("$node" --version): tools/list --strict clean over $n tools; prompts, resources and allow-lists clean; the control run was caught)"
+echo "check-inspector: ok (Inspector $INSPECTOR_VERSION on Node $("$node" --version): tools/list --strict clean over $n tools; prompts (listed and got), resources and allow-lists clean; the control run was caught)"

@@ -103,6 +103,12 @@ in place on later runs.
 			}
 		} else {
 			printSetup(results)
+			for _, r := range results {
+				if !setupFlags.dryRun && r.Client != "guidance" && (r.Action == setup.Added || r.Action == setup.Updated || r.Action == setup.Removed) {
+					fmt.Fprintln(os.Stderr, "gitnexus setup: restart the clients changed above to pick up the change")
+					break
+				}
+			}
 		}
 		if failed > 0 {
 			return Fail(ExitError, "setup: %d of %d files could not be edited (see above)", failed, len(results))

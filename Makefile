@@ -5,6 +5,7 @@
 #   make install bin/gitnexus and its libraries into $(PREFIX)/lib/gitnexus, linked as $(PREFIX)/bin/gitnexus
 #   make demo    build, index this repository, and ask it a question
 #   make test    everything CI runs: native libraries, vet, staticcheck, tests
+#   make inspector  the official MCP Inspector CLI finds 0 errors and 0 warnings (--strict)
 #   make bench   analyze speed and memory beside the reference tool (see bench/README.md)
 
 GO        ?= go
@@ -19,7 +20,7 @@ PREFIX    ?= $(HOME)/.local
 DEMO_REPO ?= .
 DEMO_QUERY ?= resolve calls across files
 
-.PHONY: build install demo test vet staticcheck unit relocated deps ort bench bench-callgraph clean
+.PHONY: build install demo test vet staticcheck unit relocated inspector deps ort bench bench-callgraph clean
 
 build: deps
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/gitnexus .
@@ -48,12 +49,17 @@ demo: build
 	$(BIN)/gitnexus analyze $(DEMO_REPO)
 	$(BIN)/gitnexus query -r $(DEMO_REPO) "$(DEMO_QUERY)"
 
-test: deps vet staticcheck relocated unit
+test: deps vet staticcheck relocated unit inspector
 
 # relocated: the built binary, copied elsewhere and run as an unprivileged user with an
 # empty environment, loads its libraries from beside itself and never a planted libkuzu.so.
 relocated: build
 	bash scripts/check-relocated.sh $(BIN)
+
+# inspector: `npx @modelcontextprotocol/inspector --cli --strict bin/gitnexus mcp --method tools/list`
+# and friends, clean (scripts/check-inspector.sh; the Inspector and Node 22 come from npm once).
+inspector: build
+	bash scripts/check-inspector.sh $(BIN)/gitnexus
 
 vet:
 	$(GO) vet ./...

@@ -18,6 +18,8 @@ var mcpFlags struct {
 	http         string
 	token        string
 	allowOrigins []string
+	repos        []string
+	tools        []string
 }
 
 var mcpCmd = &cobra.Command{
@@ -41,7 +43,12 @@ from a browser page are refused unless its Origin is loopback or named with
 Over stdio, a line that is not a valid JSON-RPC message is answered with the
 protocol's error (-32700 parse error, -32600 invalid request) and the server
 goes on; when stdin closes, every request already received is answered
-before it exits.`,
+before it exits.
+
+--repos a,b serves only those registered repositories (others cannot be
+reached by name, path or default); --tools a,b serves only those tools.
+Prompts: detect_impact (the current diff's blast radius) and generate_map
+(an architecture overview).`,
 	Example: `  claude mcp add gitnexus -- gitnexus mcp
   gitnexus mcp --http 127.0.0.1:8765`,
 	Args: cobra.NoArgs,
@@ -50,7 +57,13 @@ before it exits.`,
 		defer stop()
 		cwd, _ := os.Getwd()
 		exe, _ := os.Executable() // "" (cypher in process) if the OS cannot say
-		srv := mcp.New(mcp.Options{Version: Version, Cwd: cwd, Exe: exe})
+		srv, err := mcp.NewServer(mcp.Options{Version: Version, Cwd: cwd, Exe: exe, Repos: mcpFlags.repos, Tools: mcpFlags.tools})
+		if errors.Is(err, mcp.ErrAllowList) {
+			return Usage("%v", err)
+		}
+		if err != nil {
+			return err
+		}
 		defer srv.Close()
 		if !c.Flags().Changed("http") {
 			if err := srv.ServeStdio(ctx); err != nil && !errors.Is(err, context.Canceled) {
@@ -65,7 +78,7 @@ before it exits.`,
 		if token == "" {
 			token = os.Getenv("GITNEXUS_MCP_TOKEN")
 		}
-		err := srv.ServeHTTP(ctx, mcp.HTTPOptions{Addr: mcpFlags.http, Token: token, AllowOrigins: mcpFlags.allowOrigins}, func(addr string) {
+		err = srv.ServeHTTP(ctx, mcp.HTTPOptions{Addr: mcpFlags.http, Token: token, AllowOrigins: mcpFlags.allowOrigins}, func(addr string) {
 			auth := "no token (loopback only)"
 			if token != "" {
 				auth = "bearer token required"
@@ -83,6 +96,8 @@ func init() {
 	f := mcpCmd.Flags()
 	f.StringVar(&mcpFlags.http, "http", "", "serve streamable HTTP on this host:port (or port), e.g. 127.0.0.1:8765, instead of stdio")
 	f.StringVar(&mcpFlags.token, "auth-token", "", "bearer token HTTP clients must send (required beyond loopback; default $GITNEXUS_MCP_TOKEN)")
+	f.StringSliceVar(&mcpFlags.repos, "repos", nil, "serve only these registered repositories (names or paths, comma-separated)")
+	f.StringSliceVar(&mcpFlags.tools, "tools", nil, "serve only these tools (comma-separated; prompts built on a left-out tool are dropped)")
 	f.StringSliceVar(&mcpFlags.allowOrigins, "allow-origin", nil, "browser origin (scheme://host:port) allowed besides loopback ones, for --http (repeatable)")
 	rootCmd.AddCommand(mcpCmd)
 }

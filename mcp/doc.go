@@ -12,6 +12,19 @@
 // trace, cypher (see package tools for each), and list_repos (limit,
 // offset). Every tool but list_repos takes "repo", resolved here.
 //
+// Prompts (prompts.go): detect_impact (the current diff's changed symbols,
+// each with its upstream impact) and generate_map (communities and main
+// processes, for an architecture overview), their text built from the
+// tools package's answers and bounded in size.
+//
+// Allow-lists (allow.go, NewServer): Options.Repos serves only the named
+// registered repositories — any other is refused by name, path, default
+// and resource URI with one message naming only the served ones, and is
+// not listed; Options.Tools serves only the named tools (the others are
+// not listed and cannot be called) and drops a prompt built on a tool
+// left out. An unknown name in either is ErrAllowList, listing the valid
+// names.
+//
 // Resources: gitnexus://repos, and gitnexus://repo/{name}/context (stats,
 // staleness against git HEAD), /processes, /process/{id}, /communities
 // (alias /clusters), /schema — each the JSON of the tools function of that

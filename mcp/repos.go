@@ -23,8 +23,9 @@ import (
 // restart, and without closing a database under a call still using it.
 // Its methods are safe for concurrent use.
 type Repos struct {
-	opts graph.OpenOptions
-	cwd  string
+	opts  graph.OpenOptions
+	cwd   string
+	allow *repoAllow // nil: every registered repository (allow.go)
 
 	mu   sync.Mutex
 	open map[string]*repoState // by canonical root
@@ -229,6 +230,9 @@ func statMeta(root string) (metaStamp, error) {
 // registered repositories are served; the errors never say whether a path
 // exists.
 func (rs *Repos) resolve(name string) (graph.RepoEntry, error) {
+	if rs.allow != nil {
+		return rs.resolveAllowed(strings.TrimSpace(name))
+	}
 	e, err := graph.ResolveIn(graph.RegisteredOnly, strings.TrimSpace(name), rs.cwd)
 	if err != nil {
 		return e, fmt.Errorf("%w: %w", ErrRepo, err)
@@ -237,7 +241,33 @@ func (rs *Repos) resolve(name string) (graph.RepoEntry, error) {
 }
 
 // List returns the registered repositories, sorted by name.
-func (rs *Repos) List() ([]graph.RepoEntry, error) { return tools.RegisteredRepos() }
+// With an allow-list, only the repositories on it.
+func (rs *Repos) List() ([]graph.RepoEntry, error) {
+	list, err := tools.RegisteredRepos()
+	return rs.allow.filter(list), err
+}
+
+// resolveAllowed is resolve under an allow-list: the same rule, then the
+// entry must be on the list; "" is the repository containing the working
+// directory when it is on the list, else the only one on it. A refusal
+// names only the served repositories.
+func (rs *Repos) resolveAllowed(name string) (graph.RepoEntry, error) {
+	e, err := graph.ResolveIn(graph.RegisteredOnly, name, rs.cwd)
+	if err == nil && rs.allow.allows(e) {
+		return e, nil
+	}
+	if name != "" {
+		return graph.RepoEntry{}, rs.allow.refuse(name)
+	}
+	list, lerr := rs.List()
+	if lerr != nil {
+		return graph.RepoEntry{}, fmt.Errorf("%w: %w", ErrRepo, lerr)
+	}
+	if len(list) == 1 {
+		return list[0], nil
+	}
+	return graph.RepoEntry{}, fmt.Errorf("%w: %w: name a repository with the \"repo\" argument: this server serves %s", ErrRepo, graph.ErrNoIndex, strings.Join(rs.allow.names, ", "))
+}
 
 // Close closes every open database (calls in flight finish first).
 func (rs *Repos) Close() error {

@@ -29,6 +29,13 @@ type Options struct {
 	// child process of it (see Server.cypher), so that no statement can take
 	// the server's memory; gitnexus mcp sets it to itself.
 	Exe string
+	// Repos, when set, is the allow-list of repositories served (registered
+	// names or paths, resolved once by NewServer); others cannot be
+	// reached by name, path or default.
+	Repos []string
+	// Tools, when set, is the allow-list of tools served; the others are
+	// not listed and cannot be called.
+	Tools []string
 }
 
 // Server is the gitnexus MCP server: an SDK server with the tools and
@@ -45,8 +52,37 @@ type Server struct {
 	exe          string // Options.Exe
 }
 
-// New builds a server. Close it to close its databases.
+// NewServer builds a server, checking the allow-lists of opts: a name
+// that is no registered repository or no tool is an ErrAllowList error
+// listing the valid ones. Close the server to close its databases.
+func NewServer(opts Options) (*Server, error) {
+	allow, err := newRepoAllow(opts.Repos, opts.Cwd)
+	if err != nil {
+		return nil, err
+	}
+	s := newServer(opts)
+	s.Repos.allow = allow
+	if err := s.restrictTools(opts.Tools); err != nil {
+		return nil, err
+	}
+	s.addPrompts()
+	return s, nil
+}
+
+// New builds a server without allow-lists (opts.Repos and opts.Tools must
+// be empty; NewServer checks them). Close it to close its databases.
 func New(opts Options) *Server {
+	if len(opts.Repos) > 0 || len(opts.Tools) > 0 {
+		panic("mcp.New: allow-lists need mcp.NewServer")
+	}
+	s, err := NewServer(opts)
+	if err != nil {
+		panic(err) // unreachable: no allow-list to check
+	}
+	return s
+}
+
+func newServer(opts Options) *Server {
 	v := opts.Version
 	if v == "" {
 		v = "dev"

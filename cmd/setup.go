@@ -43,9 +43,8 @@ prints the diff and writes nothing.
 root (default: the working directory's). --guidance also writes a block
 telling agents when to use which tool into the repository's AGENTS.md
 and CLAUDE.md (whichever exist; AGENTS.md when neither does), rewritten
-in place on later runs.
-
-  gitnexus setup --dry-run
+in place on later runs.`,
+	Example: `  gitnexus setup --dry-run
   gitnexus setup --client cursor,codex
   gitnexus setup --project --guidance`,
 	Args: cobra.MaximumNArgs(1),

@@ -40,7 +40,7 @@ lower bound (unresolved call sites). NAME may be a name, a qualified name
 		if err := checkRange("--limit", in.Limit, 1, tools.MaxRows); err != nil {
 			return err
 		}
-		return runToolChecked(c.Context(), in, onDB(tools.Context), printContext, func(out *tools.ContextOutput) error {
+		return runToolChecked(c.Context(), in, onIndex(tools.Context), printContext, func(out *tools.ContextOutput) error {
 			if out.Status == "ambiguous" {
 				return ambiguousErr(fmt.Sprintf("%q", in.Name), len(out.Candidates))
 			}

@@ -40,7 +40,11 @@ symbols they overlap and the processes those symbols are steps of.
 			return Usage("--scope compare needs --base REF (a branch or commit, e.g. main)")
 		}
 		return runTool(c.Context(), in, func(ctx context.Context, r toolRepo, in tools.DetectChangesInput) (*tools.DetectChangesOutput, error) {
-			return tools.DetectChanges(ctx, r.DB, r.Entry.Path, in)
+			ix, err := r.index()
+			if err != nil {
+				return nil, err
+			}
+			return tools.DetectChanges(ctx, ix, r.Entry.Path, in)
 		}, printChanges)
 	},
 }

@@ -62,7 +62,7 @@ When several symbols match TARGET they are listed (exit 3): pick one with
 		if in.Kind, err = checkKinds(impactKinds); err != nil {
 			return err
 		}
-		return runToolChecked(c.Context(), in, onDB(tools.Impact), printImpact, func(out *tools.ImpactOutput) error {
+		return runToolChecked(c.Context(), in, onIndex(tools.Impact), printImpact, func(out *tools.ImpactOutput) error {
 			if out.Status == "ambiguous" {
 				return ambiguousErr(fmt.Sprintf("%q", in.Target), len(out.Candidates))
 			}

@@ -213,7 +213,7 @@ func (l *lazyDB) close() {
 // queryError gives a search error its exit code: a missing pack or
 // missing vectors is "not found", the rest as toolError.
 func queryError(err error) error {
-	if errors.Is(err, query.ErrNoVectors) || errors.Is(err, query.ErrNoPack) {
+	if errors.Is(err, query.ErrNoVectors) || errors.Is(err, query.ErrNoPack) || errors.Is(err, query.ErrPackDamaged) {
 		return &Error{Code: ExitNotFound, Err: err}
 	}
 	return toolError(err)

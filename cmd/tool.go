@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/query"
 	"github.com/gitnexus/gitnexus/tools"
 )
 
@@ -57,6 +58,29 @@ func runToolChecked[In, Out any](ctx context.Context, in In, call func(context.C
 // onDB adapts a tool that reads only the index to runTool.
 func onDB[In, Out any](fn func(context.Context, tools.Querier, In) (Out, error)) func(context.Context, toolRepo, In) (Out, error) {
 	return func(ctx context.Context, r toolRepo, in In) (Out, error) { return fn(ctx, r.DB, in) }
+}
+
+// onIndex adapts a tool that reads the index's graph (the snapshot in its
+// search pack, and the database for stored source) to runTool.
+func onIndex[In, Out any](fn func(context.Context, tools.Index, In) (Out, error)) func(context.Context, toolRepo, In) (Out, error) {
+	return func(ctx context.Context, r toolRepo, in In) (Out, error) {
+		ix, err := r.index()
+		if err != nil {
+			var zero Out
+			return zero, err
+		}
+		return fn(ctx, ix, in)
+	}
+}
+
+// index is what the graph tools read on r: its search pack's snapshot and
+// its database.
+func (r toolRepo) index() (tools.Index, error) {
+	pack, err := query.ReadPack(graph.CompanionPath(r.Entry.Path, r.DB.Meta(), graph.PackSuffix))
+	if err != nil {
+		return tools.Index{}, queryError(err)
+	}
+	return tools.Index{Graph: &pack.Snapshot, DB: r.DB}, nil
 }
 
 // openEntry resolves -r / the working directory and opens its index

@@ -48,7 +48,7 @@ matches several symbols they are listed (exit 3): pick with --from-uid or
 		if err := checkRange("--depth", in.MaxDepth, 1, maxTraceDepth); err != nil {
 			return err
 		}
-		return runToolChecked(c.Context(), in, onDB(tools.Trace), printTrace, func(out *tools.TraceOutput) error {
+		return runToolChecked(c.Context(), in, onIndex(tools.Trace), printTrace, func(out *tools.TraceOutput) error {
 			switch out.Status {
 			case "ambiguous":
 				what := in.From + in.FromUID

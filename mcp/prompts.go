@@ -96,7 +96,11 @@ func (s *Server) detectImpactPrompt(ctx context.Context, req *sdk.GetPromptReque
 // detectImpactText renders detect_changes on r and, for the most changed
 // symbols, impact upstream.
 func detectImpactText(ctx context.Context, r *Repo, in tools.DetectChangesInput) (string, error) {
-	ch, err := tools.DetectChanges(ctx, r.DB, r.Entry.Path, in)
+	ix, err := r.Index()
+	if err != nil {
+		return "", err
+	}
+	ch, err := tools.DetectChanges(ctx, ix, r.Entry.Path, in)
 	if err != nil {
 		return "", err
 	}
@@ -117,7 +121,7 @@ func detectImpactText(ctx context.Context, r *Repo, in tools.DetectChangesInput)
 			break
 		}
 		fmt.Fprintf(&b, "\n### %s %s (%s:%d, %d changed lines)\n", cs.Label, cs.Name, cs.FilePath, cs.StartLine, cs.ChangedLines)
-		im, err := tools.Impact(ctx, r.DB, tools.ImpactInput{TargetUID: cs.ID, MaxDepth: 2, Limit: promptCallers})
+		im, err := tools.Impact(ctx, ix, tools.ImpactInput{TargetUID: cs.ID, MaxDepth: 2, Limit: promptCallers})
 		if err != nil {
 			fmt.Fprintf(&b, "impact failed: %v\n", err)
 			continue

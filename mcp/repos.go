@@ -113,6 +113,16 @@ func (r *Repo) Pack() (*query.Pack, error) {
 	return r.h.searchPack()
 }
 
+// Index is what the graph tools read: the snapshot in the repository's
+// search pack, and its database (stored source text).
+func (r *Repo) Index() (tools.Index, error) {
+	p, err := r.Pack()
+	if err != nil {
+		return tools.Index{}, err
+	}
+	return tools.Index{Graph: &p.Snapshot, DB: r.DB}, nil
+}
+
 // ErrRepo marks errors about which repository is meant (unknown name,
 // ambiguous default, no index): the caller should pass another repo.
 var ErrRepo = errors.New("repository")

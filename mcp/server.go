@@ -230,9 +230,17 @@ func addTool[In, Out any](s *Server, t *sdk.Tool, fn func(context.Context, In) (
 	})
 }
 
-// onDB adapts a tool that reads only the database.
-func onDB[In, Out any](fn func(context.Context, tools.Querier, In) (Out, error)) func(context.Context, *Repo, In) (Out, error) {
-	return func(ctx context.Context, r *Repo, in In) (Out, error) { return fn(ctx, r.DB, in) }
+// onIndex adapts a tool that reads the index (its graph snapshot, and its
+// database for stored source).
+func onIndex[In, Out any](fn func(context.Context, tools.Index, In) (Out, error)) func(context.Context, *Repo, In) (Out, error) {
+	return func(ctx context.Context, r *Repo, in In) (Out, error) {
+		ix, err := r.Index()
+		if err != nil {
+			var zero Out
+			return zero, err
+		}
+		return fn(ctx, ix, in)
+	}
 }
 
 func (s *Server) addTools() {
@@ -249,20 +257,24 @@ func (s *Server) addTools() {
 		Description: "360-degree view of one symbol: incoming and outgoing edges by type (CALLS, HAS_METHOD, IMPORTS, EXTENDS, IMPLEMENTS, DEFINES) " +
 			"with confidence, the processes it is a step of, its community, and whether its callers are complete or a lower bound. " +
 			"Several matches give status ambiguous with candidates: call again with uid."},
-		func(in tools.ContextInput) string { return in.Repo }, onDB(tools.Context))
+		func(in tools.ContextInput) string { return in.Repo }, onIndex(tools.Context))
 	addRepoTool(s, &sdk.Tool{Name: "impact", Annotations: ro,
 		Description: "Blast radius of changing a symbol or file: affected symbols by depth (upstream: what depends on it; downstream: what it depends on), " +
 			"affected processes and modules, a risk level, and whether the answer is exact or a lower bound (unresolved call sites)."},
-		func(in tools.ImpactInput) string { return in.Repo }, onDB(tools.Impact))
+		func(in tools.ImpactInput) string { return in.Repo }, onIndex(tools.Impact))
 	addRepoTool(s, &sdk.Tool{Name: "detect_changes", Annotations: ro,
 		Description: "Map the git diff (unstaged, staged, all, or compare against base_ref) to changed symbols by line overlap, and to the execution flows they are steps of."},
 		func(in tools.DetectChangesInput) string { return in.Repo },
 		func(ctx context.Context, r *Repo, in tools.DetectChangesInput) (*tools.DetectChangesOutput, error) {
-			return tools.DetectChanges(ctx, r.DB, r.Entry.Path, in)
+			ix, err := r.Index()
+			if err != nil {
+				return nil, err
+			}
+			return tools.DetectChanges(ctx, ix, r.Entry.Path, in)
 		})
 	addRepoTool(s, &sdk.Tool{Name: "trace", Annotations: ro,
 		Description: "Shortest directed call path from one symbol to another over CALLS and HAS_METHOD edges, with file:line and confidence per hop."},
-		func(in tools.TraceInput) string { return in.Repo }, onDB(tools.Trace))
+		func(in tools.TraceInput) string { return in.Repo }, onIndex(tools.Trace))
 	addRepoTool(s, &sdk.Tool{Name: "cypher", Annotations: ro,
 		Description: "Run one read-only Cypher statement on the code graph (writes are rejected). " + tools.SchemaSummary() +
 			" Read gitnexus://repo/{name}/schema for node properties."},

@@ -47,13 +47,13 @@ func goldenPack(t *testing.T) *Pack {
 		name := d.qn[strings.LastIndex(d.qn, ".")+1:]
 		b.addSymbol(Hit{ID: goldenID(d.qn), Label: string(schema.LabelOf(d.kind)), Name: name, Kind: string(d.kind),
 			FilePath: d.path, StartLine: d.line, EndLine: d.endl, Language: "go", IsTest: schema.IsTestPath(d.path)},
-			text.SearchText(name, d.qn, d.path), d.sig, d.doc)
+			text.SearchText(name, d.qn, d.path), d.sig, d.doc, d.qn)
 		files[d.path] = true
 	}
 	for _, d := range goldenCorpus {
 		if files[d.path] {
 			delete(files, d.path)
-			b.addFile(fileHit(d.path, d.path[strings.LastIndex(d.path, "/")+1:], d.path, "go", 100, schema.IsTestPath(d.path)))
+			b.addFile(fileHit(d.path, d.path[strings.LastIndex(d.path, "/")+1:], d.path, "go", 100, schema.IsTestPath(d.path)), 0)
 		}
 	}
 	p, err := b.finish()

@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"unicode"
@@ -80,9 +81,9 @@ func BuildPack(ctx context.Context, q Querier) (*Pack, error) {
 		if len(b.g.nodes)+n > MaxSnapshotNodes {
 			return nil, fmt.Errorf("pack: more than %d nodes", MaxSnapshotNodes)
 		}
-		ret := "n.id, n.name, n.kind, n.filePath, n.startLine, n.endLine, n.language, n.isTest, n.searchText, n.signature, n.docComment"
+		ret := "n.id, n.name, n.kind, n.filePath, n.startLine, n.endLine, n.language, n.isTest, n.searchText, n.signature, n.docComment, n.qualifiedName"
 		if l == schema.LabelFile {
-			ret = "n.id, n.name, n.path, n.lines, n.language, n.isTest"
+			ret = "n.id, n.name, n.path, n.lines, n.language, n.isTest, n.unresolved"
 		}
 		seen := 0
 		for lo := 0; lo < n; lo += packReadRows {
@@ -94,11 +95,11 @@ func BuildPack(ctx context.Context, q Querier) (*Pack, error) {
 			for _, r := range res.Rows {
 				seen++
 				if l == schema.LabelFile {
-					b.addFile(fileHit(str(r[0]), str(r[1]), str(r[2]), str(r[4]), num(r[3]), boolean(r[5])))
+					b.addFile(fileHit(str(r[0]), str(r[1]), str(r[2]), str(r[4]), num(r[3]), boolean(r[5])), num(r[6]))
 					continue
 				}
 				b.addSymbol(Hit{ID: str(r[0]), Label: string(l), Name: str(r[1]), Kind: str(r[2]), FilePath: str(r[3]),
-					StartLine: num(r[4]), EndLine: num(r[5]), Language: str(r[6]), IsTest: boolean(r[7])}, str(r[8]), str(r[9]), str(r[10]))
+					StartLine: num(r[4]), EndLine: num(r[5]), Language: str(r[6]), IsTest: boolean(r[7])}, str(r[8]), str(r[9]), str(r[10]), str(r[11]))
 			}
 		}
 		if seen != n {
@@ -109,6 +110,9 @@ func BuildPack(ctx context.Context, q Querier) (*Pack, error) {
 		return nil, err
 	}
 	if err := b.g.readProcesses(ctx, q); err != nil {
+		return nil, err
+	}
+	if err := b.g.readCommunities(ctx, q); err != nil {
 		return nil, err
 	}
 	return b.finish()
@@ -130,17 +134,20 @@ func newPackBuilder() *packBuilder {
 // searchText (ident: each word of the name counts once, from searchText,
 // and the whole name twice, as before this engine) and by its signature
 // and doc comment (doc). A repeated id is ignored.
-func (b *packBuilder) addSymbol(h Hit, searchText, signature, docComment string) {
+func (b *packBuilder) addSymbol(h Hit, searchText, signature, docComment, qualifiedName string) {
 	if i, ok := b.g.addNode(h); ok {
 		b.ident.add(i, strings.Join(text.SplitIdentifier(h.Name), ""), searchText)
 		b.doc.add(i, signature, docComment)
+		b.g.details = append(b.g.details, nodeDetails{qualifiedName: qualifiedName, signature: signature, docComment: docComment})
 	}
 }
 
-// addFile adds a file (a fileHit), indexed by its name and path.
-func (b *packBuilder) addFile(h Hit) {
+// addFile adds a file (a fileHit) with its count of unresolved call
+// sites, indexed by its name and path.
+func (b *packBuilder) addFile(h Hit, unresolved int) {
 	if i, ok := b.g.addNode(h); ok {
 		b.file.add(i, h.Name, h.FilePath)
+		b.g.details = append(b.g.details, nodeDetails{unresolved: int32(min(max(unresolved, 0), math.MaxInt32))})
 	}
 }
 

@@ -28,7 +28,11 @@ import (
 //	strings     n, then n × (len, bytes)
 //	nodes       n, then n × (id, label, name, kind, filePath, language: refs;
 //	            startLine, endLine; isTest: 0 or 1)
-//	edges       for each node, outgoing then incoming: n, then n × (rel ref, target node)
+//	edges       for each node, outgoing then incoming: n, then n × (rel ref,
+//	            node at the other end, confidence, reason ref, site line)
+//	details     for each node: qualifiedName, signature, docComment refs,
+//	            unresolved call sites (files), community (1-based, 0 none)
+//	communities n, then n × (id, label refs; cohesion; symbolCount)
 //	processes   n, then n × (id, summary, processType: refs; priority; stepCount;
 //	            steps n, then n × (index, id, name, filePath refs))
 //	index/ident numDocs, avgLen, docLen per node (uint32 LE), terms n, then
@@ -47,6 +51,8 @@ const (
 	secNodes     = "nodes"
 	secEdges     = "edges"
 	secProcesses = "processes"
+	secDetails   = "details"
+	secComms     = "communities"
 	secIdent     = "index/ident"
 	secDoc       = "index/doc"
 	secFile      = "index/file"
@@ -114,12 +120,39 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
 		for d := range 2 {
 			w.i(len(a[d]))
 			for _, e := range a[d] {
-				w.s(string(e.rel))
+				w.s(string(e.relType()))
 				w.i(int(e.to))
+				w.f(e.conf)
+				w.s(g.reasons[e.reason])
+				w.i(int(e.line))
 			}
 		}
 	}
 	done(secEdges)
+
+	sw()
+	for i := range g.nodes {
+		var nd nodeDetails
+		if i < len(g.details) {
+			nd = g.details[i]
+		}
+		w.s(nd.qualifiedName)
+		w.s(nd.signature)
+		w.s(nd.docComment)
+		w.i(int(nd.unresolved))
+		w.i(int(nd.community))
+	}
+	done(secDetails)
+
+	sw()
+	w.i(len(g.comms))
+	for _, c := range g.comms {
+		w.s(c.ID)
+		w.s(c.Label)
+		w.f(c.Cohesion)
+		w.i(c.SymbolCount)
+	}
+	done(secComms)
 
 	sw()
 	ids := slices.Sorted(maps.Keys(g.procs))
@@ -279,7 +312,7 @@ func openPack(all string) (*Pack, error) {
 			return nil, ErrPackDamaged
 		}
 	}
-	for _, n := range []string{secStrings, secNodes, secEdges, secProcesses, secIdent, secDoc, secFile} {
+	for _, n := range []string{secStrings, secNodes, secEdges, secDetails, secComms, secProcesses, secIdent, secDoc, secFile} {
 		if _, ok := d.sections[n]; !ok {
 			return nil, fmt.Errorf("%w (no %s section)", ErrPackDamaged, n)
 		}
@@ -359,7 +392,14 @@ func (d *packData) decodeEdges(nodes int) (adjacency, error) {
 			n := r.n(len(r.all))
 			start := len(flat)
 			for range n {
-				flat = append(flat, snapEdge{rel: schema.RelType(r.s()), to: int32(r.n(nodes - 1))})
+				rel, ok := relIndex(schema.RelType(r.s()))
+				if !ok && r.err == nil {
+					r.err = ErrPackDamaged
+				}
+				e := snapEdge{rel: rel, to: int32(r.n(nodes - 1)), conf: r.f()}
+				e.reason = uint32(r.ref())
+				e.line = int32(r.n(math.MaxInt32))
+				flat = append(flat, e)
 			}
 			a.adj[i][dir] = flat[start:len(flat):len(flat)]
 			if dir == 0 {
@@ -368,6 +408,33 @@ func (d *packData) decodeEdges(nodes int) (adjacency, error) {
 		}
 	}
 	return a, r.finish(secEdges)
+}
+
+func (d *packData) decodeDetails(nodes, comms int) ([]nodeDetails, error) {
+	r, err := d.reader(secDetails)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]nodeDetails, nodes)
+	for i := range out {
+		nd := &out[i]
+		nd.qualifiedName, nd.signature, nd.docComment = r.s(), r.s(), r.s()
+		nd.unresolved = int32(r.n(math.MaxInt32))
+		nd.community = int32(r.n(comms))
+	}
+	return out, r.finish(secDetails)
+}
+
+func (d *packData) decodeCommunities() ([]Community, error) {
+	r, err := d.reader(secComms)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Community, r.n(len(r.all)))
+	for i := range out {
+		out[i] = Community{ID: r.s(), Label: r.s(), Cohesion: r.f(), SymbolCount: r.n(math.MaxInt32)}
+	}
+	return out, r.finish(secComms)
 }
 
 func (d *packData) decodeProcesses() (processTable, error) {
@@ -496,12 +563,21 @@ func (r *packReader) raw() string {
 
 // s reads a reference into the strings section.
 func (r *packReader) s() string {
-	i := r.n(len(r.tab) - 1)
-	if r.err != nil || len(r.tab) == 0 {
-		r.err = ErrPackDamaged
+	i := r.ref()
+	if r.err != nil {
 		return ""
 	}
 	return r.tab[i]
+}
+
+// ref is a checked string-table reference, as an index in the table.
+func (r *packReader) ref() int {
+	i := r.n(len(r.tab) - 1)
+	if r.err != nil || len(r.tab) == 0 {
+		r.err = ErrPackDamaged
+		return 0
+	}
+	return i
 }
 
 // finish reports a decoding error or trailing bytes of section name.

@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -27,9 +28,11 @@ import (
 type Snapshot struct {
 	src *packData
 
-	nodesL lazy[nodeTable]
-	edgesL lazy[adjacency]
-	procsL lazy[processTable]
+	nodesL   lazy[nodeTable]
+	edgesL   lazy[adjacency]
+	procsL   lazy[processTable]
+	commsL   lazy[[]Community]
+	detailsL lazy[[]nodeDetails]
 }
 
 // nodeTable is the decoded nodes section.
@@ -52,9 +55,29 @@ type processTable struct {
 	procs   map[string]Process      // with all steps, in step order
 }
 
+// snapEdge is one edge in a node's list: the node at the other end, the
+// relationship (an index in relOrder), and the edge's stored properties.
+// reason is an index in the pack's string table once decoded (in
+// graphCopy.reasons while a pack is being built).
 type snapEdge struct {
-	rel schema.RelType
-	to  int32
+	to     int32
+	line   int32 // the call or import site, 1-based; 0 none
+	conf   float64
+	reason uint32
+	rel    uint8
+}
+
+// relType is the edge's relationship type.
+func (e snapEdge) relType() schema.RelType { return relOrder[e.rel] }
+
+// relIndex is rt's index in relOrder, the edge types the snapshot holds.
+func relIndex(rt schema.RelType) (uint8, bool) {
+	for i, r := range relOrder {
+		if r == rt {
+			return uint8(i), true
+		}
+	}
+	return 0, false
 }
 
 // lazy is a value computed once, on first use.
@@ -157,15 +180,16 @@ func (s *Snapshot) neighbors(ids []string, rels []schema.RelType, fanout int, fi
 			}
 			count := map[schema.RelType]int{}
 			for _, e := range a.adj[i][d] {
-				if !want[e.rel] || count[e.rel] >= fanout {
+				rel := e.relType()
+				if !want[rel] || count[rel] >= fanout {
 					continue
 				}
 				h := nt.nodes[e.to]
 				if h.Label == string(schema.LabelFile) && !files {
 					continue
 				}
-				count[e.rel]++
-				out = append(out, Neighbor{From: id, Rel: e.rel, Out: d == 0, Hit: h})
+				count[rel]++
+				out = append(out, Neighbor{From: id, Rel: rel, Out: d == 0, Hit: h})
 			}
 		}
 	}
@@ -225,8 +249,11 @@ type graphCopy struct {
 	index   map[string]int32
 	adj     [][2][]snapEdge
 	edges   int
+	reasons []string // the edges' reason strings (snapEdge.reason)
 	members map[string][]Membership
 	procs   map[string]Process
+	details []nodeDetails // per node (readDetails)
+	comms   []Community   // nodeDetails.community - 1
 }
 
 // addNode appends h unless its id is already there; ok is false then.
@@ -240,11 +267,14 @@ func (g *graphCopy) addNode(h Hit) (int32, bool) {
 	return i, true
 }
 
-// readEdges reads the relationships graph expansion follows.
+// readEdges reads the relationships between symbols and files (relOrder),
+// with their confidence, reason and site line: what graph expansion
+// follows and the tools read.
 func (g *graphCopy) readEdges(ctx context.Context, q Querier) error {
 	g.adj = make([][2][]snapEdge, len(g.nodes))
-	for _, rt := range relOrder {
-		res, err := readAll(ctx, q, fmt.Sprintf("MATCH (a)-[r:%s]->(b) RETURN a.id, b.id", rt))
+	reasons := map[string]uint32{}
+	for ri, rt := range relOrder {
+		res, err := readAll(ctx, q, fmt.Sprintf("MATCH (a)-[r:%s]->(b) RETURN a.id, b.id, r.confidence, r.reason, r.line", rt))
 		if err != nil {
 			return fmt.Errorf("snapshot %s edges: %w", rt, err)
 		}
@@ -254,8 +284,18 @@ func (g *graphCopy) readEdges(ctx context.Context, q Querier) error {
 			if !okA || !okB {
 				continue // an endpoint that is no search result (Folder, ...)
 			}
-			g.adj[a][0] = append(g.adj[a][0], snapEdge{rt, b})
-			g.adj[b][1] = append(g.adj[b][1], snapEdge{rt, a})
+			reason := str(row[3])
+			ref, ok := reasons[reason]
+			if !ok {
+				ref = uint32(len(g.reasons))
+				reasons[reason] = ref
+				g.reasons = append(g.reasons, reason)
+			}
+			e := snapEdge{rel: uint8(ri), conf: flt(row[2]), reason: ref, line: int32(min(max(num(row[4]), 0), math.MaxInt32))}
+			e.to = b
+			g.adj[a][0] = append(g.adj[a][0], e)
+			e.to = a
+			g.adj[b][1] = append(g.adj[b][1], e)
 			g.edges++
 		}
 	}
@@ -263,8 +303,8 @@ func (g *graphCopy) readEdges(ctx context.Context, q Querier) error {
 		for d := range 2 {
 			es := g.adj[i][d]
 			sort.SliceStable(es, func(x, y int) bool {
-				if es[x].rel != es[y].rel {
-					return es[x].rel < es[y].rel
+				if rx, ry := es[x].relType(), es[y].relType(); rx != ry {
+					return rx < ry
 				}
 				return g.nodes[es[x].to].ID < g.nodes[es[y].to].ID
 			})

@@ -63,7 +63,8 @@ type DetectChangesOutput struct {
 // sits at), finds the indexed symbols whose lines overlap them, and the
 // processes those symbols are steps of. Line numbers are matched against
 // the index as analyzed: re-analyze after large edits for exact overlap.
-func DetectChanges(ctx context.Context, db Querier, repoRoot string, in DetectChangesInput) (*DetectChangesOutput, error) {
+func DetectChanges(ctx context.Context, ix Index, repoRoot string, in DetectChangesInput) (*DetectChangesOutput, error) {
+	g := ix.Graph
 	scope := strings.ToLower(strings.TrimSpace(in.Scope))
 	if scope == "" {
 		scope = "unstaged"
@@ -116,30 +117,37 @@ func DetectChanges(ctx context.Context, db Querier, repoRoot string, in DetectCh
 	indexed := map[string]bool{}
 	bySym := map[string]*ChangedSymbol{}
 	var order []string
-	for start := 0; start < len(paths); start += 500 {
-		chunk := paths[start:min(start+500, len(paths))]
-		res, err := db.Query(ctx, "MATCH (f:File) WHERE f.id IN "+schema.QuoteList(chunk)+" RETURN f.id", nil)
+	for _, p := range paths {
+		f, ok, err := g.Node(p)
 		if err != nil {
 			return nil, fmt.Errorf("changed files: %w", err)
 		}
-		for _, r := range res.Rows {
-			indexed[str(r[0])] = true
+		if !ok || f.Label != string(schema.LabelFile) {
+			continue
 		}
-		res, err = db.Query(ctx, "MATCH (f:File)-[:DEFINES]->(n) WHERE f.id IN "+schema.QuoteList(chunk)+" RETURN "+symbolCols, nil)
+		indexed[p] = true
+		defs, err := g.Edges(p, true, schema.RelDefines)
 		if err != nil {
 			return nil, fmt.Errorf("symbols of changed files: %w", err)
 		}
-		for _, r := range res.Rows {
-			s := symbolOf(r)
-			n := overlap(files[s.FilePath], s.StartLine, s.EndLine)
-			if n == 0 {
+		for _, e := range defs {
+			n, ok, err := g.Node(e.Other.ID)
+			if err != nil {
+				return nil, fmt.Errorf("symbols of changed files: %w", err)
+			}
+			if !ok {
+				continue
+			}
+			s := symbolOfNode(n)
+			changed := overlap(files[s.FilePath], s.StartLine, s.EndLine)
+			if changed == 0 {
 				continue
 			}
 			if bySym[s.ID] == nil {
 				bySym[s.ID] = &ChangedSymbol{Symbol: s}
 				order = append(order, s.ID)
 			}
-			bySym[s.ID].ChangedLines = n
+			bySym[s.ID].ChangedLines = changed
 		}
 	}
 	perFile := map[string]int{}
@@ -160,7 +168,7 @@ func DetectChanges(ctx context.Context, db Querier, repoRoot string, in DetectCh
 	}
 	if len(order) > 0 {
 		imp := &ImpactOutput{}
-		if err := impactGroups(ctx, db, order, imp); err != nil {
+		if err := impactGroups(g, order, imp); err != nil {
 			return nil, err
 		}
 		out.Processes = imp.Processes

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/query"
 )
 
 // noIndex answers every query with no rows: DetectChanges then reports the
@@ -20,6 +21,16 @@ type noIndex struct{}
 
 func (noIndex) Query(context.Context, string, map[string]any) (*graph.Result, error) {
 	return &graph.Result{}, nil
+}
+
+// emptyIndex is an index with nothing in it (a pack built from noIndex).
+func emptyIndex(t *testing.T) Index {
+	t.Helper()
+	p, err := query.BuildPack(context.Background(), noIndex{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Index{Graph: &p.Snapshot, DB: noIndex{}}
 }
 
 func runGit(t *testing.T, dir string, args ...string) {
@@ -68,7 +79,7 @@ func TestDetectChangesOddNames(t *testing.T) {
 	}
 
 	ctx := context.Background()
-	out, err := DetectChanges(ctx, noIndex{}, dir, DetectChangesInput{Scope: "all"})
+	out, err := DetectChanges(ctx, emptyIndex(t), dir, DetectChangesInput{Scope: "all"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +101,7 @@ func TestDetectChangesOddNames(t *testing.T) {
 	}
 
 	// Unstaged only: the rename is staged, its later edit is not.
-	out, err = DetectChanges(ctx, noIndex{}, dir, DetectChangesInput{})
+	out, err = DetectChanges(ctx, emptyIndex(t), dir, DetectChangesInput{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +118,7 @@ func TestDetectChangesNotGit(t *testing.T) {
 	}
 	dir := t.TempDir()
 	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(dir)) // never find a repo above
-	_, err := DetectChanges(context.Background(), noIndex{}, dir, DetectChangesInput{})
+	_, err := DetectChanges(context.Background(), emptyIndex(t), dir, DetectChangesInput{})
 	if err == nil {
 		t.Fatal("no error outside git")
 	}

@@ -3,12 +3,13 @@ package tools
 import (
 	"context"
 	"fmt"
+	"math"
 	"path"
 	"sort"
-	"strings"
 
 	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/query"
 )
 
 // ContextInput is the context tool's input (the reference tool's names).
@@ -91,13 +92,14 @@ type ContextOutput struct {
 // edges grouped by type, the processes it is a step of, its community, and
 // whether its callers are complete. Several matching symbols give status
 // "ambiguous" and the candidates.
-func Context(ctx context.Context, db Querier, in ContextInput) (*ContextOutput, error) {
+func Context(ctx context.Context, ix Index, in ContextInput) (*ContextOutput, error) {
 	limit := clamp(in.Limit, 50, 1, 500)
 	fp, err := alias("file_path", in.FilePath, "file", in.File)
 	if err != nil {
 		return nil, err
 	}
-	sym, amb, err := resolveOne(ctx, db, Lookup{Name: in.Name, UID: in.UID, FilePath: fp, Kind: in.Kind}, "symbol")
+	g := ix.Graph
+	sym, amb, err := resolveOne(ctx, g, Lookup{Name: in.Name, UID: in.UID, FilePath: fp, Kind: in.Kind}, "symbol")
 	if err != nil {
 		return nil, err
 	}
@@ -109,74 +111,59 @@ func Context(ctx context.Context, db Querier, in ContextInput) (*ContextOutput, 
 		return out, nil
 	}
 	out.Status = "found"
-	if err := fillDetails(ctx, db, sym, in.IncludeContent); err != nil {
+	if err := fillDetails(ctx, ix, sym, in.IncludeContent); err != nil {
 		return nil, err
 	}
 	out.Symbol = sym
-	if !safeLabel(sym.Label) {
-		return nil, fmt.Errorf("symbol %s has unknown table %q", sym.ID, sym.Label)
-	}
-	node := "(n:" + sym.Label + " {id: " + schema.Quote(sym.ID) + "})"
-	cols := " RETURN label(r), m.id, m.name, label(m), m.kind, m.filePath, m.startLine, r.confidence, r.reason, r.line, m.label LIMIT " + fmt.Sprint(MaxRows)
-	for _, dir := range []string{"out", "in"} {
-		pat := node + "-[r]->(m)"
-		if dir == "in" {
-			pat = node + "<-[r]-(m)"
-		}
-		res, err := db.Query(ctx, "MATCH "+pat+cols, nil)
+	for _, dirOut := range []bool{true, false} {
+		edges, err := g.Edges(sym.ID, dirOut)
 		if err != nil {
-			return nil, fmt.Errorf("read %sgoing edges: %w", dir, err)
+			return nil, fmt.Errorf("read edges: %w", err)
 		}
 		groups := map[string]*RefGroup{}
-		for _, r := range res.Rows {
-			typ := str(r[0])
-			switch schema.RelType(typ) {
-			case schema.RelStepInProcess:
-				continue // reported under processes
-			case schema.RelMemberOf:
-				out.Communities = append(out.Communities, CommunityRef{ID: str(r[1]), Label: str(r[10])})
-				continue
+		for _, e := range edges {
+			typ := string(e.Rel)
+			grp := groups[typ]
+			if grp == nil {
+				grp = &RefGroup{Type: typ, Refs: []Ref{}}
+				groups[typ] = grp
 			}
-			g := groups[typ]
-			if g == nil {
-				g = &RefGroup{Type: typ, Refs: []Ref{}}
-				groups[typ] = g
-			}
-			g.Total++
-			ref := Ref{ID: str(r[1]), Name: str(r[2]), Label: str(r[3]), Kind: str(r[4]), FilePath: str(r[5]), StartLine: num(r[6]),
-				Confidence: flt(r[7]), Reason: str(r[8]), Line: num(r[9])}
+			grp.Total++
+			m := e.Other
+			ref := Ref{ID: m.ID, Name: m.Name, Label: m.Label, Kind: m.Kind, FilePath: m.FilePath, StartLine: m.StartLine,
+				Confidence: e.Confidence, Reason: e.Reason, Line: e.Line}
 			if ref.Label == string(schema.LabelFile) {
-				ref.FilePath, ref.Kind = ref.ID, "file"
+				ref.FilePath, ref.Kind, ref.StartLine = ref.ID, "file", 0
 			}
-			g.Refs = append(g.Refs, ref)
+			grp.Refs = append(grp.Refs, ref)
 		}
 		list := sortedGroups(groups, limit)
-		if dir == "in" {
-			out.Incoming = list
-		} else {
+		if dirOut {
 			out.Outgoing = list
-		}
-		if res.Truncated {
-			out.Notices = append(out.Notices, fmt.Sprintf("more than %d %sgoing edges: lists are incomplete", MaxRows, dir))
+		} else {
+			out.Incoming = list
 		}
 	}
-	procs, err := db.Query(ctx, "MATCH "+node+"-[r:STEP_IN_PROCESS]->(p:Process) RETURN p.id, p.label, p.processType, p.stepCount, min(r.step), p.priority AS pr ORDER BY pr DESC, p.id LIMIT 200", nil)
+	if c, ok, err := g.CommunityOf(sym.ID); err != nil {
+		return nil, fmt.Errorf("read community: %w", err)
+	} else if ok {
+		out.Communities = append(out.Communities, CommunityRef{ID: c.ID, Label: c.Label})
+	}
+	procs, err := processRefs(g, sym.ID)
 	if err != nil {
-		return nil, fmt.Errorf("read processes: %w", err)
+		return nil, err
 	}
-	for _, r := range procs.Rows {
-		out.Processes = append(out.Processes, ProcessRef{ID: str(r[0]), Label: str(r[1]), ProcessType: str(r[2]), StepCount: num(r[3]), StepIndex: num(r[4])})
-	}
+	out.Processes = procs
 	if sym.Label == string(schema.LabelFunction) || sym.Label == string(schema.LabelMethod) {
 		var callerFiles []string
-		for _, g := range out.Incoming {
-			if g.Type == string(schema.RelCalls) {
-				for _, r := range g.Refs {
+		for _, grp := range out.Incoming {
+			if grp.Type == string(schema.RelCalls) {
+				for _, r := range grp.Refs {
 					callerFiles = append(callerFiles, r.FilePath)
 				}
 			}
 		}
-		cov, err := coverage(ctx, db, []string{sym.FilePath}, callerFiles)
+		cov, err := coverage(ctx, g, []string{sym.FilePath}, callerFiles)
 		if err != nil {
 			return nil, err
 		}
@@ -184,6 +171,42 @@ func Context(ctx context.Context, db Querier, in ContextInput) (*ContextOutput, 
 		if !cov.Exact {
 			out.Notices = append(out.Notices, cov.Note)
 		}
+	}
+	return out, nil
+}
+
+// processRefs are the processes id is a step of, highest priority first
+// (then by id), each at its first step, at most 200.
+func processRefs(g *query.Snapshot, id string) ([]ProcessRef, error) {
+	ms, err := g.Memberships(id)
+	if err != nil {
+		return nil, fmt.Errorf("read processes: %w", err)
+	}
+	first := map[string]int{}
+	var order []query.Process
+	for _, m := range ms {
+		if st, ok := first[m.ProcessID]; ok {
+			first[m.ProcessID] = min(st, m.Step)
+			continue
+		}
+		first[m.ProcessID] = m.Step
+		p, ok, err := g.Process(m.ProcessID)
+		if err != nil {
+			return nil, fmt.Errorf("read processes: %w", err)
+		}
+		if ok {
+			order = append(order, p)
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		if order[i].Priority != order[j].Priority {
+			return order[i].Priority > order[j].Priority
+		}
+		return order[i].ID < order[j].ID
+	})
+	out := []ProcessRef{}
+	for _, p := range order[:min(len(order), 200)] {
+		out = append(out, ProcessRef{ID: p.ID, Label: p.Summary, ProcessType: p.ProcessType, StepCount: p.StepCount, StepIndex: first[p.ID]})
 	}
 	return out, nil
 }
@@ -216,55 +239,41 @@ func sortedGroups(groups map[string]*RefGroup, limit int) []RefGroup {
 // coverage counts the unresolved call sites in files that may call into
 // targetFiles: files in the same directories, files importing them, and
 // the files of known callers. Any such site may be a missed caller.
-func coverage(ctx context.Context, db Querier, targetFiles, callerFiles []string) (*Coverage, error) {
+func coverage(ctx context.Context, g *query.Snapshot, targetFiles, callerFiles []string) (*Coverage, error) {
 	files := uniq(targetFiles)
-	var conds []string
-	if len(files) > 0 {
-		conds = append(conds, "f.id IN "+schema.QuoteList(files))
-		dirs := map[string]bool{}
-		for _, f := range files {
-			dirs[path.Dir(f)] = true
-		}
-		for d := range dirs {
-			if d == "." {
-				conds = append(conds, "NOT f.id CONTAINS '/'")
-			} else {
-				conds = append(conds, "(f.id STARTS WITH "+schema.Quote(d+"/")+" AND NOT substring(f.id, "+fmt.Sprint(len(d)+2)+", 100000) CONTAINS '/')")
-			}
-			if len(conds) > 64 {
-				break
-			}
-		}
-	}
-	if cf := uniq(callerFiles); len(cf) > 0 {
-		conds = append(conds, "f.id IN "+schema.QuoteList(cf))
-	}
 	cov := &Coverage{Exact: true}
-	if len(conds) == 0 {
-		return cov, nil
+	dirs := map[string]bool{}
+	for _, f := range files {
+		dirs[path.Dir(f)] = true
 	}
 	// Each file counts once, whichever way it may reach the targets.
-	sites := map[string]int{}
-	add := func(res *graph.Result) {
-		for _, r := range res.Rows {
-			sites[str(r[0])] = num(r[1])
-		}
+	maybe := map[string]bool{}
+	for _, f := range files {
+		maybe[f] = true
 	}
-	res, err := db.Query(ctx, "MATCH (f:File) WHERE f.unresolved > 0 AND ("+strings.Join(conds, " OR ")+") RETURN f.id, f.unresolved", nil)
-	if err != nil {
-		return nil, fmt.Errorf("count unresolved call sites: %w", err)
+	for _, f := range uniq(callerFiles) {
+		maybe[f] = true
 	}
-	add(res)
-	if len(files) > 0 {
-		imp, err := db.Query(ctx, "MATCH (f:File)-[:IMPORTS]->(t:File) WHERE t.id IN "+schema.QuoteList(files)+" AND f.unresolved > 0 RETURN DISTINCT f.id, f.unresolved", nil)
+	for _, f := range files {
+		imps, err := g.Edges(f, false, schema.RelImports)
 		if err != nil {
 			return nil, fmt.Errorf("count unresolved call sites of importers: %w", err)
 		}
-		add(imp)
+		for _, e := range imps {
+			maybe[e.Other.ID] = true
+		}
 	}
-	for _, n := range sites {
-		cov.UnresolvedFiles++
-		cov.UnresolvedCallSites += n
+	withSites, err := g.Find(ctx, func(h *query.Hit, _ string) bool {
+		return h.Label == string(schema.LabelFile) && (maybe[h.ID] || dirs[path.Dir(h.ID)])
+	}, math.MaxInt)
+	if err != nil {
+		return nil, fmt.Errorf("count unresolved call sites: %w", err)
+	}
+	for _, f := range withSites {
+		if f.Unresolved > 0 {
+			cov.UnresolvedFiles++
+			cov.UnresolvedCallSites += f.Unresolved
+		}
 	}
 	if cov.UnresolvedCallSites > 0 {
 		cov.Exact = false

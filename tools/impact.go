@@ -8,6 +8,7 @@ import (
 
 	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/query"
 )
 
 // ImpactInput is the impact tool's input (the reference tool's names).
@@ -124,7 +125,8 @@ func RiskOf(s ImpactSummary) string {
 // depth level: upstream follows edges backwards (who calls, imports,
 // extends or implements it), downstream forwards. A class's methods and a
 // file's definitions are the walk's starting points too.
-func Impact(ctx context.Context, db Querier, in ImpactInput) (*ImpactOutput, error) {
+func Impact(ctx context.Context, ix Index, in ImpactInput) (*ImpactOutput, error) {
+	g := ix.Graph
 	dir := strings.ToLower(strings.TrimSpace(in.Direction))
 	if dir == "" {
 		dir = "upstream"
@@ -152,7 +154,7 @@ func Impact(ctx context.Context, db Querier, in ImpactInput) (*ImpactOutput, err
 	for i, r := range rels {
 		relNames[i] = string(r)
 	}
-	sym, amb, err := resolveOne(ctx, db, Lookup{Name: target, UID: in.TargetUID, FilePath: in.FilePath, Kind: in.Kind, Files: true}, "symbol or file")
+	sym, amb, err := resolveOne(ctx, g, Lookup{Name: target, UID: in.TargetUID, FilePath: in.FilePath, Kind: in.Kind, Files: true}, "symbol or file")
 	if err != nil {
 		return nil, err
 	}
@@ -169,22 +171,21 @@ func Impact(ctx context.Context, db Querier, in ImpactInput) (*ImpactOutput, err
 	// Seeds: the target, plus a class's methods or a file's definitions.
 	seeds := []string{sym.ID}
 	seedConf := map[string]float64{sym.ID: 1}
-	var seedQ string
+	var seedRel schema.RelType
 	switch sym.Label {
 	case string(schema.LabelClass), string(schema.LabelInterface):
-		seedQ = "MATCH (n:" + sym.Label + " {id: " + schema.Quote(sym.ID) + "})-[:HAS_METHOD]->(m) RETURN m.id LIMIT 5000"
+		seedRel = schema.RelHasMethod
 	case string(schema.LabelFile):
-		seedQ = "MATCH (n:File {id: " + schema.Quote(sym.ID) + "})-[:DEFINES]->(m) RETURN m.id LIMIT 5000"
+		seedRel = schema.RelDefines
 	}
-	if seedQ != "" {
-		res, err := db.Query(ctx, seedQ, nil)
+	if seedRel != "" {
+		es, err := g.Edges(sym.ID, true, seedRel)
 		if err != nil {
 			return nil, fmt.Errorf("impact seeds: %w", err)
 		}
-		for _, r := range res.Rows {
-			id := str(r[0])
-			seeds = append(seeds, id)
-			seedConf[id] = 1
+		for _, e := range es[:min(len(es), 5000)] {
+			seeds = append(seeds, e.Other.ID)
+			seedConf[e.Other.ID] = 1
 		}
 	}
 
@@ -194,57 +195,68 @@ func Impact(ctx context.Context, db Querier, in ImpactInput) (*ImpactOutput, err
 	}
 	conf := seedConf
 	frontier := seeds
-	relPat := strings.Join(relNames, "|")
 	var all []Affected
 	files := map[string]bool{}
 	for depth := 1; depth <= depthMax && len(frontier) > 0; depth++ {
-		var q string
-		if dir == "upstream" {
-			q = "MATCH (m)-[r:" + relPat + "]->(n) WHERE n.id IN " + schema.QuoteList(frontier)
-		} else {
-			q = "MATCH (n)-[r:" + relPat + "]->(m) WHERE n.id IN " + schema.QuoteList(frontier)
-		}
-		if in.MinConfidence > 0 {
-			q += " AND r.confidence >= " + fnum(in.MinConfidence)
-		}
-		q += " RETURN n.id, m.id, m.name, label(m), m.kind, m.filePath, m.startLine, label(r), r.confidence, m.isTest"
-		res, err := db.Query(ctx, q, nil)
-		if err != nil {
-			return nil, fmt.Errorf("impact depth %d: %w", depth, err)
-		}
-		if res.Truncated {
-			out.Notices = append(out.Notices, fmt.Sprintf("depth %d has more than %d edges: later levels are incomplete", depth, MaxRows))
-			out.Exact = false
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 		level := DepthLevel{Depth: depth, Symbols: []Affected{}}
 		var next []string
-		for _, r := range res.Rows {
-			id := str(r[1])
-			if visited[id] {
-				continue
+		inLevel := map[string]int{}
+		full := false
+	walk:
+		for _, from := range frontier {
+			// upstream: what points at from (incoming edges); downstream:
+			// what from points at.
+			es, err := g.Edges(from, dir == "downstream", rels...)
+			if err != nil {
+				return nil, fmt.Errorf("impact depth %d: %w", depth, err)
 			}
-			a := Affected{ID: id, Name: str(r[2]), Label: str(r[3]), Kind: str(r[4]), FilePath: str(r[5]), StartLine: num(r[6]),
-				Depth: depth, Via: str(r[7]), From: str(r[0]), Confidence: conf[str(r[0])] * flt(r[8])}
-			if a.Label == string(schema.LabelFile) {
-				a.FilePath, a.Kind = a.ID, "file"
-			}
-			if !in.IncludeTests && boolean(r[9]) { // the stored isTest of m
-				continue
-			}
-			visited[id] = true
-			conf[id] = a.Confidence
-			next = append(next, id)
-			level.Symbols = append(level.Symbols, a)
-			files[a.FilePath] = true
-			if len(visited) >= maxVisited {
-				out.Notices = append(out.Notices, fmt.Sprintf("stopped after %d symbols: narrow relationTypes, raise minConfidence or lower maxDepth", maxVisited))
-				out.Exact = false
-				break
+			for _, e := range es {
+				m := e.Other
+				if e.Confidence < in.MinConfidence {
+					continue
+				}
+				if !in.IncludeTests && m.IsTest { // the stored isTest
+					continue
+				}
+				a := Affected{ID: m.ID, Name: m.Name, Label: m.Label, Kind: m.Kind, FilePath: m.FilePath, StartLine: m.StartLine,
+					Depth: depth, Via: string(e.Rel), From: from, Confidence: conf[from] * e.Confidence}
+				if a.Label == string(schema.LabelFile) {
+					a.FilePath, a.Kind, a.StartLine = a.ID, "file", 0
+				}
+				if i, ok := inLevel[m.ID]; ok {
+					// Reached again at this depth: keep the most confident
+					// edge (then the smallest from id), whatever the order.
+					if b := level.Symbols[i]; a.Confidence > b.Confidence || (a.Confidence == b.Confidence && a.From < b.From) {
+						level.Symbols[i] = a
+						conf[m.ID] = a.Confidence
+					}
+					continue
+				}
+				if visited[m.ID] {
+					continue
+				}
+				inLevel[m.ID] = len(level.Symbols)
+				visited[m.ID] = true
+				conf[m.ID] = a.Confidence
+				next = append(next, m.ID)
+				level.Symbols = append(level.Symbols, a)
+				if len(visited) >= maxVisited {
+					out.Notices = append(out.Notices, fmt.Sprintf("stopped after %d symbols: narrow relationTypes, raise minConfidence or lower maxDepth", maxVisited))
+					out.Exact = false
+					full = true
+					break walk
+				}
 			}
 		}
 		level.Count = len(level.Symbols)
 		if level.Count == 0 {
 			break
+		}
+		for _, a := range level.Symbols {
+			files[a.FilePath] = true
 		}
 		all = append(all, level.Symbols...)
 		sort.SliceStable(level.Symbols, func(i, j int) bool {
@@ -260,7 +272,7 @@ func Impact(ctx context.Context, db Querier, in ImpactInput) (*ImpactOutput, err
 		}
 		out.ByDepth = append(out.ByDepth, level)
 		frontier = next
-		if len(visited) >= maxVisited {
+		if full {
 			break
 		}
 	}
@@ -275,7 +287,7 @@ func Impact(ctx context.Context, db Querier, in ImpactInput) (*ImpactOutput, err
 	for _, a := range all {
 		ids = append(ids, a.ID)
 	}
-	if err := impactGroups(ctx, db, ids, out); err != nil {
+	if err := impactGroups(g, ids, out); err != nil {
 		return nil, err
 	}
 	out.Summary.Total = len(all)
@@ -299,9 +311,9 @@ func Impact(ctx context.Context, db Querier, in ImpactInput) (*ImpactOutput, err
 			walked = append(walked, a.FilePath)
 		}
 		if dir == "upstream" {
-			cov, err = coverage(ctx, db, append(targetFiles, walked...), nil)
+			cov, err = coverage(ctx, g, append(targetFiles, walked...), nil)
 		} else {
-			cov, err = ownUnresolved(ctx, db, append(targetFiles, walked...))
+			cov, err = ownUnresolved(g, append(targetFiles, walked...))
 		}
 		if err != nil {
 			return nil, err
@@ -317,18 +329,17 @@ func Impact(ctx context.Context, db Querier, in ImpactInput) (*ImpactOutput, err
 
 // ownUnresolved counts unresolved call sites in the given files (the
 // calls out of them that may lead to more dependencies).
-func ownUnresolved(ctx context.Context, db Querier, files []string) (*Coverage, error) {
+func ownUnresolved(g *query.Snapshot, files []string) (*Coverage, error) {
 	cov := &Coverage{Exact: true}
-	files = uniq(files)
-	if len(files) == 0 {
-		return cov, nil
-	}
-	res, err := db.Query(ctx, "MATCH (f:File) WHERE f.id IN "+schema.QuoteList(files)+" AND f.unresolved > 0 RETURN count(f), sum(f.unresolved)", nil)
-	if err != nil {
-		return nil, fmt.Errorf("count unresolved call sites: %w", err)
-	}
-	if len(res.Rows) == 1 {
-		cov.UnresolvedFiles, cov.UnresolvedCallSites = num(res.Rows[0][0]), num(res.Rows[0][1])
+	for _, f := range uniq(files) {
+		n, ok, err := g.Node(f)
+		if err != nil {
+			return nil, fmt.Errorf("count unresolved call sites: %w", err)
+		}
+		if ok && n.Label == string(schema.LabelFile) && n.Unresolved > 0 {
+			cov.UnresolvedFiles++
+			cov.UnresolvedCallSites += n.Unresolved
+		}
 	}
 	if cov.UnresolvedCallSites > 0 {
 		cov.Exact = false
@@ -338,34 +349,45 @@ func ownUnresolved(ctx context.Context, db Querier, files []string) (*Coverage, 
 }
 
 // impactGroups fills the processes and communities of ids.
-func impactGroups(ctx context.Context, db Querier, ids []string, out *ImpactOutput) error {
-	for start := 0; start < len(ids); start += 2000 {
-		end := min(start+2000, len(ids))
-		chunk := schema.QuoteList(ids[start:end])
-		res, err := db.Query(ctx, "MATCH (s)-[r:STEP_IN_PROCESS]->(p:Process) WHERE s.id IN "+chunk+" RETURN p.id, p.label, p.processType, p.stepCount, count(*), min(r.step)", nil)
+func impactGroups(g *query.Snapshot, ids []string, out *ImpactOutput) error {
+	procs := map[string]*AffectedProcess{}
+	comms := map[string]*AffectedCommunity{}
+	for _, id := range ids {
+		ms, err := g.Memberships(id)
 		if err != nil {
 			return fmt.Errorf("affected processes: %w", err)
 		}
-		for _, r := range res.Rows {
-			out.Processes = mergeProcess(out.Processes, AffectedProcess{ID: str(r[0]), Label: str(r[1]), ProcessType: str(r[2]), StepCount: num(r[3]), Hits: num(r[4]), FirstStep: num(r[5])})
+		for _, m := range ms {
+			if ap := procs[m.ProcessID]; ap != nil {
+				ap.Hits++
+				ap.FirstStep = min(ap.FirstStep, m.Step)
+				continue
+			}
+			p, ok, err := g.Process(m.ProcessID)
+			if err != nil {
+				return fmt.Errorf("affected processes: %w", err)
+			}
+			if ok {
+				procs[p.ID] = &AffectedProcess{ID: p.ID, Label: p.Summary, ProcessType: p.ProcessType, StepCount: p.StepCount, Hits: 1, FirstStep: m.Step}
+			}
 		}
-		res, err = db.Query(ctx, "MATCH (s)-[:MEMBER_OF]->(c:Community) WHERE s.id IN "+chunk+" RETURN c.id, c.label, count(*)", nil)
+		c, ok, err := g.CommunityOf(id)
 		if err != nil {
 			return fmt.Errorf("affected communities: %w", err)
 		}
-		for _, r := range res.Rows {
-			c := AffectedCommunity{ID: str(r[0]), Label: str(r[1]), Hits: num(r[2])}
-			found := false
-			for i := range out.Communities {
-				if out.Communities[i].ID == c.ID {
-					out.Communities[i].Hits += c.Hits
-					found = true
-				}
-			}
-			if !found {
-				out.Communities = append(out.Communities, c)
+		if ok {
+			if ac := comms[c.ID]; ac != nil {
+				ac.Hits++
+			} else {
+				comms[c.ID] = &AffectedCommunity{ID: c.ID, Label: c.Label, Hits: 1}
 			}
 		}
+	}
+	for _, p := range procs {
+		out.Processes = append(out.Processes, *p)
+	}
+	for _, c := range comms {
+		out.Communities = append(out.Communities, *c)
 	}
 	sort.Slice(out.Processes, func(i, j int) bool {
 		a, b := out.Processes[i], out.Processes[j]
@@ -384,16 +406,6 @@ func impactGroups(ctx context.Context, db Querier, ids []string, out *ImpactOutp
 	return nil
 }
 
-func mergeProcess(list []AffectedProcess, p AffectedProcess) []AffectedProcess {
-	for i := range list {
-		if list[i].ID == p.ID {
-			list[i].Hits += p.Hits
-			list[i].FirstStep = min(list[i].FirstStep, p.FirstStep)
-			return list
-		}
-	}
-	return append(list, p)
-}
 
 // relTypes validates relationship type names (default DefaultImpactRels).
 func relTypes(names []string) ([]schema.RelType, error) {

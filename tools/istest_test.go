@@ -8,6 +8,7 @@ import (
 
 	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/query"
 )
 
 // isTestGraph loads a small index into a graph.Build whose stored isTest
@@ -58,7 +59,7 @@ func isTestGraph(t *testing.T) *graph.Build {
 // (unless includeTests) and symbol lookup ranks them last, by the isTest
 // property ingest stored, never by the path.
 func TestToolsReadStoredIsTest(t *testing.T) {
-	db := isTestGraph(t)
+	db := packIndex(t, isTestGraph(t))
 	ctx := context.Background()
 	names := func(out *ImpactOutput) []string {
 		var ns []string
@@ -84,11 +85,22 @@ func TestToolsReadStoredIsTest(t *testing.T) {
 		t.Errorf("impact Save upstream with tests: %v, want Caller and TestSave", got)
 	}
 
-	syms, err := findSymbols(ctx, db, Lookup{Name: "Parse"})
+	syms, err := findSymbols(ctx, db.Graph, Lookup{Name: "Parse"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(syms) != 2 || syms[0].FilePath != "b/deeper/parse_test.go" || syms[0].IsTest || !syms[1].IsTest {
 		t.Errorf("Parse candidates %+v: want b/deeper/parse_test.go (stored not test) before a/parse.go (stored test)", syms)
 	}
+}
+
+// packIndex is the Index the tools read for the database q: the search
+// pack built from it (as analyze builds it) and q itself.
+func packIndex(t *testing.T, q Querier) Index {
+	t.Helper()
+	p, err := query.BuildPack(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Index{Graph: &p.Snapshot, DB: q}
 }

@@ -94,10 +94,11 @@ func TestLongInputsRefused(t *testing.T) {
 	ctx := context.Background()
 	db := &fakeDB{}
 	long := strings.Repeat("a", MaxNameBytes+1)
-	if _, err := Context(ctx, db, ContextInput{Name: long}); !errors.Is(err, ErrInput) {
+	ix := Index{Graph: emptyIndex(t).Graph, DB: db}
+	if _, err := Context(ctx, ix, ContextInput{Name: long}); !errors.Is(err, ErrInput) {
 		t.Errorf("Context with a %d-byte name: %v, want ErrInput", len(long), err)
 	}
-	if _, err := Impact(ctx, db, ImpactInput{Target: "x", FilePath: long}); !errors.Is(err, ErrInput) {
+	if _, err := Impact(ctx, ix, ImpactInput{Target: "x", FilePath: long}); !errors.Is(err, ErrInput) {
 		t.Errorf("Impact with a %d-byte file_path: %v, want ErrInput", len(long), err)
 	}
 	if _, err := Query(ctx, db, nil, QueryInput{SearchQuery: "x", Goal: strings.Repeat("a", MaxTextBytes+1)}, nil); !errors.Is(err, ErrInput) {

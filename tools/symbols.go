@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/query"
 )
 
 // Symbol is a symbol (or file) as the tools report it. Field names follow
@@ -41,71 +41,87 @@ type Lookup struct {
 // maxCandidates bounds an ambiguous answer's candidate list.
 const maxCandidates = 20
 
-// boolean is a Result cell as a bool (beside str, num and flt).
-var boolean = graph.Bool
-
-// symbolCols are the columns symbolOf reads, of a node n.
-const symbolCols = "n.id, n.name, label(n), n.kind, n.qualifiedName, n.filePath, n.startLine, n.endLine, n.isTest"
-
-func symbolOf(r []any) Symbol {
-	return Symbol{ID: str(r[0]), Name: str(r[1]), Label: str(r[2]), Kind: str(r[3]), QualifiedName: str(r[4]),
-		FilePath: str(r[5]), StartLine: num(r[6]), EndLine: num(r[7]), IsTest: boolean(r[8])}
+// symbolOfNode is a snapshot node as a tool reports it.
+func symbolOfNode(n query.Node) Symbol {
+	return Symbol{ID: n.ID, Name: n.Name, Label: n.Label, Kind: n.Kind, QualifiedName: n.QualifiedName,
+		FilePath: n.FilePath, StartLine: n.StartLine, EndLine: n.EndLine, IsTest: n.IsTest}
 }
+
+// maxLookup bounds the symbols one name may match before filtering.
+const maxLookup = 500
 
 // findSymbols returns the symbols lk names, best first (exact name before
 // qualified-name match; code before tests (the stored isTest), then
 // shorter paths). An id (uid, or a name with '#') that no symbol has
 // exactly matches the symbols whose ids start with it. Files match when
 // lk.Files and the name looks like a path.
-func findSymbols(ctx context.Context, db Querier, lk Lookup) ([]Symbol, error) {
+func findSymbols(ctx context.Context, g *query.Snapshot, lk Lookup) ([]Symbol, error) {
 	for _, f := range []struct{ name, v string }{{"name", lk.Name}, {"uid", lk.UID}, {"file_path", lk.FilePath}, {"kind", lk.Kind}} {
 		if err := checkLen(f.name, f.v, MaxNameBytes); err != nil {
 			return nil, err
 		}
 	}
-	var where, id string
+	isSymbol := func(h *query.Hit) bool { return schema.Label(h.Label).IsSymbol() }
+	var match func(h *query.Hit, qn string) bool
+	var id string
 	switch {
 	case lk.UID != "":
 		id = lk.UID
-		where = "n.id = " + schema.Quote(id)
 	case strings.TrimSpace(lk.Name) != "":
 		name := strings.TrimSpace(lk.Name)
 		if strings.Contains(name, "#") { // an id given as a name
 			id = name
-			where = "n.id = " + schema.Quote(name)
 		} else if i := strings.LastIndexAny(name, ".:"); i > 0 && i < len(name)-1 && !strings.Contains(name, "/") {
-			where = "(n.qualifiedName = " + schema.Quote(strings.ReplaceAll(name, "::", ".")) + " OR n.qualifiedName ENDS WITH " + schema.Quote("."+strings.ReplaceAll(name, "::", ".")) + " OR (n.name = " + schema.Quote(name) + "))"
+			qn := strings.ReplaceAll(name, "::", ".")
+			match = func(h *query.Hit, q string) bool {
+				return isSymbol(h) && (q == qn || strings.HasSuffix(q, "."+qn) || h.Name == name)
+			}
 		} else {
-			where = "n.name = " + schema.Quote(name)
+			match = func(h *query.Hit, _ string) bool { return isSymbol(h) && h.Name == name }
 		}
 	default:
 		return nil, inputErr("name or uid is required")
 	}
-	q := "MATCH " + symbolPattern("n") + " WHERE " + where + " RETURN " + symbolCols + " LIMIT 500"
-	res, err := db.Query(ctx, q, nil)
-	if err != nil {
-		return nil, fmt.Errorf("look up symbol: %w", err)
-	}
-	if len(res.Rows) == 0 && id != "" {
-		// An id nothing has exactly: a prefix of ids (path#Server.Hand),
-		// found when only one id starts with it, else the candidates.
-		res, err = db.Query(ctx, "MATCH "+symbolPattern("n")+" WHERE n.id STARTS WITH "+schema.Quote(id)+" RETURN "+symbolCols+fmt.Sprintf(" ORDER BY n.id LIMIT %d", maxCandidates+1), nil)
+	var nodes []query.Node
+	if id != "" {
+		n, ok, err := g.Node(id)
 		if err != nil {
-			return nil, fmt.Errorf("look up symbol by id prefix: %w", err)
+			return nil, fmt.Errorf("look up symbol: %w", err)
+		}
+		if ok && isSymbol(&n.Hit) {
+			nodes = []query.Node{n}
+		} else {
+			// An id nothing has exactly: a prefix of ids (path#Server.Hand),
+			// found when only one id starts with it, else the candidates.
+			nodes, err = g.Find(ctx, func(h *query.Hit, _ string) bool { return isSymbol(h) && strings.HasPrefix(h.ID, id) }, maxLookup)
+			if err != nil {
+				return nil, fmt.Errorf("look up symbol by id prefix: %w", err)
+			}
+			sort.Slice(nodes, func(i, j int) bool { return nodes[i].ID < nodes[j].ID })
+			nodes = nodes[:min(len(nodes), maxCandidates+1)]
+		}
+	} else {
+		var err error
+		if nodes, err = g.Find(ctx, match, maxLookup); err != nil {
+			return nil, fmt.Errorf("look up symbol: %w", err)
 		}
 	}
 	var out []Symbol
-	for _, r := range res.Rows {
-		out = append(out, symbolOf(r))
+	for _, n := range nodes {
+		out = append(out, symbolOfNode(n))
 	}
 	if lk.Files && lk.UID == "" && len(out) == 0 {
 		p := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(lk.Name), `\`, "/"), "./")
-		res, err := db.Query(ctx, "MATCH (n:File) WHERE n.id = "+schema.Quote(p)+" OR n.id ENDS WITH "+schema.Quote("/"+p)+" RETURN n.id AS id, n.name AS name, label(n) AS label, 'file' AS kind, '' AS qualifiedName, n.id AS filePath, 1 AS startLine, n.lines AS endLine, n.isTest AS isTest LIMIT 50", nil)
+		files, err := g.Find(ctx, func(h *query.Hit, _ string) bool {
+			return h.Label == string(schema.LabelFile) && (h.ID == p || strings.HasSuffix(h.ID, "/"+p))
+		}, 50)
 		if err != nil {
 			return nil, fmt.Errorf("look up file: %w", err)
 		}
-		for _, r := range res.Rows {
-			out = append(out, symbolOf(r))
+		for _, f := range files {
+			s := symbolOfNode(f)
+			s.FilePath, s.StartLine = f.ID, 1
+			out = append(out, s)
 		}
 	}
 	out = filterSymbols(out, lk)
@@ -123,7 +139,10 @@ func findSymbols(ctx context.Context, db Querier, lk Lookup) ([]Symbol, error) {
 		if a.FilePath != b.FilePath {
 			return a.FilePath < b.FilePath
 		}
-		return a.StartLine < b.StartLine
+		if a.StartLine != b.StartLine {
+			return a.StartLine < b.StartLine
+		}
+		return a.ID < b.ID
 	})
 	return out, nil
 }
@@ -164,8 +183,8 @@ type Resolution struct {
 // resolveOne returns the one symbol lk names, or a Resolution listing the
 // candidates when several match. A lone exact-name match among
 // qualified-name matches wins.
-func resolveOne(ctx context.Context, db Querier, lk Lookup, what string) (*Symbol, *Resolution, error) {
-	syms, err := findSymbols(ctx, db, lk)
+func resolveOne(ctx context.Context, g *query.Snapshot, lk Lookup, what string) (*Symbol, *Resolution, error) {
+	syms, err := findSymbols(ctx, g, lk)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -189,24 +208,27 @@ func resolveOne(ctx context.Context, db Querier, lk Lookup, what string) (*Symbo
 	return nil, &Resolution{Status: "ambiguous", Candidates: syms}, nil
 }
 
-// fillDetails adds signature, doc comment and (when content) source to s.
-func fillDetails(ctx context.Context, db Querier, s *Symbol, content bool) error {
+// fillDetails adds signature and doc comment (from the graph) and, when
+// content, the stored source text (the one property read from the
+// database: the pack does not carry source) to s.
+func fillDetails(ctx context.Context, ix Index, s *Symbol, content bool) error {
 	if s.Label == string(schema.LabelFile) || s.Label == "" {
 		return nil
 	}
-	cols := "n.signature, n.docComment"
-	if content {
-		cols += ", n.content"
-	}
-	res, err := db.Query(ctx, "MATCH (n:"+s.Label+") WHERE n.id = "+schema.Quote(s.ID)+" RETURN "+cols, nil)
+	n, ok, err := ix.Graph.Node(s.ID)
 	if err != nil {
 		return fmt.Errorf("read symbol details: %w", err)
 	}
-	if len(res.Rows) == 1 {
-		r := res.Rows[0]
-		s.Signature, s.DocComment = str(r[0]), str(r[1])
-		if content {
-			s.Content = str(r[2])
+	if ok {
+		s.Signature, s.DocComment = n.Signature, n.DocComment
+	}
+	if content && ix.DB != nil && safeLabel(s.Label) {
+		res, err := ix.DB.Query(ctx, "MATCH (n:"+s.Label+") WHERE n.id = "+schema.Quote(s.ID)+" RETURN n.content", nil)
+		if err != nil {
+			return fmt.Errorf("read symbol source: %w", err)
+		}
+		if len(res.Rows) == 1 {
+			s.Content = str(res.Rows[0][0])
 		}
 	}
 	return nil

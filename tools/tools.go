@@ -4,16 +4,27 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/gitnexus/gitnexus/graph"
-	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/query"
 )
 
-// Querier is what the tools read from: a *graph.DB.
+// Querier runs Cypher on an index's database: a *graph.DB. The cypher tool
+// reads through it, and so does anything that needs a stored property the
+// graph snapshot does not carry (a symbol's source text).
 type Querier interface {
 	Query(ctx context.Context, cypher string, params map[string]any) (*graph.Result, error)
+}
+
+// Index is what the graph tools (context, impact, trace, detect_changes)
+// read: Graph, the snapshot in the index's search pack — the same one
+// search expands over, the one read interface for symbols, files, edges
+// with their confidence, reason and site line, processes and communities —
+// and DB, only for stored source text (include_content). DB may be nil
+// when no source is asked for.
+type Index struct {
+	Graph *query.Snapshot
+	DB    Querier
 }
 
 // ErrNotFound means a symbol, file or process named in a request is not in
@@ -27,23 +38,12 @@ func inputErr(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInput, fmt.Sprintf(format, args...))
 }
 
-func fnum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
-
 // Result cells as Go values.
 var (
 	str = graph.String
 	num = graph.Int
 	flt = graph.Float
 )
-
-// symbolPattern is a node pattern over every symbol table.
-func symbolPattern(v string) string {
-	labels := make([]string, len(schema.SymbolLabels))
-	for i, l := range schema.SymbolLabels {
-		labels[i] = string(l)
-	}
-	return "(" + v + ":" + strings.Join(labels, ":") + ")"
-}
 
 // MaxRows is the most rows a tool reads from one statement or lists (cypher
 // rows, edges per direction, processes, communities); the MCP server also

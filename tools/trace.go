@@ -6,6 +6,7 @@ import (
 
 	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/query"
 )
 
 // TraceInput is the trace tool's input (the reference tool's names).
@@ -52,9 +53,11 @@ type TraceOutput struct {
 }
 
 // Trace finds the shortest directed path from one symbol to another over
-// CALLS and HAS_METHOD edges (a class reaches its methods), using Kuzu's
-// shortest-path search.
-func Trace(ctx context.Context, db Querier, in TraceInput) (*TraceOutput, error) {
+// CALLS and HAS_METHOD edges (a class reaches its methods): a breadth-first
+// search over the graph snapshot, edges taken in the snapshot's order
+// (relationship, then id), so the path is the same on every call.
+func Trace(ctx context.Context, ix Index, in TraceInput) (*TraceOutput, error) {
+	g := ix.Graph
 	if in.MaxDepth != 0 && in.Depth != 0 && in.MaxDepth != in.Depth {
 		return nil, inputErr("maxDepth %d and depth %d disagree: give one", in.MaxDepth, in.Depth)
 	}
@@ -64,7 +67,7 @@ func Trace(ctx context.Context, db Querier, in TraceInput) (*TraceOutput, error)
 		return nil, err
 	}
 	out := &TraceOutput{Path: []Hop{}}
-	from, amb, err := resolveOne(ctx, db, Lookup{Name: in.From, UID: in.FromUID, FilePath: fromFile}, "source symbol")
+	from, amb, err := resolveOne(ctx, g, Lookup{Name: in.From, UID: in.FromUID, FilePath: fromFile}, "source symbol")
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +76,7 @@ func Trace(ctx context.Context, db Querier, in TraceInput) (*TraceOutput, error)
 		out.Notices = append(out.Notices, "several symbols match from: pass from_uid or from_file")
 		return out, nil
 	}
-	to, amb, err := resolveOne(ctx, db, Lookup{Name: in.To, UID: in.ToUID, FilePath: in.ToFile}, "target symbol")
+	to, amb, err := resolveOne(ctx, g, Lookup{Name: in.To, UID: in.ToUID, FilePath: in.ToFile}, "target symbol")
 	if err != nil {
 		return nil, err
 	}
@@ -90,47 +93,77 @@ func Trace(ctx context.Context, db Querier, in TraceInput) (*TraceOutput, error)
 		out.Confidence = 1
 		return out, nil
 	}
-	if !safeLabel(from.Label) || !safeLabel(to.Label) {
-		return nil, fmt.Errorf("trace: unknown tables %q, %q", from.Label, to.Label)
-	}
-	q := fmt.Sprintf("MATCH p = (a:%s)-[:CALLS|HAS_METHOD* SHORTEST 1..%d]->(b:%s) WHERE a.id = %s AND b.id = %s "+
-		"RETURN properties(nodes(p), 'id'), properties(nodes(p), 'name'), properties(nodes(p), 'filePath'), properties(nodes(p), 'startLine'), "+
-		"properties(rels(p), 'confidence'), properties(rels(p), 'line'), list_transform(nodes(p), x -> label(x)), list_transform(rels(p), x -> label(x)) LIMIT 1",
-		from.Label, depth, to.Label, schema.Quote(from.ID), schema.Quote(to.ID))
-	res, err := db.Query(ctx, q, nil)
+	path, err := shortestPath(ctx, g, from.ID, to.ID, depth)
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w", err)
 	}
-	if len(res.Rows) == 0 {
+	if path == nil {
 		out.Status = "no_path"
 		out.Notices = append(out.Notices, fmt.Sprintf("no call path of at most %d hops from %s to %s (calls the resolver could not link are not in the graph)", depth, from.Name, to.Name))
 		return out, nil
 	}
-	r := res.Rows[0]
-	ids, names, files, lines := list(r[0]), list(r[1]), list(r[2]), list(r[3])
-	confs, sites, labels, rels := list(r[4]), list(r[5]), list(r[6]), list(r[7])
 	out.Status = "found"
 	out.Confidence = 1
-	for i := range ids {
-		h := Hop{ID: str(ids[i]), Name: str(at(names, i)), Label: str(at(labels, i)), FilePath: str(at(files, i)), StartLine: num(at(lines, i))}
-		if i > 0 {
-			h.Edge, h.Confidence, h.Line = str(at(rels, i-1)), flt(at(confs, i-1)), num(at(sites, i-1))
-			out.Confidence *= h.Confidence
-		}
-		out.Path = append(out.Path, h)
+	out.Path = append(out.Path, Hop{ID: from.ID, Name: from.Name, Label: from.Label, FilePath: from.FilePath, StartLine: from.StartLine})
+	for _, e := range path {
+		m := e.Other
+		out.Path = append(out.Path, Hop{ID: m.ID, Name: m.Name, Label: m.Label, FilePath: m.FilePath, StartLine: m.StartLine,
+			Edge: string(e.Rel), Confidence: e.Confidence, Line: e.Line})
+		out.Confidence *= e.Confidence
 	}
 	out.Hops = len(out.Path) - 1
 	return out, nil
 }
 
+// maxTraceVisits bounds the nodes one trace visits.
+const maxTraceVisits = 200_000
+
+// shortestPath is the edges of a shortest path from → to of at most depth
+// hops over CALLS and HAS_METHOD, nil when there is none.
+func shortestPath(ctx context.Context, g *query.Snapshot, from, to string, depth int) ([]query.Edge, error) {
+	type back struct {
+		prev string
+		edge query.Edge
+	}
+	seen := map[string]back{from: {}}
+	frontier := []string{from}
+	for hop := 1; hop <= depth && len(frontier) > 0; hop++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var next []string
+		for _, id := range frontier {
+			es, err := g.Edges(id, true, schema.RelCalls, schema.RelHasMethod)
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range es {
+				if _, ok := seen[e.Other.ID]; ok {
+					continue
+				}
+				seen[e.Other.ID] = back{prev: id, edge: e}
+				if e.Other.ID == to {
+					var path []query.Edge
+					for at := to; at != from; at = seen[at].prev {
+						path = append(path, seen[at].edge)
+					}
+					for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+						path[i], path[j] = path[j], path[i]
+					}
+					return path, nil
+				}
+				next = append(next, e.Other.ID)
+				if len(seen) > maxTraceVisits {
+					return nil, fmt.Errorf("more than %d symbols within %d hops: lower the depth", maxTraceVisits, depth)
+				}
+			}
+		}
+		frontier = next
+	}
+	return nil, nil
+}
+
 func list(v any) []any {
 	l, _ := v.([]any)
 	return l
-}
-
-func at(l []any, i int) any {
-	if i < len(l) {
-		return l[i]
-	}
-	return nil
 }

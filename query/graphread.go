@@ -1,0 +1,239 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+// This file is the snapshot's read API for the tools (context, impact,
+// trace, detect_changes, explain...): the same snapshot search expands
+// over, so the tools and search read one graph through one interface.
+// Every method decodes only the sections it needs, once.
+
+// Node is a node of the snapshot as the tools read it: a symbol or a file,
+// with the properties search does not rank on.
+type Node struct {
+	Hit
+	QualifiedName string
+	Signature     string
+	DocComment    string
+	// Unresolved counts a file's call sites resolution could not link (0
+	// for symbols).
+	Unresolved int
+}
+
+// Edge is one edge of a node, seen from that node.
+type Edge struct {
+	Rel        schema.RelType
+	Out        bool // the node is the edge's source
+	Other      Hit  // the node at the other end
+	Confidence float64
+	Reason     string
+	Line       int // the call or import site, 1-based; 0 none
+}
+
+// Community is a cluster of symbols (a Community node).
+type Community struct {
+	ID          string
+	Label       string
+	Cohesion    float64
+	SymbolCount int
+}
+
+// nodeDetails are a node's properties beyond its Hit (the details
+// section).
+type nodeDetails struct {
+	qualifiedName, signature, docComment string
+	unresolved                           int32
+	community                            int32 // 1-based index in the communities, 0 none
+}
+
+func (s *Snapshot) details() ([]nodeDetails, error) {
+	return s.detailsL.get(func() ([]nodeDetails, error) {
+		nt, err := s.nodeTable()
+		if err != nil {
+			return nil, err
+		}
+		cs, err := s.Communities()
+		if err != nil {
+			return nil, err
+		}
+		return s.src.decodeDetails(len(nt.nodes), len(cs))
+	})
+}
+
+// Communities are the index's communities, by id.
+func (s *Snapshot) Communities() ([]Community, error) {
+	return s.commsL.get(s.src.decodeCommunities)
+}
+
+func (s *Snapshot) nodeAt(nt nodeTable, ds []nodeDetails, i int32) Node {
+	d := ds[i]
+	return Node{Hit: nt.nodes[i], QualifiedName: d.qualifiedName, Signature: d.signature, DocComment: d.docComment, Unresolved: int(d.unresolved)}
+}
+
+// Node is the node with id; ok is false when there is none.
+func (s *Snapshot) Node(id string) (n Node, ok bool, err error) {
+	nt, ds, err := s.nodesAndDetails()
+	if err != nil {
+		return Node{}, false, err
+	}
+	i, ok := nt.index[id]
+	if !ok {
+		return Node{}, false, nil
+	}
+	return s.nodeAt(nt, ds, i), true, nil
+}
+
+func (s *Snapshot) nodesAndDetails() (nodeTable, []nodeDetails, error) {
+	nt, err := s.nodeTable()
+	if err != nil {
+		return nodeTable{}, nil, err
+	}
+	ds, err := s.details()
+	if err != nil {
+		return nodeTable{}, nil, err
+	}
+	return nt, ds, nil
+}
+
+// Find returns the nodes match accepts, in the snapshot's order, at most
+// limit of them (limit+1 tells the caller there were more). match sees
+// each node's hit and qualified name; it must not keep the pointer.
+func (s *Snapshot) Find(ctx context.Context, match func(h *Hit, qualifiedName string) bool, limit int) ([]Node, error) {
+	nt, ds, err := s.nodesAndDetails()
+	if err != nil {
+		return nil, err
+	}
+	var out []Node
+	for i := range nt.nodes {
+		if i&0xffff == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if match(&nt.nodes[i], ds[i].qualifiedName) {
+			out = append(out, s.nodeAt(nt, ds, int32(i)))
+			if len(out) >= limit {
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// Edges are the edges of the node with id in one direction (out: the node
+// is their source), of the given relationship types (all the snapshot
+// holds when none: CONTAINS, MEMBER_OF and STEP_IN_PROCESS are not edges
+// here; see CommunityOf and Memberships), ordered by relationship, then
+// the other node's id.
+func (s *Snapshot) Edges(id string, out bool, rels ...schema.RelType) ([]Edge, error) {
+	nt, err := s.nodeTable()
+	if err != nil {
+		return nil, err
+	}
+	a, err := s.adjacency()
+	if err != nil {
+		return nil, err
+	}
+	strs, err := s.src.strings()
+	if err != nil {
+		return nil, err
+	}
+	i, ok := nt.index[id]
+	if !ok {
+		return nil, nil
+	}
+	d := 1
+	if out {
+		d = 0
+	}
+	var want [256]bool
+	for _, r := range rels {
+		if ri, ok := relIndex(r); ok {
+			want[ri] = true
+		}
+	}
+	var list []Edge
+	for _, e := range a.adj[i][d] {
+		if len(rels) > 0 && !want[e.rel] {
+			continue
+		}
+		reason := ""
+		if int(e.reason) < len(strs) {
+			reason = strs[e.reason]
+		}
+		list = append(list, Edge{Rel: e.relType(), Out: out, Other: nt.nodes[e.to], Confidence: e.conf, Reason: reason, Line: int(e.line)})
+	}
+	return list, nil
+}
+
+// CommunityOf is the community the node with id belongs to; ok is false
+// when it belongs to none.
+func (s *Snapshot) CommunityOf(id string) (c Community, ok bool, err error) {
+	nt, ds, err := s.nodesAndDetails()
+	if err != nil {
+		return Community{}, false, err
+	}
+	i, ok := nt.index[id]
+	if !ok || ds[i].community == 0 {
+		return Community{}, false, nil
+	}
+	cs, err := s.Communities()
+	if err != nil {
+		return Community{}, false, err
+	}
+	return cs[ds[i].community-1], true, nil
+}
+
+// Memberships are the processes the node with id is a step of, by process
+// id then step.
+func (s *Snapshot) Memberships(id string) ([]Membership, error) {
+	pt, err := s.processTable()
+	if err != nil {
+		return nil, err
+	}
+	return pt.members[id], nil
+}
+
+// Process is the process with id, with all its steps; ok is false when
+// there is none.
+func (s *Snapshot) Process(id string) (p Process, ok bool, err error) {
+	pt, err := s.processTable()
+	if err != nil {
+		return Process{}, false, err
+	}
+	p, ok = pt.procs[id]
+	return p, ok, nil
+}
+
+// readCommunities reads the communities and each symbol's membership into
+// the details (after the nodes were added).
+func (g *graphCopy) readCommunities(ctx context.Context, q Querier) error {
+	res, err := readAll(ctx, q, fmt.Sprintf("MATCH (c:%s) RETURN c.id, c.label, c.cohesion, c.symbolCount", schema.LabelCommunity))
+	if err != nil {
+		return fmt.Errorf("snapshot communities: %w", err)
+	}
+	pos := map[string]int32{}
+	for _, r := range res.Rows {
+		g.comms = append(g.comms, Community{ID: str(r[0]), Label: str(r[1]), Cohesion: flt(r[2]), SymbolCount: num(r[3])})
+	}
+	sort.Slice(g.comms, func(i, j int) bool { return g.comms[i].ID < g.comms[j].ID })
+	for i, c := range g.comms {
+		pos[c.ID] = int32(i + 1)
+	}
+	res, err = readAll(ctx, q, fmt.Sprintf("MATCH (s)-[:%s]->(c:%s) RETURN s.id, c.id", schema.RelMemberOf, schema.LabelCommunity))
+	if err != nil {
+		return fmt.Errorf("snapshot community members: %w", err)
+	}
+	for len(g.details) < len(g.nodes) {
+		g.details = append(g.details, nodeDetails{})
+	}
+	for _, r := range res.Rows {
+		if i, ok := g.index[str(r[0])]; ok {
+			g.details[i].community = pos[str(r[1])]
+		}
+	}
+	return nil
+}

@@ -69,16 +69,20 @@ func completeIDs(communities bool) cobra.CompletionFunc {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
 		defer db.Close()
+		ix, err := toolRepo{Entry: e, DB: db}.index()
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
 		var out []string
 		if communities {
-			res, err := tools.Communities(ctx, db, tools.CommunitiesInput{})
+			res, err := tools.Communities(ctx, ix, tools.CommunitiesInput{})
 			if err == nil {
 				for _, r := range res.Communities {
 					out = append(out, r.ID+"\t"+r.Label)
 				}
 			}
 		} else {
-			res, err := tools.Processes(ctx, db, tools.ProcessesInput{})
+			res, err := tools.Processes(ctx, ix, tools.ProcessesInput{})
 			if err == nil {
 				for _, r := range res.Processes {
 					out = append(out, r.ID+"\t"+r.Label)

@@ -28,7 +28,7 @@ unique prefix of it) is what ` + "`gitnexus process`" + ` takes.
 		if err := checkRange("--limit", processesIn.Limit, 1, tools.MaxRows); err != nil {
 			return err
 		}
-		return runTool(c.Context(), processesIn, onDB(tools.Processes), func(out *tools.ProcessesOutput) error {
+		return runTool(c.Context(), processesIn, onIndex(tools.Processes), func(out *tools.ProcessesOutput) error {
 			if len(out.Processes) == 0 {
 				fmt.Println("No processes: the call graph has no flow of 3 or more steps from an entry point.")
 				return nil
@@ -67,7 +67,7 @@ they are listed (exit 3) for you to pick one by id.
 	RunE: func(c *cobra.Command, args []string) error {
 		in := processIn
 		in.ID = args[0]
-		return runToolChecked(c.Context(), in, onDB(tools.ProcessDetail), func(out *tools.ProcessDetailOutput) error {
+		return runToolChecked(c.Context(), in, onIndex(tools.ProcessDetail), func(out *tools.ProcessDetailOutput) error {
 			if out.Status == "ambiguous" {
 				stdout().linef("%q matches %d processes%s; pick one by id:", in.ID, len(out.Candidates), more(out.More))
 				printProcessRows(out.Candidates)
@@ -131,7 +131,7 @@ var communitiesCmd = &cobra.Command{
 		if err := checkRange("--limit", communitiesIn.Limit, 1, tools.MaxRows); err != nil {
 			return err
 		}
-		return runTool(c.Context(), communitiesIn, onDB(tools.Communities), func(out *tools.CommunitiesOutput) error {
+		return runTool(c.Context(), communitiesIn, onIndex(tools.Communities), func(out *tools.CommunitiesOutput) error {
 			if len(out.Communities) == 0 {
 				fmt.Println("No communities: the index has no clusters of calling symbols.")
 				return nil
@@ -171,7 +171,7 @@ piece of its label: when several match, they are listed (exit 3).
 		if err := checkRange("--limit", in.Limit, 1, tools.MaxRows); err != nil {
 			return err
 		}
-		return runToolChecked(c.Context(), in, onDB(tools.CommunityDetail), func(out *tools.CommunityDetailOutput) error {
+		return runToolChecked(c.Context(), in, onIndex(tools.CommunityDetail), func(out *tools.CommunityDetailOutput) error {
 			scr := stdout()
 			if out.Status == "ambiguous" {
 				scr.linef("%q matches %d communities%s; pick one by id:", in.ID, len(out.Candidates), more(out.More))

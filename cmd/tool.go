@@ -55,7 +55,7 @@ func runToolChecked[In, Out any](ctx context.Context, in In, call func(context.C
 	return nil
 }
 
-// onDB adapts a tool that reads only the index to runTool.
+// onDB adapts a tool that runs Cypher on the database (cypher) to runTool.
 func onDB[In, Out any](fn func(context.Context, tools.Querier, In) (Out, error)) func(context.Context, toolRepo, In) (Out, error) {
 	return func(ctx context.Context, r toolRepo, in In) (Out, error) { return fn(ctx, r.DB, in) }
 }

@@ -176,11 +176,15 @@ func (s *Server) generateMapPrompt(ctx context.Context, req *sdk.GetPromptReques
 
 // generateMapText renders the communities and the main processes of r.
 func generateMapText(ctx context.Context, r *Repo) (string, error) {
-	comms, err := tools.Communities(ctx, r.DB, tools.CommunitiesInput{Limit: promptCommunities})
+	ix, err := r.Index()
 	if err != nil {
 		return "", err
 	}
-	procs, err := tools.Processes(ctx, r.DB, tools.ProcessesInput{Limit: promptProcesses})
+	comms, err := tools.Communities(ctx, ix, tools.CommunitiesInput{Limit: promptCommunities})
+	if err != nil {
+		return "", err
+	}
+	procs, err := tools.Processes(ctx, ix, tools.ProcessesInput{Limit: promptProcesses})
 	if err != nil {
 		return "", err
 	}

@@ -80,11 +80,15 @@ func (s *Server) readRepoResource(ctx context.Context, req *sdk.ReadResourceRequ
 	}
 	defer r.Release()
 	var v any
+	ix, err := r.Index()
+	if err != nil && parts[1] != "context" && parts[1] != "schema" {
+		return nil, resourceError(uri, err)
+	}
 	switch parts[1] {
 	case "context":
 		v, err = tools.RepoContext(ctx, r.Entry, r.DB.Meta(), s.toolNames)
 	case "processes":
-		v, err = tools.Processes(ctx, r.DB, tools.ProcessesInput{})
+		v, err = tools.Processes(ctx, ix, tools.ProcessesInput{})
 	case "process":
 		if len(parts) < 3 || parts[2] == "" {
 			return nil, sdk.ResourceNotFoundError(uri)
@@ -93,9 +97,9 @@ func (s *Server) readRepoResource(ctx context.Context, req *sdk.ReadResourceRequ
 		if uerr != nil {
 			return nil, sdk.ResourceNotFoundError(uri)
 		}
-		v, err = tools.ProcessDetail(ctx, r.DB, tools.ProcessDetailInput{ID: id})
+		v, err = tools.ProcessDetail(ctx, ix, tools.ProcessDetailInput{ID: id})
 	case "communities", "clusters":
-		v, err = tools.Communities(ctx, r.DB, tools.CommunitiesInput{})
+		v, err = tools.Communities(ctx, ix, tools.CommunitiesInput{})
 	case "schema":
 		v = tools.Schema()
 	default:

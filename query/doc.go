@@ -22,8 +22,18 @@
 // analyze writes a Pack beside the database (db-<stamp>.kuzu.pack, about
 // 2 MB for prometheus), built by BuildPack from the symbol and File tables
 // it has just loaded, read a slice of rows at a time. It holds the
-// Snapshot — the one graph read interface behind search: symbols and files
-// as hits, the edges expansion follows, the processes with their steps —
+// Snapshot — the one graph read interface behind search and the tools:
+// symbols and files as hits (with qualified name, signature, doc comment,
+// a file's unresolved call sites), the edges between them (HAS_METHOD,
+// DEFINES, EXTENDS, IMPLEMENTS, CALLS, IMPORTS, each with its confidence,
+// reason and site line), the processes with their steps, entry, terminal
+// and communities, and the communities with their members. Search expands
+// over it; the tools read it through Node, Find, Edges, CommunityOf,
+// CommunityMembers, Memberships, Process, Processes and Communities
+// (graphread.go). What a decoded section keeps in memory: nodes (a Hit
+// each, about 150 bytes with their strings), details (three string
+// headers and two ints per node), edges (24 bytes per edge and direction),
+// processes and communities; each is decoded on first use only —
 // and three BM25 indexes over node positions: ident (a symbol's name as
 // one word and its searchText), doc (signature and doc comment) and file
 // (a file's name and path, searched with Options.Files). The file starts

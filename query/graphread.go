@@ -39,6 +39,7 @@ type Edge struct {
 type Community struct {
 	ID          string
 	Label       string
+	Keywords    []string
 	Cohesion    float64
 	SymbolCount int
 }
@@ -187,6 +188,35 @@ func (s *Snapshot) CommunityOf(id string) (c Community, ok bool, err error) {
 	return cs[ds[i].community-1], true, nil
 }
 
+// CommunityMembers are the symbols of the community with id, in the
+// snapshot's order.
+func (s *Snapshot) CommunityMembers(id string) ([]Node, error) {
+	nt, ds, err := s.nodesAndDetails()
+	if err != nil {
+		return nil, err
+	}
+	cs, err := s.Communities()
+	if err != nil {
+		return nil, err
+	}
+	want := int32(0)
+	for i, c := range cs {
+		if c.ID == id {
+			want = int32(i + 1)
+		}
+	}
+	var out []Node
+	if want == 0 {
+		return nil, nil
+	}
+	for i := range ds {
+		if ds[i].community == want {
+			out = append(out, s.nodeAt(nt, ds, int32(i)))
+		}
+	}
+	return out, nil
+}
+
 // Memberships are the processes the node with id is a step of, by process
 // id then step.
 func (s *Snapshot) Memberships(id string) ([]Membership, error) {
@@ -208,16 +238,29 @@ func (s *Snapshot) Process(id string) (p Process, ok bool, err error) {
 	return p, ok, nil
 }
 
+// Processes are every process, with its steps, in no particular order.
+func (s *Snapshot) Processes() ([]Process, error) {
+	pt, err := s.processTable()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Process, 0, len(pt.procs))
+	for _, p := range pt.procs {
+		out = append(out, p)
+	}
+	return out, nil
+}
+
 // readCommunities reads the communities and each symbol's membership into
 // the details (after the nodes were added).
 func (g *graphCopy) readCommunities(ctx context.Context, q Querier) error {
-	res, err := readAll(ctx, q, fmt.Sprintf("MATCH (c:%s) RETURN c.id, c.label, c.cohesion, c.symbolCount", schema.LabelCommunity))
+	res, err := readAll(ctx, q, fmt.Sprintf("MATCH (c:%s) RETURN c.id, c.label, c.cohesion, c.symbolCount, c.keywords", schema.LabelCommunity))
 	if err != nil {
 		return fmt.Errorf("snapshot communities: %w", err)
 	}
 	pos := map[string]int32{}
 	for _, r := range res.Rows {
-		g.comms = append(g.comms, Community{ID: str(r[0]), Label: str(r[1]), Cohesion: flt(r[2]), SymbolCount: num(r[3])})
+		g.comms = append(g.comms, Community{ID: str(r[0]), Label: str(r[1]), Cohesion: flt(r[2]), SymbolCount: num(r[3]), Keywords: strList(r[4])})
 	}
 	sort.Slice(g.comms, func(i, j int) bool { return g.comms[i].ID < g.comms[j].ID })
 	for i, c := range g.comms {

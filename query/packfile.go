@@ -32,8 +32,10 @@ import (
 //	            node at the other end, confidence, reason ref, site line)
 //	details     for each node: qualifiedName, signature, docComment refs,
 //	            unresolved call sites (files), community (1-based, 0 none)
-//	communities n, then n × (id, label refs; cohesion; symbolCount)
+//	communities n, then n × (id, label refs; cohesion; symbolCount;
+//	            keywords n, then n refs)
 //	processes   n, then n × (id, summary, processType: refs; priority; stepCount;
+//	            entryPointId, terminalId refs; communities n, then n refs;
 //	            steps n, then n × (index, id, name, filePath refs))
 //	index/ident numDocs, avgLen, docLen per node (uint32 LE), terms n, then
 //	index/doc   n × (term: len, bytes; postings count; postings bytes) in term
@@ -151,6 +153,10 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
 		w.s(c.Label)
 		w.f(c.Cohesion)
 		w.i(c.SymbolCount)
+		w.i(len(c.Keywords))
+		for _, k := range c.Keywords {
+			w.s(k)
+		}
 	}
 	done(secComms)
 
@@ -164,6 +170,12 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
 		w.s(pr.ProcessType)
 		w.f(pr.Priority)
 		w.i(pr.StepCount)
+		w.s(pr.EntryPoint)
+		w.s(pr.Terminal)
+		w.i(len(pr.Communities))
+		for _, c := range pr.Communities {
+			w.s(c)
+		}
 		w.i(len(pr.Steps))
 		for _, st := range pr.Steps {
 			w.i(st.Index)
@@ -432,7 +444,10 @@ func (d *packData) decodeCommunities() ([]Community, error) {
 	}
 	out := make([]Community, r.n(len(r.all)))
 	for i := range out {
-		out[i] = Community{ID: r.s(), Label: r.s(), Cohesion: r.f(), SymbolCount: r.n(math.MaxInt32)}
+		out[i] = Community{ID: r.s(), Label: r.s(), Cohesion: r.f(), SymbolCount: r.n(math.MaxInt32), Keywords: []string{}}
+		for range r.n(len(r.all)) {
+			out[i].Keywords = append(out[i].Keywords, r.s())
+		}
 	}
 	return out, r.finish(secComms)
 }
@@ -446,7 +461,13 @@ func (d *packData) decodeProcesses() (processTable, error) {
 	np := r.n(limit)
 	pt := processTable{procs: make(map[string]Process, np), members: make(map[string][]Membership, np)}
 	for range np {
-		pr := Process{ID: r.s(), Summary: r.s(), ProcessType: r.s(), Priority: r.f(), StepCount: r.n(limit)}
+		pr := Process{ID: r.s(), Summary: r.s(), ProcessType: r.s(), Priority: r.f(), StepCount: r.n(limit), EntryPoint: r.s(), Terminal: r.s()}
+		if nc := r.n(limit); nc > 0 {
+			pr.Communities = make([]string, nc)
+			for j := range pr.Communities {
+				pr.Communities[j] = r.s()
+			}
+		}
 		pr.Steps = make([]Step, r.n(limit))
 		for j := range pr.Steps {
 			pr.Steps[j] = Step{Index: r.n(limit), ID: r.s(), Name: r.s(), FilePath: r.s()}

@@ -59,6 +59,11 @@ type Process struct {
 	Score float64 `json:"score"`
 	// Steps are all its steps in order (hits or not), for drawing A → B → C.
 	Steps []Step `json:"steps"`
+	// EntryPoint, Terminal (symbol ids) and Communities (ids) describe the
+	// flow for the process tools; a search answer leaves them out.
+	EntryPoint  string   `json:"-"`
+	Terminal    string   `json:"-"`
+	Communities []string `json:"-"`
 }
 
 // Step is one step of a process.

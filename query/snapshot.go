@@ -316,13 +316,16 @@ func (g *graphCopy) readEdges(ctx context.Context, q Querier) error {
 // readProcesses reads the processes and their steps.
 func (g *graphCopy) readProcesses(ctx context.Context, q Querier) error {
 	g.members, g.procs = map[string][]Membership{}, map[string]Process{}
-	res, err := readAll(ctx, q, fmt.Sprintf("MATCH (p:%s) RETURN p.id, p.label, p.priority, p.processType, p.stepCount", schema.LabelProcess))
+	res, err := readAll(ctx, q, fmt.Sprintf("MATCH (p:%s) RETURN p.id, p.label, p.priority, p.processType, p.stepCount, p.entryPointId, p.terminalId, p.communities", schema.LabelProcess))
 	if err != nil {
 		return fmt.Errorf("snapshot processes: %w", err)
 	}
 	for _, row := range res.Rows {
 		id := str(row[0])
-		g.procs[id] = Process{ID: id, Summary: str(row[1]), Priority: flt(row[2]), ProcessType: str(row[3]), StepCount: num(row[4])}
+		p := Process{ID: id, Summary: str(row[1]), Priority: flt(row[2]), ProcessType: str(row[3]), StepCount: num(row[4]),
+			EntryPoint: str(row[5]), Terminal: str(row[6])}
+		p.Communities = strList(row[7])
+		g.procs[id] = p
 	}
 	res, err = readAll(ctx, q, fmt.Sprintf("MATCH (s)-[r:%s]->(p:%s) RETURN s.id, p.id, r.step, s.name, s.filePath",
 		schema.RelStepInProcess, schema.LabelProcess))
@@ -386,3 +389,13 @@ var (
 	flt     = graph.Float
 	boolean = graph.Bool
 )
+
+// strList is a LIST of STRING cell as strings.
+func strList(v any) []string {
+	l, _ := v.([]any)
+	var out []string
+	for _, x := range l {
+		out = append(out, str(x))
+	}
+	return out
+}

@@ -3,9 +3,11 @@ package tools
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sort"
 
 	"github.com/gitnexus/gitnexus/graph"
-	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/query"
 )
 
 // DefaultCommunityMembers is how many members CommunityDetail lists when
@@ -43,20 +45,14 @@ type CommunityDetailOutput struct {
 	More       bool              `json:"more,omitempty"`
 }
 
-const communityCols = "c.id, c.label, c.keywords, c.cohesion, c.symbolCount"
-
-func communityRow(r []any) CommunityRow {
-	c := CommunityRow{ID: str(r[0]), Label: str(r[1]), Keywords: []string{}, Cohesion: flt(r[3]), SymbolCount: num(r[4])}
-	for _, k := range list(r[2]) {
-		c.Keywords = append(c.Keywords, str(k))
-	}
-	return c
+func communityRow(c query.Community) CommunityRow {
+	return CommunityRow{ID: c.ID, Label: c.Label, Keywords: append([]string{}, c.Keywords...), Cohesion: c.Cohesion, SymbolCount: c.SymbolCount}
 }
 
 // CommunityDetail finds a community by the reference rule of resolveRef
 // (id, unique id prefix, label, piece of a label) and lists its members
 // and the processes that have a step in it.
-func CommunityDetail(ctx context.Context, db Querier, in CommunityDetailInput) (*CommunityDetailOutput, error) {
+func CommunityDetail(ctx context.Context, ix Index, in CommunityDetailInput) (*CommunityDetailOutput, error) {
 	if err := checkRef("community", in.ID); err != nil {
 		return nil, err
 	}
@@ -64,38 +60,51 @@ func CommunityDetail(ctx context.Context, db Querier, in CommunityDetailInput) (
 		return nil, inputErr("limit must be 1..%d (got %d)", MaxRows, in.Limit)
 	}
 	limit := clamp(in.Limit, DefaultCommunityMembers, 1, MaxRows)
-	rows, err := resolveRef(ctx, db, schema.LabelCommunity, "c", in.ID, communityCols, "c.symbolCount DESC")
+	g := ix.Graph
+	all, err := sortedCommunities(g)
 	if err != nil {
 		return nil, err
 	}
-	if len(rows) == 0 {
+	found := resolveRef(all, func(c query.Community) (string, string) { return c.ID, c.Label }, in.ID)
+	if len(found) == 0 {
 		return nil, fmt.Errorf("%w: no community with id, id prefix or label matching %q: list the communities (gitnexus communities, or the resource gitnexus://repo/{name}/communities)", ErrNotFound, in.ID)
 	}
 	out := &CommunityDetailOutput{Members: []CommunityMember{}, Processes: []ProcessRow{}}
-	if len(rows) > 1 {
-		out.Status, out.More = "ambiguous", len(rows) > maxCandidates
-		for _, r := range rows[:min(len(rows), maxCandidates)] {
-			out.Candidates = append(out.Candidates, communityRow(r))
+	if len(found) > 1 {
+		out.Status, out.More = "ambiguous", len(found) > maxCandidates
+		for _, c := range found[:min(len(found), maxCandidates)] {
+			out.Candidates = append(out.Candidates, communityRow(c))
 		}
 		return out, nil
 	}
-	c := communityRow(rows[0])
+	c := communityRow(found[0])
 	out.Status, out.Community = "found", &c
-	id := schema.Quote(c.ID)
-	res, err := db.Query(ctx, fmt.Sprintf("MATCH (s)-[:MEMBER_OF]->(c:Community) WHERE c.id = %s RETURN s.id, s.name, s.kind, s.filePath, s.startLine ORDER BY s.filePath, s.startLine, s.id LIMIT %d", id, limit+1), nil)
+	members, err := g.CommunityMembers(c.ID)
 	if err != nil {
 		return nil, fmt.Errorf("community members: %w", err)
 	}
-	out.Truncated = len(res.Rows) > limit
-	for _, r := range res.Rows[:min(len(res.Rows), limit)] {
-		out.Members = append(out.Members, CommunityMember{ID: str(r[0]), Name: str(r[1]), Kind: str(r[2]), FilePath: str(r[3]), StartLine: num(r[4])})
+	sort.Slice(members, func(i, j int) bool {
+		a, b := members[i], members[j]
+		if a.FilePath != b.FilePath {
+			return a.FilePath < b.FilePath
+		}
+		if a.StartLine != b.StartLine {
+			return a.StartLine < b.StartLine
+		}
+		return a.ID < b.ID
+	})
+	out.Truncated = len(members) > limit
+	for _, m := range members[:min(len(members), limit)] {
+		out.Members = append(out.Members, CommunityMember{ID: m.ID, Name: m.Name, Kind: m.Kind, FilePath: m.FilePath, StartLine: m.StartLine})
 	}
-	procs, err := db.Query(ctx, fmt.Sprintf("MATCH (p:Process) WHERE list_contains(p.communities, %s) RETURN %s ORDER BY p.priority DESC, p.id LIMIT %d", id, processCols, MaxRows), nil)
+	procs, err := sortedProcesses(g)
 	if err != nil {
-		return nil, fmt.Errorf("community processes: %w", err)
+		return nil, err
 	}
-	for _, r := range procs.Rows {
-		out.Processes = append(out.Processes, processRow(r))
+	for _, p := range procs {
+		if slices.Contains(p.Communities, c.ID) && len(out.Processes) < MaxRows {
+			out.Processes = append(out.Processes, processRow(p))
+		}
 	}
 	return out, nil
 }

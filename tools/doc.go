@@ -10,11 +10,14 @@
 // # Contract
 //
 // Each tool is a function from a typed Input struct to a typed Output
-// struct, given what it reads (a Querier, i.e. an open *graph.DB; for
-// detect_changes also the repository root; for query the search options
-// the caller owns):
+// struct, given what it reads: an Index — the graph snapshot in the
+// index's search pack (query.Snapshot, the one graph read interface,
+// shared with search) and the database, read only for stored source text
+// (include_content) — for context, impact, trace, detect_changes (plus the
+// repository root), processes, process, communities and community; a
+// Querier (an open *graph.DB) for cypher; the pack for query:
 //
-//	func Context(ctx, db Querier, in ContextInput) (*ContextOutput, error)
+//	func Context(ctx, ix Index, in ContextInput) (*ContextOutput, error)
 //
 // The JSON tags of Input are the tool's parameter names (the reference
 // tool's, so agents can switch over) and their jsonschema tags its

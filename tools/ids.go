@@ -1,11 +1,7 @@
 package tools
 
 import (
-	"context"
-	"fmt"
 	"strings"
-
-	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
 // How a process or community is named: the one rule every command and
@@ -21,29 +17,33 @@ import (
 // A reference several match at the first rule that matches at all is
 // ambiguous: the candidates are listed (best first), never one picked.
 
-// resolveRef applies the rule above to table (Process or Community, bound
-// to the variable v in cols and order): the rows of cols for the matches
-// of the first rule that matched anything, best first by order, at most
+// resolveRef applies the rule above to items (processes or communities,
+// each with an id and a label, sorted best first): the matches of the
+// first rule that matched anything, in items' order, at most
 // maxCandidates+1 (so a caller can tell there are more); none when
 // nothing matched.
-func resolveRef(ctx context.Context, db Querier, table schema.Label, v, ref, cols, order string) ([][]any, error) {
-	q := schema.Quote(ref)
-	lower := schema.Quote(strings.ToLower(ref))
-	for _, where := range []string{
-		v + ".id = " + q,
-		v + ".id STARTS WITH " + q,
-		v + ".label = " + q,
-		"lower(" + v + ".label) CONTAINS " + lower,
+func resolveRef[T any](items []T, idLabel func(T) (id, label string), ref string) []T {
+	lower := strings.ToLower(ref)
+	for _, match := range []func(id, label string) bool{
+		func(id, _ string) bool { return id == ref },
+		func(id, _ string) bool { return strings.HasPrefix(id, ref) },
+		func(_, label string) bool { return label == ref },
+		func(_, label string) bool { return strings.Contains(strings.ToLower(label), lower) },
 	} {
-		res, err := db.Query(ctx, fmt.Sprintf("MATCH (%s:%s) WHERE %s RETURN %s ORDER BY %s, %s.id LIMIT %d", v, table, where, cols, order, v, maxCandidates+1), nil)
-		if err != nil {
-			return nil, fmt.Errorf("find %s %.80q: %w", strings.ToLower(string(table)), ref, err)
+		var out []T
+		for _, it := range items {
+			if id, label := idLabel(it); match(id, label) {
+				out = append(out, it)
+				if len(out) > maxCandidates {
+					break
+				}
+			}
 		}
-		if len(res.Rows) > 0 {
-			return res.Rows, nil
+		if len(out) > 0 {
+			return out
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 // checkRef refuses an empty or oversized reference.

@@ -406,7 +406,6 @@ func impactGroups(g *query.Snapshot, ids []string, out *ImpactOutput) error {
 	return nil
 }
 
-
 // relTypes validates relationship type names (default DefaultImpactRels).
 func relTypes(names []string) ([]schema.RelType, error) {
 	if len(names) == 0 {

@@ -3,9 +3,10 @@ package tools
 import (
 	"context"
 	"fmt"
+	"sort"
 
 	"github.com/gitnexus/gitnexus/graph"
-	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/query"
 )
 
 // DefaultProcesses is how many processes Processes lists when the input
@@ -38,42 +39,44 @@ type ProcessesOutput struct {
 	Truncated bool         `json:"truncated,omitempty"`
 }
 
-// processCols are the Process properties a ProcessRow is read from, in
-// processRow's order.
-const processCols = "p.id, p.label, p.processType, p.stepCount, p.priority, p.entryPointId, p.terminalId, p.communities"
-
 // Processes lists up to in.Limit (default DefaultProcesses, at most
 // MaxRows) processes, highest priority first, with the total count.
-func Processes(ctx context.Context, db Querier, in ProcessesInput) (*ProcessesOutput, error) {
+func Processes(ctx context.Context, ix Index, in ProcessesInput) (*ProcessesOutput, error) {
 	if in.Limit < 0 || in.Limit > MaxRows {
 		return nil, inputErr("limit must be 1..%d (got %d)", MaxRows, in.Limit)
 	}
 	limit := clamp(in.Limit, DefaultProcesses, 1, MaxRows)
-	cnt, err := db.Query(ctx, "MATCH (p:Process) RETURN count(p)", nil)
+	all, err := sortedProcesses(ix.Graph)
 	if err != nil {
-		return nil, fmt.Errorf("count processes: %w", err)
+		return nil, err
 	}
-	res, err := db.Query(ctx, fmt.Sprintf("MATCH (p:Process) RETURN %s ORDER BY p.priority DESC, p.id LIMIT %d", processCols, limit), nil)
-	if err != nil {
-		return nil, fmt.Errorf("list processes: %w", err)
-	}
-	out := &ProcessesOutput{Processes: []ProcessRow{}}
-	if len(cnt.Rows) == 1 {
-		out.Total = num(cnt.Rows[0][0])
-	}
-	for _, r := range res.Rows {
-		out.Processes = append(out.Processes, processRow(r))
+	out := &ProcessesOutput{Processes: []ProcessRow{}, Total: len(all)}
+	for _, p := range all[:min(len(all), limit)] {
+		out.Processes = append(out.Processes, processRow(p))
 	}
 	out.Truncated = out.Total > len(out.Processes)
 	return out, nil
 }
 
-func processRow(r []any) ProcessRow {
-	p := ProcessRow{ID: str(r[0]), Label: str(r[1]), ProcessType: str(r[2]), StepCount: num(r[3]), Priority: flt(r[4]), EntryPoint: str(r[5]), Terminal: str(r[6])}
-	for _, c := range list(r[7]) {
-		p.Communities = append(p.Communities, str(c))
+// sortedProcesses are the index's processes, highest priority first, then
+// by id.
+func sortedProcesses(g *query.Snapshot) ([]query.Process, error) {
+	all, err := g.Processes()
+	if err != nil {
+		return nil, fmt.Errorf("list processes: %w", err)
 	}
-	return p
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].Priority != all[j].Priority {
+			return all[i].Priority > all[j].Priority
+		}
+		return all[i].ID < all[j].ID
+	})
+	return all, nil
+}
+
+func processRow(p query.Process) ProcessRow {
+	return ProcessRow{ID: p.ID, Label: p.Summary, ProcessType: p.ProcessType, StepCount: p.StepCount, Priority: p.Priority,
+		EntryPoint: p.EntryPoint, Terminal: p.Terminal, Communities: p.Communities}
 }
 
 // ProcessDetailInput is the process tool's input.
@@ -111,33 +114,38 @@ const maxRefBytes = 1024
 // ProcessDetail finds a process by the reference rule of resolveRef (id,
 // unique id prefix, label, piece of a label) and lists its steps in
 // order; several matches are returned as candidates.
-func ProcessDetail(ctx context.Context, db Querier, in ProcessDetailInput) (*ProcessDetailOutput, error) {
+func ProcessDetail(ctx context.Context, ix Index, in ProcessDetailInput) (*ProcessDetailOutput, error) {
 	ref := in.ID
 	if err := checkRef("process", ref); err != nil {
 		return nil, err
 	}
-	rows, err := resolveRef(ctx, db, schema.LabelProcess, "p", ref, processCols, "p.priority DESC")
+	all, err := sortedProcesses(ix.Graph)
 	if err != nil {
 		return nil, err
 	}
-	if len(rows) == 0 {
+	found := resolveRef(all, func(p query.Process) (string, string) { return p.ID, p.Summary }, ref)
+	if len(found) == 0 {
 		return nil, fmt.Errorf("%w: no process with id, id prefix or label matching %q: list the processes (gitnexus processes, or the resource gitnexus://repo/{name}/processes)", ErrNotFound, ref)
 	}
-	if len(rows) > 1 {
-		out := &ProcessDetailOutput{Status: "ambiguous", Steps: []ProcessStep{}, More: len(rows) > maxCandidates}
-		for _, r := range rows[:min(len(rows), maxCandidates)] {
-			out.Candidates = append(out.Candidates, processRow(r))
+	if len(found) > 1 {
+		out := &ProcessDetailOutput{Status: "ambiguous", Steps: []ProcessStep{}, More: len(found) > maxCandidates}
+		for _, p := range found[:min(len(found), maxCandidates)] {
+			out.Candidates = append(out.Candidates, processRow(p))
 		}
 		return out, nil
 	}
-	p := processRow(rows[0])
+	p := processRow(found[0])
 	out := &ProcessDetailOutput{Status: "found", Process: &p, Steps: []ProcessStep{}}
-	steps, err := db.Query(ctx, "MATCH (s)-[r:STEP_IN_PROCESS]->(p:Process) WHERE p.id = "+schema.Quote(out.Process.ID)+" RETURN r.step, s.id, s.name, s.kind, s.filePath, s.startLine ORDER BY r.step", nil)
-	if err != nil {
-		return nil, fmt.Errorf("process steps: %w", err)
-	}
-	for _, r := range steps.Rows {
-		out.Steps = append(out.Steps, ProcessStep{Step: num(r[0]), ID: str(r[1]), Name: str(r[2]), Kind: str(r[3]), FilePath: str(r[4]), StartLine: num(r[5])})
+	for _, st := range found[0].Steps {
+		step := ProcessStep{Step: st.Index, ID: st.ID, Name: st.Name, FilePath: st.FilePath}
+		n, ok, err := ix.Graph.Node(st.ID)
+		if err != nil {
+			return nil, fmt.Errorf("process steps: %w", err)
+		}
+		if ok {
+			step.Kind, step.StartLine = n.Kind, n.StartLine
+		}
+		out.Steps = append(out.Steps, step)
 	}
 	return out, nil
 }
@@ -166,19 +174,35 @@ type CommunitiesOutput struct {
 
 // Communities lists up to in.Limit (default and at most MaxRows)
 // communities, largest first; Truncated says more exist.
-func Communities(ctx context.Context, db Querier, in CommunitiesInput) (*CommunitiesOutput, error) {
+func Communities(ctx context.Context, ix Index, in CommunitiesInput) (*CommunitiesOutput, error) {
 	if in.Limit < 0 || in.Limit > MaxRows {
 		return nil, inputErr("limit must be 1..%d (got %d)", MaxRows, in.Limit)
 	}
 	limit := clamp(in.Limit, MaxRows, 1, MaxRows)
-	// One row past the limit says whether there are more.
-	res, err := db.Query(ctx, fmt.Sprintf("MATCH (c:Community) RETURN "+communityCols+" ORDER BY c.symbolCount DESC, c.id LIMIT %d", limit+1), nil)
+	all, err := sortedCommunities(ix.Graph)
+	if err != nil {
+		return nil, err
+	}
+	out := &CommunitiesOutput{Communities: []CommunityRow{}, Truncated: len(all) > limit}
+	for _, c := range all[:min(len(all), limit)] {
+		out.Communities = append(out.Communities, communityRow(c))
+	}
+	return out, nil
+}
+
+// sortedCommunities are the index's communities, largest first, then by
+// id.
+func sortedCommunities(g *query.Snapshot) ([]query.Community, error) {
+	cs, err := g.Communities()
 	if err != nil {
 		return nil, fmt.Errorf("list communities: %w", err)
 	}
-	out := &CommunitiesOutput{Communities: []CommunityRow{}, Truncated: res.Truncated || len(res.Rows) > limit}
-	for _, r := range res.Rows[:min(len(res.Rows), limit)] {
-		out.Communities = append(out.Communities, communityRow(r))
-	}
-	return out, nil
+	all := append([]query.Community(nil), cs...)
+	sort.SliceStable(all, func(i, j int) bool {
+		if all[i].SymbolCount != all[j].SymbolCount {
+			return all[i].SymbolCount > all[j].SymbolCount
+		}
+		return all[i].ID < all[j].ID
+	})
+	return all, nil
 }

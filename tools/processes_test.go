@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"errors"
+	"io"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -23,47 +25,99 @@ func (f *fakeDB) Query(_ context.Context, stmt string, _ map[string]any) (*graph
 
 func TestListingInputs(t *testing.T) {
 	ctx := context.Background()
-	db := &fakeDB{}
-	if _, err := Processes(ctx, db, ProcessesInput{Limit: -1}); !errors.Is(err, ErrInput) {
+	ix := flowIndex(t)
+	if _, err := Processes(ctx, ix, ProcessesInput{Limit: -1}); !errors.Is(err, ErrInput) {
 		t.Errorf("Processes limit -1: %v, want ErrInput", err)
 	}
-	if _, err := Communities(ctx, db, CommunitiesInput{Limit: MaxRows + 1}); !errors.Is(err, ErrInput) {
+	if _, err := Communities(ctx, ix, CommunitiesInput{Limit: MaxRows + 1}); !errors.Is(err, ErrInput) {
 		t.Errorf("Communities limit past MaxRows: %v, want ErrInput", err)
 	}
-	if _, err := ProcessDetail(ctx, db, ProcessDetailInput{}); !errors.Is(err, ErrInput) {
+	if _, err := ProcessDetail(ctx, ix, ProcessDetailInput{}); !errors.Is(err, ErrInput) {
 		t.Errorf("ProcessDetail without id: %v, want ErrInput", err)
 	}
-	if _, err := ProcessDetail(ctx, db, ProcessDetailInput{ID: strings.Repeat("x", maxRefBytes+1)}); !errors.Is(err, ErrInput) {
+	if _, err := ProcessDetail(ctx, ix, ProcessDetailInput{ID: strings.Repeat("x", maxRefBytes+1)}); !errors.Is(err, ErrInput) {
 		t.Errorf("ProcessDetail with a huge id: %v, want ErrInput", err)
 	}
-	if len(db.stmts) != 0 {
-		t.Errorf("refused inputs reached the database: %q", db.stmts)
-	}
-	if _, err := ProcessDetail(ctx, db, ProcessDetailInput{ID: "x' OR 1=1 //"}); !errors.Is(err, ErrNotFound) {
+	if _, err := ProcessDetail(ctx, ix, ProcessDetailInput{ID: "x' OR 1=1 //"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("ProcessDetail of a missing process: %v, want ErrNotFound", err)
 	}
-	// One statement per naming rule (id, id prefix, label, piece of a
-	// label), each with the reference as a quoted literal.
-	if len(db.stmts) != 4 {
-		t.Errorf("ProcessDetail of a missing process ran %d statements, want 4 (one per rule): %q", len(db.stmts), db.stmts)
+
+	// Past the limit the listing is truncated; at it, it is not.
+	out, err := Communities(ctx, ix, CommunitiesInput{Limit: 1})
+	if err != nil || len(out.Communities) != 1 || !out.Truncated || out.Communities[0].ID != "comm_auth" {
+		t.Errorf("Communities limit 1 over 2 = %+v, %v; want comm_auth (the larger), truncated", out, err)
 	}
-	for _, st := range db.stmts {
-		if !strings.Contains(st, schema.Quote("x' OR 1=1 //")) && !strings.Contains(st, schema.Quote("x' or 1=1 //")) {
-			t.Errorf("the reference is not inlined as a quoted literal: %q", st)
+	if out, err := Communities(ctx, ix, CommunitiesInput{Limit: 2}); err != nil || len(out.Communities) != 2 || out.Truncated {
+		t.Errorf("Communities limit 2 over 2 = %+v, %v", out, err)
+	}
+	ps, err := Processes(ctx, ix, ProcessesInput{Limit: 1})
+	if err != nil || ps.Total != 3 || len(ps.Processes) != 1 || !ps.Truncated || ps.Processes[0].ID != "proc_a1" {
+		t.Errorf("Processes limit 1 = %+v, %v; want proc_a1 (highest priority) of 3, truncated", ps, err)
+	}
+}
+
+// flowIndex is a loaded index with three processes and two communities:
+// proc_a1 "main → a" (priority 0.9), proc_a2 "main → b" (0.5), proc_b
+// "serve → c" (0.1); comm_auth (2 symbols), comm_db (1).
+func flowIndex(t *testing.T) Index {
+	t.Helper()
+	ctx := context.Background()
+	b, err := graph.NewBuild(ctx, t.TempDir(), graph.BuildOptions{BufferPoolSize: 128 << 20, MaxThreads: 2,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Abort)
+	if err := b.AddFile(schema.File{ID: "app.go", Path: "app.go", Name: "app.go", Language: "go", Lines: 40}); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]string{}
+	for i, name := range []string{"main", "a", "b", "serve", "c"} {
+		id := schema.SymbolID("app.go", name, schema.KindFunction, i*5+1)
+		ids[name] = id
+		if err := b.AddSymbol(schema.Symbol{ID: id, Kind: schema.KindFunction, Name: name, QualifiedName: name, FilePath: "app.go",
+			StartLine: i*5 + 1, EndLine: i*5 + 4, Language: "go"}); err != nil {
+			t.Fatal(err)
 		}
 	}
-
-	// One row past the limit marks the listing truncated, and is not listed.
-	row := []any{"c1", "auth", []any{"login"}, 0.5, int64(3)}
-	db = &fakeDB{rows: [][]any{row, row, row}}
-	out, err := Communities(ctx, db, CommunitiesInput{Limit: 2})
-	if err != nil || len(out.Communities) != 2 || !out.Truncated || !strings.HasSuffix(db.stmts[0], "LIMIT 3") {
-		t.Errorf("Communities limit 2 over 3 rows = %+v, %v (%q)", out, err, db.stmts)
+	for _, c := range []schema.Community{{ID: "comm_auth", Label: "auth", Keywords: []string{"login"}, Cohesion: 0.5, SymbolCount: 2},
+		{ID: "comm_db", Label: "db", Keywords: []string{}, Cohesion: 0.4, SymbolCount: 1}} {
+		if err := b.AddCommunity(c); err != nil {
+			t.Fatal(err)
+		}
 	}
-	db.rows = db.rows[:2]
-	if out, err := Communities(ctx, db, CommunitiesInput{Limit: 2}); err != nil || len(out.Communities) != 2 || out.Truncated {
-		t.Errorf("Communities limit 2 over 2 rows = %+v, %v", out, err)
+	member := func(sym, comm string) {
+		if err := b.AddEdge(schema.Edge{Type: schema.RelMemberOf, From: ids[sym], To: comm, FromLabel: schema.LabelFunction,
+			ToLabel: schema.LabelCommunity, Confidence: 1}); err != nil {
+			t.Fatal(err)
+		}
 	}
+	member("main", "comm_auth")
+	member("a", "comm_auth")
+	member("c", "comm_db")
+	for _, p := range []struct {
+		id, label string
+		prio      float64
+		steps     []string
+		comms     []string
+	}{{"proc_a1", "main → a", 0.9, []string{"main", "a"}, []string{"comm_auth"}},
+		{"proc_a2", "main → b", 0.5, []string{"main", "b"}, []string{"comm_auth"}},
+		{"proc_b", "serve → c", 0.1, []string{"serve", "c"}, []string{"comm_db"}}} {
+		if err := b.AddProcess(schema.Process{ID: p.id, Label: p.label, ProcessType: "intra_community", StepCount: len(p.steps),
+			Communities: p.comms, EntryPointID: ids[p.steps[0]], TerminalID: ids[p.steps[len(p.steps)-1]], Priority: p.prio}); err != nil {
+			t.Fatal(err)
+		}
+		for i, st := range p.steps {
+			if err := b.AddEdge(schema.Edge{Type: schema.RelStepInProcess, From: ids[st], To: p.id, FromLabel: schema.LabelFunction,
+				ToLabel: schema.LabelProcess, Confidence: 1, Step: i + 1}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := b.Load(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	return packIndex(t, b)
 }
 
 func TestSchemaFromGraphSchema(t *testing.T) {
@@ -114,32 +168,35 @@ func TestLongInputsRefused(t *testing.T) {
 // first rule that matches decides (an exact id stops before prefixes).
 func TestProcessAndCommunityRefs(t *testing.T) {
 	ctx := context.Background()
-	proc := func(id, label string) []any {
-		return []any{id, label, "cross_community", int64(3), 0.5, "e", "t", []any{}}
+	ix := flowIndex(t)
+	out, err := ProcessDetail(ctx, ix, ProcessDetailInput{ID: "proc_a1"})
+	if err != nil || out.Status != "found" || out.Process == nil || out.Process.ID != "proc_a1" || len(out.Steps) != 2 ||
+		out.Steps[1].Name != "a" || out.Steps[1].StartLine != 6 || out.Steps[1].Kind != "function" {
+		t.Fatalf("exact id = %+v, %v; want found proc_a1 with steps main, a (a at line 6, a function)", out, err)
 	}
-	db := &fakeDB{rows: [][]any{proc("proc_a1", "main → a")}}
-	out, err := ProcessDetail(ctx, db, ProcessDetailInput{ID: "proc_a"})
-	if err != nil || out.Status != "found" || out.Process == nil || out.Process.ID != "proc_a1" {
-		t.Fatalf("one match = %+v, %v; want found proc_a1", out, err)
+	if out, err = ProcessDetail(ctx, ix, ProcessDetailInput{ID: "proc_b"}); err != nil || out.Status != "found" || out.Process.ID != "proc_b" {
+		t.Errorf("unique prefix proc_b = %+v, %v; want found proc_b", out, err)
 	}
-	if len(db.stmts) != 2 || !strings.Contains(db.stmts[0], "p.id = 'proc_a'") {
-		t.Errorf("an exact-id match must stop the search, got %q", db.stmts)
+	out, err = ProcessDetail(ctx, ix, ProcessDetailInput{ID: "proc_a"})
+	if err != nil || out.Status != "ambiguous" || len(out.Candidates) != 2 || out.Process != nil || len(out.Steps) != 0 {
+		t.Errorf("prefix of two = %+v, %v; want ambiguous with 2 candidates, no steps", out, err)
 	}
-	db = &fakeDB{rows: [][]any{proc("proc_a1", "main → a"), proc("proc_a2", "main → b")}}
-	out, err = ProcessDetail(ctx, db, ProcessDetailInput{ID: "main"})
-	if err != nil || out.Status != "ambiguous" || len(out.Candidates) != 2 || out.Process != nil || len(db.stmts) != 1 {
-		t.Errorf("two matches = %+v, %v (%d statements); want ambiguous with 2 candidates, no steps read", out, err, len(db.stmts))
+	if out, err = ProcessDetail(ctx, ix, ProcessDetailInput{ID: "SERVE"}); err != nil || out.Status != "found" || out.Process.ID != "proc_b" {
+		t.Errorf("piece of a label, any case = %+v, %v; want proc_b", out, err)
 	}
-	comm := []any{"comm_1", "auth", []any{"login"}, 0.5, int64(3)}
-	db = &fakeDB{rows: [][]any{comm, comm}}
-	c, err := CommunityDetail(ctx, db, CommunityDetailInput{ID: "comm"})
+	c, err := CommunityDetail(ctx, ix, CommunityDetailInput{ID: "comm"})
 	if err != nil || c.Status != "ambiguous" || len(c.Candidates) != 2 || c.Community != nil {
 		t.Errorf("community with two matches = %+v, %v; want ambiguous", c, err)
 	}
-	if _, err := CommunityDetail(ctx, &fakeDB{}, CommunityDetailInput{ID: "nothing"}); !errors.Is(err, ErrNotFound) {
+	c, err = CommunityDetail(ctx, ix, CommunityDetailInput{ID: "auth"})
+	if err != nil || c.Status != "found" || len(c.Members) != 2 || c.Members[0].Name != "main" || len(c.Processes) != 2 ||
+		c.Processes[0].ID != "proc_a1" || len(c.Community.Keywords) != 1 {
+		t.Errorf("community auth = %+v, %v; want members main, a and processes proc_a1, proc_a2", c, err)
+	}
+	if _, err := CommunityDetail(ctx, ix, CommunityDetailInput{ID: "nothing"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("community with no match: %v, want ErrNotFound", err)
 	}
-	if _, err := CommunityDetail(ctx, &fakeDB{}, CommunityDetailInput{}); !errors.Is(err, ErrInput) {
+	if _, err := CommunityDetail(ctx, ix, CommunityDetailInput{}); !errors.Is(err, ErrInput) {
 		t.Errorf("community without id: %v, want ErrInput", err)
 	}
 }

@@ -38,12 +38,8 @@ func inputErr(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInput, fmt.Sprintf(format, args...))
 }
 
-// Result cells as Go values.
-var (
-	str = graph.String
-	num = graph.Int
-	flt = graph.Float
-)
+// str is a Result cell as a string.
+var str = graph.String
 
 // MaxRows is the most rows a tool reads from one statement or lists (cypher
 // rows, edges per direction, processes, communities); the MCP server also

@@ -162,8 +162,3 @@ func shortestPath(ctx context.Context, g *query.Snapshot, from, to string, depth
 	}
 	return nil, nil
 }
-
-func list(v any) []any {
-	l, _ := v.([]any)
-	return l
-}

@@ -66,6 +66,21 @@ func (s *Snapshot) details() ([]nodeDetails, error) {
 	})
 }
 
+// edgeAttrs are the edges' properties, in the edges section's order.
+func (s *Snapshot) edgeAttrs() ([]edgeAttr, error) {
+	return s.attrsL.get(func() ([]edgeAttr, error) {
+		a, err := s.adjacency()
+		if err != nil {
+			return nil, err
+		}
+		n := 0
+		for i := range a.adj {
+			n += len(a.adj[i][0]) + len(a.adj[i][1])
+		}
+		return s.src.decodeEdgeAttrs(n)
+	})
+}
+
 // Communities are the index's communities, by id.
 func (s *Snapshot) Communities() ([]Community, error) {
 	return s.commsL.get(s.src.decodeCommunities)
@@ -138,6 +153,10 @@ func (s *Snapshot) Edges(id string, out bool, rels ...schema.RelType) ([]Edge, e
 	if err != nil {
 		return nil, err
 	}
+	attrs, err := s.edgeAttrs()
+	if err != nil {
+		return nil, err
+	}
 	strs, err := s.src.strings()
 	if err != nil {
 		return nil, err
@@ -157,15 +176,12 @@ func (s *Snapshot) Edges(id string, out bool, rels ...schema.RelType) ([]Edge, e
 		}
 	}
 	var list []Edge
-	for _, e := range a.adj[i][d] {
+	for k, e := range a.adj[i][d] {
 		if len(rels) > 0 && !want[e.rel] {
 			continue
 		}
-		reason := ""
-		if int(e.reason) < len(strs) {
-			reason = strs[e.reason]
-		}
-		list = append(list, Edge{Rel: e.relType(), Out: out, Other: nt.nodes[e.to], Confidence: e.conf, Reason: reason, Line: int(e.line)})
+		at := attrs[int(a.start[i][d])+k]
+		list = append(list, Edge{Rel: e.relType(), Out: out, Other: nt.nodes[e.to], Confidence: at.conf, Reason: strs[at.reason], Line: int(at.line)})
 	}
 	return list, nil
 }

@@ -156,7 +156,7 @@ func (b *packBuilder) addFile(h Hit, unresolved int) {
 func (b *packBuilder) finish() (*Pack, error) {
 	n := len(b.g.nodes)
 	if b.g.adj == nil {
-		b.g.adj = make([][2][]snapEdge, n)
+		b.g.adj = make([][2][]builtEdge, n)
 	}
 	image := encodePack(b.g, map[string]*bm25Index{secIdent: b.ident.done(n), secDoc: b.doc.done(n), secFile: b.file.done(n)})
 	p, err := openPack(string(image))

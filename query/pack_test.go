@@ -170,8 +170,8 @@ func TestBuildPackRowCap(t *testing.T) {
 	if _, err := BuildPack(ctx, capped{fx.db, 2}); err == nil {
 		t.Error("BuildPack accepted results cut at 2 rows")
 	}
-	defer func(n int) { packReadRows = n }(packReadRows)
-	packReadRows = 2
+	defer func(n, e int) { packReadRows, packEdgeRows = n, e }(packReadRows, packEdgeRows)
+	packReadRows, packEdgeRows = 2, 2
 	p, err := BuildPack(ctx, uncappable{capped{fx.db, 2}})
 	if err != nil {
 		t.Fatal(err)

@@ -29,8 +29,11 @@ import (
 //	nodes       n, then n × (id, label, name, kind, filePath, language: refs;
 //	            startLine, endLine; isTest: 0 or 1)
 //	edges       for each node, outgoing then incoming: n, then n × (rel ref,
-//	            node at the other end, confidence, reason ref, site line)
-//	details     for each node: qualifiedName, signature, docComment refs,
+//	            node at the other end)
+//	edges/attr  for each edge in the edges section's order: confidence,
+//	            reason ref, site line
+//	details     for each node: qualifiedName, signature, docComment (each
+//	            len, bytes: kept out of the string table a search decodes),
 //	            unresolved call sites (files), community (1-based, 0 none)
 //	communities n, then n × (id, label refs; cohesion; symbolCount;
 //	            keywords n, then n refs)
@@ -52,6 +55,7 @@ const (
 	secStrings   = "strings"
 	secNodes     = "nodes"
 	secEdges     = "edges"
+	secEdgeAttrs = "edges/attr"
 	secProcesses = "processes"
 	secDetails   = "details"
 	secComms     = "communities"
@@ -124,13 +128,22 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
 			for _, e := range a[d] {
 				w.s(string(e.relType()))
 				w.i(int(e.to))
+			}
+		}
+	}
+	done(secEdges)
+
+	sw()
+	for _, a := range g.adj {
+		for d := range 2 {
+			for _, e := range a[d] {
 				w.f(e.conf)
 				w.s(g.reasons[e.reason])
 				w.i(int(e.line))
 			}
 		}
 	}
-	done(secEdges)
+	done(secEdgeAttrs)
 
 	sw()
 	for i := range g.nodes {
@@ -138,9 +151,9 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
 		if i < len(g.details) {
 			nd = g.details[i]
 		}
-		w.s(nd.qualifiedName)
-		w.s(nd.signature)
-		w.s(nd.docComment)
+		w.raw(nd.qualifiedName)
+		w.raw(nd.signature)
+		w.raw(nd.docComment)
 		w.i(int(nd.unresolved))
 		w.i(int(nd.community))
 	}
@@ -324,7 +337,7 @@ func openPack(all string) (*Pack, error) {
 			return nil, ErrPackDamaged
 		}
 	}
-	for _, n := range []string{secStrings, secNodes, secEdges, secDetails, secComms, secProcesses, secIdent, secDoc, secFile} {
+	for _, n := range []string{secStrings, secNodes, secEdges, secEdgeAttrs, secDetails, secComms, secProcesses, secIdent, secDoc, secFile} {
 		if _, ok := d.sections[n]; !ok {
 			return nil, fmt.Errorf("%w (no %s section)", ErrPackDamaged, n)
 		}
@@ -396,7 +409,7 @@ func (d *packData) decodeEdges(nodes int) (adjacency, error) {
 	if err != nil {
 		return adjacency{}, err
 	}
-	a := adjacency{adj: make([][2][]snapEdge, nodes)}
+	a := adjacency{adj: make([][2][]snapEdge, nodes), start: make([][2]int32, nodes)}
 	// All edges in one array, each node's lists slices of it.
 	flat := make([]snapEdge, 0, len(r.all)/2)
 	for i := range a.adj {
@@ -408,18 +421,30 @@ func (d *packData) decodeEdges(nodes int) (adjacency, error) {
 				if !ok && r.err == nil {
 					r.err = ErrPackDamaged
 				}
-				e := snapEdge{rel: rel, to: int32(r.n(nodes - 1)), conf: r.f()}
-				e.reason = uint32(r.ref())
-				e.line = int32(r.n(math.MaxInt32))
-				flat = append(flat, e)
+				flat = append(flat, snapEdge{rel: rel, to: int32(r.n(nodes - 1))})
 			}
 			a.adj[i][dir] = flat[start:len(flat):len(flat)]
+			a.start[i][dir] = int32(start)
 			if dir == 0 {
 				a.edges += n
 			}
 		}
 	}
 	return a, r.finish(secEdges)
+}
+
+// decodeEdgeAttrs reads the edges/attr section: each edge's properties in
+// the edges section's order, n of them.
+func (d *packData) decodeEdgeAttrs(n int) ([]edgeAttr, error) {
+	r, err := d.reader(secEdgeAttrs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]edgeAttr, n)
+	for i := range out {
+		out[i] = edgeAttr{conf: r.f(), reason: uint32(r.ref()), line: int32(r.n(math.MaxInt32))}
+	}
+	return out, r.finish(secEdgeAttrs)
 }
 
 func (d *packData) decodeDetails(nodes, comms int) ([]nodeDetails, error) {
@@ -430,7 +455,7 @@ func (d *packData) decodeDetails(nodes, comms int) ([]nodeDetails, error) {
 	out := make([]nodeDetails, nodes)
 	for i := range out {
 		nd := &out[i]
-		nd.qualifiedName, nd.signature, nd.docComment = r.s(), r.s(), r.s()
+		nd.qualifiedName, nd.signature, nd.docComment = r.raw(), r.raw(), r.raw()
 		nd.unresolved = int32(r.n(math.MaxInt32))
 		nd.community = int32(r.n(comms))
 	}

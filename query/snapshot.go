@@ -30,6 +30,7 @@ type Snapshot struct {
 
 	nodesL   lazy[nodeTable]
 	edgesL   lazy[adjacency]
+	attrsL   lazy[[]edgeAttr]
 	procsL   lazy[processTable]
 	commsL   lazy[[]Community]
 	detailsL lazy[[]nodeDetails]
@@ -46,6 +47,7 @@ type nodeTable struct {
 // target id); dir 0 outgoing, 1 incoming.
 type adjacency struct {
 	adj   [][2][]snapEdge
+	start [][2]int32 // where adj[node][dir] starts in the section's order (edgeAttrs)
 	edges int
 }
 
@@ -55,16 +57,27 @@ type processTable struct {
 	procs   map[string]Process      // with all steps, in step order
 }
 
-// snapEdge is one edge in a node's list: the node at the other end, the
-// relationship (an index in relOrder), and the edge's stored properties.
-// reason is an index in the pack's string table once decoded (in
-// graphCopy.reasons while a pack is being built).
+// snapEdge is one edge in a node's list, as search expands it: the node at
+// the other end and the relationship (an index in relOrder).
 type snapEdge struct {
-	to     int32
-	line   int32 // the call or import site, 1-based; 0 none
+	to  int32
+	rel uint8
+}
+
+// edgeAttr are an edge's stored properties, which the tools read (the
+// edges/attr section, decoded apart so that a search never pays for
+// them). reason is an index in the pack's string table once decoded (in
+// graphCopy.reasons while a pack is being built).
+type edgeAttr struct {
 	conf   float64
+	line   int32 // the call or import site, 1-based; 0 none
 	reason uint32
-	rel    uint8
+}
+
+// builtEdge is an edge while a pack is being built.
+type builtEdge struct {
+	snapEdge
+	edgeAttr
 }
 
 // relType is the edge's relationship type.
@@ -247,9 +260,9 @@ const MaxSnapshotNodes = 2_000_000
 type graphCopy struct {
 	nodes   []Hit
 	index   map[string]int32
-	adj     [][2][]snapEdge
+	adj     [][2][]builtEdge
 	edges   int
-	reasons []string // the edges' reason strings (snapEdge.reason)
+	reasons []string // the edges' reason strings (edgeAttr.reason)
 	members map[string][]Membership
 	procs   map[string]Process
 	details []nodeDetails // per node (readDetails)
@@ -271,34 +284,62 @@ func (g *graphCopy) addNode(h Hit) (int32, bool) {
 // with their confidence, reason and site line: what graph expansion
 // follows and the tools read.
 func (g *graphCopy) readEdges(ctx context.Context, q Querier) error {
-	g.adj = make([][2][]snapEdge, len(g.nodes))
+	g.adj = make([][2][]builtEdge, len(g.nodes))
 	reasons := map[string]uint32{}
 	for ri, rt := range relOrder {
-		res, err := readAll(ctx, q, fmt.Sprintf("MATCH (a)-[r:%s]->(b) RETURN a.id, b.id, r.confidence, r.reason, r.line", rt))
+		// A slice of rows at a time (by the edge's offset in its table),
+		// so that memory does not grow with the largest table's result.
+		top, err := readAll(ctx, q, fmt.Sprintf("MATCH ()-[r:%s]->() RETURN max(offset(id(r)))", rt))
 		if err != nil {
 			return fmt.Errorf("snapshot %s edges: %w", rt, err)
 		}
-		for _, row := range res.Rows {
-			a, okA := g.index[str(row[0])]
-			b, okB := g.index[str(row[1])]
-			if !okA || !okB {
-				continue // an endpoint that is no search result (Folder, ...)
+		maxOff := 0
+		if len(top.Rows) == 1 {
+			maxOff = num(top.Rows[0][0])
+		}
+		for lo := 0; lo <= maxOff; lo += packEdgeRows {
+			res, err := readAll(ctx, q, fmt.Sprintf("MATCH (a)-[r:%s]->(b) WHERE offset(id(r)) >= %d AND offset(id(r)) < %d RETURN a.id, b.id, r.confidence, r.reason, r.line",
+				rt, lo, lo+packEdgeRows))
+			if err != nil {
+				return fmt.Errorf("snapshot %s edges: %w", rt, err)
 			}
-			reason := str(row[3])
-			ref, ok := reasons[reason]
-			if !ok {
-				ref = uint32(len(g.reasons))
-				reasons[reason] = ref
-				g.reasons = append(g.reasons, reason)
-			}
-			e := snapEdge{rel: uint8(ri), conf: flt(row[2]), reason: ref, line: int32(min(max(num(row[4]), 0), math.MaxInt32))}
-			e.to = b
-			g.adj[a][0] = append(g.adj[a][0], e)
-			e.to = a
-			g.adj[b][1] = append(g.adj[b][1], e)
-			g.edges++
+			g.addEdges(res.Rows, uint8(ri), reasons)
 		}
 	}
+	g.sortEdges()
+	return nil
+}
+
+// packEdgeRows is how many edges readEdges reads per statement.
+var packEdgeRows = 8192
+
+// addEdges adds rows (a.id, b.id, confidence, reason, line) of relOrder[ri].
+func (g *graphCopy) addEdges(rows [][]any, ri uint8, reasons map[string]uint32) {
+	for _, row := range rows {
+		a, okA := g.index[str(row[0])]
+		b, okB := g.index[str(row[1])]
+		if !okA || !okB {
+			continue // an endpoint that is no search result (Folder, ...)
+		}
+		reason := str(row[3])
+		ref, ok := reasons[reason]
+		if !ok {
+			ref = uint32(len(g.reasons))
+			reasons[reason] = ref
+			g.reasons = append(g.reasons, reason)
+		}
+		e := builtEdge{snapEdge{rel: ri}, edgeAttr{conf: flt(row[2]), reason: ref, line: int32(min(max(num(row[4]), 0), math.MaxInt32))}}
+		e.to = b
+		g.adj[a][0] = append(g.adj[a][0], e)
+		e.to = a
+		g.adj[b][1] = append(g.adj[b][1], e)
+		g.edges++
+	}
+}
+
+// sortEdges orders each node's edge lists by relationship, then the other
+// node's id.
+func (g *graphCopy) sortEdges() {
 	for i := range g.adj {
 		for d := range 2 {
 			es := g.adj[i][d]
@@ -310,7 +351,6 @@ func (g *graphCopy) readEdges(ctx context.Context, q Querier) error {
 			})
 		}
 	}
-	return nil
 }
 
 // readProcesses reads the processes and their steps.

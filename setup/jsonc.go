@@ -426,6 +426,23 @@ type splice struct {
 	text       string
 }
 
+// withMissing applies edits to src after inserting missing (the text of
+// the entries not found; "" when none) at the offset at gives, starting a
+// line of its own; src itself when there is nothing to do.
+func withMissing(src []byte, edits []splice, missing string, at func() int) []byte {
+	if missing != "" {
+		off := at()
+		if !bytes.HasSuffix(src[:off], []byte("\n")) {
+			missing = "\n" + strings.TrimSuffix(missing, "\n")
+		}
+		edits = append([]splice{{off, off, missing}}, edits...)
+	}
+	if len(edits) == 0 {
+		return src
+	}
+	return apply(src, edits...)
+}
+
 func apply(src []byte, edits ...splice) []byte {
 	// Edits are given in increasing order and do not overlap.
 	var out []byte

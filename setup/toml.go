@@ -270,17 +270,8 @@ func tomlSet(src []byte, path []string, body string) ([]byte, bool, error) {
 			missing += want
 		}
 	}
-	if missing != "" {
-		at := lines[first].end
-		if !bytes.HasSuffix(src[:at], []byte("\n")) {
-			missing = "\n" + strings.TrimSuffix(missing, "\n")
-		}
-		edits = append([]splice{{at, at, missing}}, edits...)
-	}
-	if len(edits) == 0 {
-		return src, false, nil
-	}
-	return apply(src, edits...), true, nil
+	out := withMissing(src, edits, missing, func() int { return lines[first].end })
+	return out, len(edits) > 0 || missing != "", nil
 }
 
 // tomlDelete removes the table at path and the blank line tomlSet put

@@ -260,17 +260,8 @@ func yamlSet(src []byte, top, child, body string) ([]byte, bool, error) {
 			missing += want
 		}
 	}
-	if missing != "" {
-		at := lines[childAt].end
-		if !bytes.HasSuffix(src[:at], []byte("\n")) {
-			missing = "\n" + strings.TrimSuffix(missing, "\n")
-		}
-		edits = append([]splice{{at, at, missing}}, edits...)
-	}
-	if len(edits) == 0 {
-		return src, false, nil
-	}
-	return apply(src, edits...), true, nil
+	out := withMissing(src, edits, missing, func() int { return lines[childAt].end })
+	return out, len(edits) > 0 || missing != "", nil
 }
 
 // yamlDelete removes top.child, and top itself when it is left empty;

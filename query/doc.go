@@ -92,7 +92,21 @@
 // function mentioning it). Each index returns its top K by score, ties
 // broken by id; a symbol's score is Σ weight × BM25 with Ranking.WeightIdent
 // = 1, WeightDoc = 0.5, WeightFile = 1 (Ranking.Combine "rrf" fuses ranks
-// instead). A query that is one identifier of at least Ranking.PrefixMin
+// instead) and the body field (index/body: every word of the symbol's
+// stored source, identifiers split, string literals and comments
+// included) weighted WeightBody = 0.45 × a share that grows with the
+// query's length: nothing for one or two words (a name is being looked
+// up), all of it from Ranking.BodyWords = 16 words on (a task in prose,
+// quoting error messages and option names that live in bodies).
+// Measured on ../shared/eval-dev (66 real issues, keyword mode, `bash
+// bench/evaldev.sh`): file R@5 0.626 → 0.686, R@10 0.734 → 0.789, MRR
+// 0.515 → 0.551, function R@10 0.324 → 0.377 (body weights 0.15, 0.3,
+// 0.6, 1 gave file R@5 0.668, 0.686, 0.625 (with a file boost), 0.648);
+// on the labeled short queries a flat 0.45 cost symbol MRR 0.777 → 0.739,
+// the length share keeps it at 0.785 (symbol R@5 0.740 → 0.735, file R@5
+// 0.967, file MRR 0.872 → 0.880). Tried and dropped: adding to each hit
+// 0.2–1 × its file's score (best three hits, weighted 1, 1/2, 1/4;
+// Ranking.FileBoost, kept at 0): file R@5 0.686 → 0.655–0.678. A query that is one identifier of at least Ranking.PrefixMin
 // letters also completes names: symbols whose lower-cased name starts with
 // Prefix gain Ranking.PrefixWeight × the best keyword score (shortest
 // names first, at most 50). Filters (language, kind, name glob, path

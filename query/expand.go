@@ -46,6 +46,17 @@ type Ranking struct {
 	// signature and doc comment, and (with Options.Files) file path and
 	// name.
 	WeightIdent, WeightDoc, WeightFile float64
+	// WeightBody weighs the BM25 score of a symbol's source text (its
+	// identifiers, literals and comments: what an issue quotes).
+	WeightBody float64
+	// BodyWords is the query length (Query.Words) at which the body field
+	// counts in full; shorter queries use a linear share of it from 3
+	// words on (bodyScale).
+	BodyWords int
+	// FileBoost adds to each keyword hit FileBoost × its file's score: the
+	// best three hits of the file, weighted 1, 1/2, 1/4 — a function in a
+	// file with several matching functions beats the same score elsewhere.
+	FileBoost float64
 	// Combine merges the fields' scores: "sum" adds weight × BM25, "rrf"
 	// fuses their ranks (weight / (RRFK + rank)).
 	Combine string
@@ -72,6 +83,9 @@ var DefaultRanking = Ranking{
 	WeightIdent:  1,
 	WeightDoc:    0.5,
 	WeightFile:   1,
+	WeightBody:   0.45,
+	BodyWords:    16,
+	FileBoost:    0,
 	Combine:      "sum",
 }
 

@@ -31,7 +31,7 @@ import (
 // source text (Options.Source).
 type Pack struct {
 	Snapshot
-	ident, doc, file lazy[*bm25Index]
+	ident, doc, file, body lazy[*bm25Index]
 }
 
 // index is the named BM25 index, decoded on first use.
@@ -44,6 +44,8 @@ func (p *Pack) index(name string) (*bm25Index, error) {
 		l = &p.doc
 	case secFile:
 		l = &p.file
+	case secBody:
+		l = &p.body
 	default:
 		return nil, fmt.Errorf("internal error: no index %q", name)
 	}
@@ -81,7 +83,7 @@ func BuildPack(ctx context.Context, q Querier) (*Pack, error) {
 		if len(b.g.nodes)+n > MaxSnapshotNodes {
 			return nil, fmt.Errorf("pack: more than %d nodes", MaxSnapshotNodes)
 		}
-		ret := "n.id, n.name, n.kind, n.filePath, n.startLine, n.endLine, n.language, n.isTest, n.searchText, n.signature, n.docComment, n.qualifiedName"
+		ret := "n.id, n.name, n.kind, n.filePath, n.startLine, n.endLine, n.language, n.isTest, n.searchText, n.signature, n.docComment, n.qualifiedName, n.content"
 		if l == schema.LabelFile {
 			ret = "n.id, n.name, n.path, n.lines, n.language, n.isTest, n.unresolved"
 		}
@@ -100,6 +102,7 @@ func BuildPack(ctx context.Context, q Querier) (*Pack, error) {
 				}
 				b.addSymbol(Hit{ID: str(r[0]), Label: string(l), Name: str(r[1]), Kind: str(r[2]), FilePath: str(r[3]),
 					StartLine: num(r[4]), EndLine: num(r[5]), Language: str(r[6]), IsTest: boolean(r[7])}, str(r[8]), str(r[9]), str(r[10]), str(r[11]))
+				b.addBody(str(r[0]), str(r[12]))
 			}
 		}
 		if seen != n {
@@ -120,14 +123,14 @@ func BuildPack(ctx context.Context, q Querier) (*Pack, error) {
 
 // packBuilder accumulates a pack's nodes and their indexed text.
 type packBuilder struct {
-	g                *graphCopy
-	ident, doc, file *indexBuilder
+	g                      *graphCopy
+	ident, doc, file, body *indexBuilder
 }
 
 func newPackBuilder() *packBuilder {
 	stem := stemmer{}
 	return &packBuilder{g: &graphCopy{index: map[string]int32{}},
-		ident: newIndexBuilder(stem), doc: newIndexBuilder(stem), file: newIndexBuilder(stem)}
+		ident: newIndexBuilder(stem), doc: newIndexBuilder(stem), file: newIndexBuilder(stem), body: newIndexBuilder(stem)}
 }
 
 // addSymbol adds a symbol, indexed by its name as one word and its
@@ -139,6 +142,15 @@ func (b *packBuilder) addSymbol(h Hit, searchText, signature, docComment, qualif
 		b.ident.add(i, strings.Join(text.SplitIdentifier(h.Name), ""), searchText)
 		b.doc.add(i, signature, docComment)
 		b.g.details = append(b.g.details, nodeDetails{qualifiedName: qualifiedName, signature: signature, docComment: docComment})
+	}
+}
+
+// addBody indexes the source text of the symbol id (added just before)
+// in the body field: every word of its identifiers, string literals and
+// comments, as text.Words splits them.
+func (b *packBuilder) addBody(id, content string) {
+	if i, ok := b.g.index[id]; ok && content != "" {
+		b.body.add(i, content)
 	}
 }
 
@@ -158,7 +170,7 @@ func (b *packBuilder) finish() (*Pack, error) {
 	if b.g.adj == nil {
 		b.g.adj = make([][2][]builtEdge, n)
 	}
-	image := encodePack(b.g, map[string]*bm25Index{secIdent: b.ident.done(n), secDoc: b.doc.done(n), secFile: b.file.done(n)})
+	image := encodePack(b.g, map[string]*bm25Index{secIdent: b.ident.done(n), secDoc: b.doc.done(n), secFile: b.file.done(n), secBody: b.body.done(n)})
 	p, err := openPack(string(image))
 	if err != nil {
 		return nil, fmt.Errorf("pack: read back: %w", err)
@@ -196,7 +208,7 @@ func (p *Pack) keyword(q *Query, opts Options) ([]Hit, error) {
 	if opts.filtered() {
 		top = min(opts.TopK*8, MaxTopK)
 	}
-	fields := []field{{secIdent, r.WeightIdent}, {secDoc, r.WeightDoc}}
+	fields := []field{{secIdent, r.WeightIdent}, {secDoc, r.WeightDoc}, {secBody, r.WeightBody * bodyScale(len(q.Words), r.BodyWords)}}
 	if opts.Files {
 		fields = append(fields, field{secFile, r.WeightFile})
 	}
@@ -235,6 +247,9 @@ func (p *Pack) keyword(q *Query, opts Options) ([]Hit, error) {
 			byDoc[ih.doc] += s
 		}
 	}
+	if r.FileBoost > 0 {
+		boostByFile(nt.nodes, byDoc, r.FileBoost)
+	}
 	hits := make([]*Hit, len(order))
 	for i, d := range order {
 		h := nt.nodes[d]
@@ -256,6 +271,41 @@ func (p *Pack) keyword(q *Query, opts Options) ([]Hit, error) {
 		kept = kept[:opts.TopK]
 	}
 	return kept, nil
+}
+
+// bodyScale is the share of WeightBody a query of n words uses: none for
+// one or two words (a name is being looked up: bodies mentioning it would
+// crowd out its definition), growing to all of it at full words (a task
+// described in prose, whose quoted messages and option names live in
+// bodies).
+func bodyScale(n, full int) float64 {
+	if full <= 2 {
+		return 1
+	}
+	return min(1, max(0, float64(n-2)/float64(full-2)))
+}
+
+// boostByFile adds to each document's score boost × its file's score: the
+// sum of the file's three best document scores, weighted 1, 1/2, 1/4.
+func boostByFile(nodes []Hit, byDoc map[int32]float64, boost float64) {
+	perFile := map[string][]float64{}
+	for d, s := range byDoc {
+		fp := nodes[d].FilePath
+		perFile[fp] = append(perFile[fp], s)
+	}
+	agg := make(map[string]float64, len(perFile))
+	for fp, ss := range perFile {
+		sort.Sort(sort.Reverse(sort.Float64Slice(ss)))
+		a, w := 0.0, 1.0
+		for _, s := range ss[:min(len(ss), 3)] {
+			a += w * s
+			w /= 2
+		}
+		agg[fp] = a
+	}
+	for d := range byDoc {
+		byDoc[d] += boost * agg[nodes[d].FilePath]
+	}
 }
 
 // prefixMatches bounds the symbols a name prefix may match.

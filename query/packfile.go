@@ -43,7 +43,7 @@ import (
 //	index/ident numDocs, avgLen, docLen per node (uint32 LE), terms n, then
 //	index/doc   n × (term: len, bytes; postings count; postings bytes) in term
 //	index/file  order, then the postings: bytes n, then per term its
-//	            count × (doc delta, tf)
+//	index/body  count × (doc delta, tf)
 //
 // The version is schema.Version, the one version of every table of the
 // index and of this file: a reader refuses a pack of another version, and
@@ -62,6 +62,7 @@ const (
 	secIdent     = "index/ident"
 	secDoc       = "index/doc"
 	secFile      = "index/file"
+	secBody      = "index/body"
 )
 
 // ErrNoPack is returned by ReadPack for an index without a search pack of
@@ -337,7 +338,7 @@ func openPack(all string) (*Pack, error) {
 			return nil, ErrPackDamaged
 		}
 	}
-	for _, n := range []string{secStrings, secNodes, secEdges, secEdgeAttrs, secDetails, secComms, secProcesses, secIdent, secDoc, secFile} {
+	for _, n := range []string{secStrings, secNodes, secEdges, secEdgeAttrs, secDetails, secComms, secProcesses, secIdent, secDoc, secFile, secBody} {
 		if _, ok := d.sections[n]; !ok {
 			return nil, fmt.Errorf("%w (no %s section)", ErrPackDamaged, n)
 		}

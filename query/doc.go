@@ -106,7 +106,12 @@
 // the length share keeps it at 0.785 (symbol R@5 0.740 → 0.735, file R@5
 // 0.967, file MRR 0.872 → 0.880). Tried and dropped: adding to each hit
 // 0.2–1 × its file's score (best three hits, weighted 1, 1/2, 1/4;
-// Ranking.FileBoost, kept at 0): file R@5 0.686 → 0.655–0.678. A query that is one identifier of at least Ranking.PrefixMin
+// Ranking.FileBoost, kept at 0): file R@5 0.686 → 0.655–0.678; weighting
+// the query's code-shaped terms (Query.Idents) × 2 or × 3
+// (Ranking.IdentTermWeight, kept at 1): file R@10 0.789 → 0.804 / 0.812
+// but R@5 0.686 → 0.678 / 0.670; keeping 64 query words instead of 32:
+// R@10 0.779, function R@10 0.369 (no gain). `go run ./query/eval` lists
+// these as variants on the labeled set. A query that is one identifier of at least Ranking.PrefixMin
 // letters also completes names: symbols whose lower-cased name starts with
 // Prefix gain Ranking.PrefixWeight × the best keyword score (shortest
 // names first, at most 50). Filters (language, kind, name glob, path

@@ -149,6 +149,12 @@ func (b *indexBuilder) done(nodes int) *bm25Index {
 // score returns the BM25 score of every document matching at least one of
 // the query terms (words as Parse makes them), by document.
 func (ix *bm25Index) score(terms []string) map[int32]float64 {
+	return ix.scoreWeighted(terms, nil)
+}
+
+// scoreWeighted is score with each term's BM25 multiplied by weight[term]
+// (1 for a term weight does not name).
+func (ix *bm25Index) scoreWeighted(terms []string, weight map[string]float64) map[int32]float64 {
 	seen := map[string]bool{}
 	out := map[int32]float64{}
 	stem := stemmer{}
@@ -167,6 +173,9 @@ func (ix *bm25Index) score(terms []string) map[int32]float64 {
 		}
 		n, df := float64(ix.numDocs), float64(len(ps))
 		idf := math.Log10((n-df+0.5)/(df+0.5) + 1)
+		if wt, ok := weight[w]; ok {
+			idf *= wt
+		}
 		for _, p := range ps {
 			tf := float64(p.tf)
 			l := float64(ix.length(p.doc))

@@ -57,6 +57,9 @@ type Ranking struct {
 	// best three hits of the file, weighted 1, 1/2, 1/4 — a function in a
 	// file with several matching functions beats the same score elsewhere.
 	FileBoost float64
+	// IdentTermWeight multiplies the BM25 of the query's code-shaped terms
+	// (Query.Idents); 0 or 1 leaves them as other words.
+	IdentTermWeight float64
 	// Combine merges the fields' scores: "sum" adds weight × BM25, "rrf"
 	// fuses their ranks (weight / (RRFK + rank)).
 	Combine string
@@ -72,21 +75,22 @@ var DefaultRanking = Ranking{
 		schema.RelCalls:      0.8,
 		schema.RelImports:    0.7,
 	},
-	ExpandSeeds:  10,
-	ExpandFanout: 5,
-	ExpandHops:   1,
-	FileFactor:   0.8,
-	TestFactor:   0.7,
-	PrefixMin:    4,
-	PrefixWeight: 0.3,
-	Phrases:      0,
-	WeightIdent:  1,
-	WeightDoc:    0.5,
-	WeightFile:   1,
-	WeightBody:   0.45,
-	BodyWords:    16,
-	FileBoost:    0,
-	Combine:      "sum",
+	ExpandSeeds:     10,
+	ExpandFanout:    5,
+	ExpandHops:      1,
+	FileFactor:      0.8,
+	TestFactor:      0.7,
+	PrefixMin:       4,
+	PrefixWeight:    0.3,
+	Phrases:         0,
+	WeightIdent:     1,
+	WeightDoc:       0.5,
+	WeightFile:      1,
+	WeightBody:      0.45,
+	BodyWords:       16,
+	FileBoost:       0,
+	IdentTermWeight: 1,
+	Combine:         "sum",
 }
 
 // Neighbor is a node adjacent to a hit: From -[Rel]-> Hit when Out,

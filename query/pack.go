@@ -212,6 +212,15 @@ func (p *Pack) keyword(q *Query, opts Options) ([]Hit, error) {
 	if opts.Files {
 		fields = append(fields, field{secFile, r.WeightFile})
 	}
+	// Code-shaped terms (an identifier of several words kept whole:
+	// getUserById, user_repository) say more than prose words.
+	var termWeights map[string]float64
+	if r.IdentTermWeight > 0 && r.IdentTermWeight != 1 {
+		termWeights = map[string]float64{}
+		for _, id := range q.Idents {
+			termWeights[id] = r.IdentTermWeight
+		}
+	}
 	byDoc := map[int32]float64{}
 	var order []int32
 	for _, f := range fields {
@@ -222,7 +231,7 @@ func (p *Pack) keyword(q *Query, opts Options) ([]Hit, error) {
 		if err != nil {
 			return nil, err
 		}
-		scores := ix.score(terms)
+		scores := ix.scoreWeighted(terms, termWeights)
 		list := make([]indexHit, 0, len(scores))
 		for doc, s := range scores {
 			list = append(list, indexHit{doc, s})

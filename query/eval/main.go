@@ -177,6 +177,18 @@ var variants = []variant{
 	{"  rrf combine", func() query.Options {
 		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.Combine = "rrf" })}
 	}},
+	{"  no body field", func() query.Options {
+		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.WeightBody = 0 })}
+	}},
+	{"  body field in full at any length", func() query.Options {
+		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.BodyWords = 0 })}
+	}},
+	{"  file boost 0.5", func() query.Options {
+		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.FileBoost = 0.5 })}
+	}},
+	{"  code-shaped terms x2", func() query.Options {
+		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.IdentTermWeight = 2 })}
+	}},
 }
 
 type scores struct{ symR5, symMRR, fileR5, fileMRR float64 }

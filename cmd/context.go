@@ -115,6 +115,7 @@ func lineEnd(n int) string {
 
 func init() {
 	f := contextCmd.Flags()
+	budgetFlag(f, &contextIn.Budget)
 	f.StringVar(&contextIn.UID, "uid", "", "exact symbol id (as printed by context, query, impact, trace: path#Name:kind)")
 	f.StringVar(&contextIn.FilePath, "file", "", "keep symbols in this file or folder (path suffix)")
 	f.StringSliceVar(&contextKinds, "kind", nil, "keep these kinds or tables, comma-separated: function,method,class,struct,...")

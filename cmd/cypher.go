@@ -164,6 +164,7 @@ func value(v any) string {
 }
 
 func init() {
+	budgetFlag(cypherCmd.Flags(), &cypherIn.Budget)
 	cypherCmd.Flags().StringVar(&cypherParams, "params", "", `values of $name placeholders as a JSON object, e.g. '{"name": "Save"}'`)
 	cypherCmd.Flags().IntVarP(&cypherIn.Limit, "limit", "n", tools.DefaultCypherRows, fmt.Sprintf("most rows returned (max %d); more are cut with a notice", tools.MaxRows))
 	rootCmd.AddCommand(cypherCmd)

@@ -64,6 +64,7 @@ func printChanges(out *tools.DetectChangesOutput) error {
 
 func init() {
 	f := detectChangesCmd.Flags()
+	budgetFlag(f, &changesIn.Budget)
 	f.StringVar(&changesIn.Scope, "scope", "unstaged", "unstaged, staged, all (against HEAD) or compare (against --base)")
 	f.StringVar(&changesIn.BaseRef, "base", "", "branch or commit to compare against (implies --scope compare)")
 	rootCmd.AddCommand(detectChangesCmd)

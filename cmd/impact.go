@@ -114,6 +114,7 @@ func printImpact(out *tools.ImpactOutput) error {
 
 func init() {
 	f := impactCmd.Flags()
+	budgetFlag(f, &impactIn.Budget)
 	f.StringVar(&impactIn.Direction, "direction", "upstream", "upstream (what depends on it) or downstream (what it depends on)")
 	f.IntVar(&impactIn.MaxDepth, "depth", 3, fmt.Sprintf("most relationship hops walked (1..%d)", maxImpactDepth))
 	f.StringSliceVar(&impactIn.RelationTypes, "relations", nil, "relationship types to follow, comma-separated: "+strings.Join(impactRelations, ",")+" (default CALLS,IMPORTS,EXTENDS,IMPLEMENTS)")

@@ -70,6 +70,7 @@ the answers are merged by score, each entry tagged with its repository
 
 func init() {
 	f := queryCmd.Flags()
+	budgetFlag(f, &queryIn.Budget)
 	f.StringVar(&queryIn.Mode, "mode", string(query.ModeHybrid), "retrievers: hybrid, keyword or vector (hybrid without embeddings falls back to keyword)")
 	f.IntVarP(&queryIn.MaxSymbols, "limit", "n", tools.DefaultMaxSymbols, fmt.Sprintf("most hits listed per flow, and most definitions (the tool's max_symbols; max %d)", tools.MaxMaxSymbols))
 	f.IntVar(&queryIn.Limit, "flows", tools.DefaultQueryLimit, fmt.Sprintf("most execution flows to list (the tool's limit; max %d)", tools.MaxQueryLimit))

@@ -9,6 +9,7 @@ import (
 	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/query"
 	"github.com/gitnexus/gitnexus/tools"
+	"github.com/spf13/pflag"
 )
 
 // toolRepo is the repository a tool command runs on: its registry entry and
@@ -45,6 +46,9 @@ func runToolChecked[In, Out any](ctx context.Context, in In, call func(context.C
 		err = printAnswer(out)
 	} else {
 		err = text(out)
+		if n := tools.BudgetOf(out); n != nil && err == nil {
+			printNotices([]string{tools.BudgetLine(n)})
+		}
 	}
 	if err != nil || verdict == nil {
 		return err
@@ -161,4 +165,11 @@ func loc(path string, line int) string {
 // ambiguousErr is the exit error of an answer that lists candidates.
 func ambiguousErr(what string, n int) error {
 	return fmt.Errorf("%s is ambiguous: %d matches (listed)", what, n)
+}
+
+// budgetFlag defines --max-tokens, the tool's max_tokens: the answer (text
+// or --json alike) is cut to about that many tokens, least important parts
+// first, and says what it left out.
+func budgetFlag(f *pflag.FlagSet, b *tools.Budget) {
+	f.IntVar(&b.MaxTokens, "max-tokens", 0, fmt.Sprintf("cut the answer to about this many tokens (%d..%d; 0: the tool's default), saying what was left out", tools.MinBudgetTokens, tools.MaxBudgetTokens))
 }

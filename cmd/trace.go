@@ -95,6 +95,7 @@ func printTrace(out *tools.TraceOutput) error {
 
 func init() {
 	f := traceCmd.Flags()
+	budgetFlag(f, &traceIn.Budget)
 	f.IntVar(&traceIn.MaxDepth, "depth", 10, fmt.Sprintf("longest path searched, in hops (1..%d)", maxTraceDepth))
 	f.IntVar(&traceIn.MaxDepth, "max-depth", 10, "old name of --depth")
 	_ = f.MarkDeprecated("max-depth", "use --depth")

@@ -146,14 +146,10 @@ func (b *indexBuilder) done(nodes int) *bm25Index {
 	return b.ix
 }
 
-// score returns the BM25 score of every document matching at least one of
-// the query terms (words as Parse makes them), by document.
-func (ix *bm25Index) score(terms []string) map[int32]float64 {
-	return ix.scoreWeighted(terms, nil)
-}
-
-// scoreWeighted is score with each term's BM25 multiplied by weight[term]
-// (1 for a term weight does not name).
+// scoreWeighted returns the BM25 score of every document matching at
+// least one of the query terms (words as Parse makes them), by document,
+// each term's BM25 multiplied by weight[term] (1 for a term weight does
+// not name; weight may be nil).
 func (ix *bm25Index) scoreWeighted(terms []string, weight map[string]float64) map[int32]float64 {
 	seen := map[string]bool{}
 	out := map[int32]float64{}

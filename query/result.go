@@ -96,4 +96,17 @@ type Result struct {
 	// Notices are one-line remarks for the user (a fallback taken, a filter
 	// that removed everything).
 	Notices []string `json:"notices,omitempty"`
+	// Budget is set when the answer was cut to fit a token budget (the
+	// tools' max_tokens).
+	Budget *BudgetNote `json:"budget,omitempty"`
+}
+
+// BudgetNote says that an answer was cut to fit a token budget: the
+// budget, the answer's estimated size, what was left out (least important
+// first) and how to get it.
+type BudgetNote struct {
+	MaxTokens int      `json:"max_tokens"`
+	Tokens    int      `json:"tokens"`
+	LeftOut   []string `json:"left_out"`
+	Hint      string   `json:"hint"`
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/query"
 )
 
 // DetectChangesInput is the detect_changes tool's input.
@@ -18,6 +19,7 @@ type DetectChangesInput struct {
 	Scope   string `json:"scope,omitempty" jsonschema:"What to analyze: unstaged (default), staged, all (staged and unstaged against HEAD), or compare (working tree against base_ref)"`
 	BaseRef string `json:"base_ref,omitempty" jsonschema:"Branch or commit for the compare scope (e.g. main)"`
 	Repo    string `json:"repo,omitempty" jsonschema:"Repository name or path. Omit when only one repo is indexed."`
+	Budget
 }
 
 // LineRange is an inclusive 1-based range of lines.
@@ -55,7 +57,8 @@ type DetectChangesOutput struct {
 		Symbols   int `json:"symbols"`
 		Processes int `json:"processes"`
 	} `json:"summary"`
-	Notices []string `json:"notices,omitempty"`
+	Notices []string          `json:"notices,omitempty"`
+	Budget  *query.BudgetNote `json:"budget,omitempty"`
 }
 
 // DetectChanges runs git diff in repoRoot for the scope, turns hunks into
@@ -65,6 +68,10 @@ type DetectChangesOutput struct {
 // the index as analyzed: re-analyze after large edits for exact overlap.
 func DetectChanges(ctx context.Context, ix Index, repoRoot string, in DetectChangesInput) (*DetectChangesOutput, error) {
 	g := ix.Graph
+	budget, err := in.Budget.tokens(DefaultChangesTokens)
+	if err != nil {
+		return nil, err
+	}
 	scope := strings.ToLower(strings.TrimSpace(in.Scope))
 	if scope == "" {
 		scope = "unstaged"
@@ -179,6 +186,7 @@ func DetectChanges(ctx context.Context, ix Index, repoRoot string, in DetectChan
 		out.Notices = append(out.Notices, "no changes in scope "+scope)
 		out.Risk = "NONE"
 	}
+	out.Budget = fit(out, budget, out.shrink, "raise max_tokens, or narrow the scope (staged, unstaged); the summary counts everything")
 	return out, nil
 }
 
@@ -312,4 +320,23 @@ func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 		return nil, fmt.Errorf("git %s: %s", strings.Join(args[:min(len(args), 3)], " "), msg)
 	}
 	return out, nil
+}
+
+// shrink cuts the least important part of a detect_changes answer for its
+// token budget: the affected flows beyond 10, the changed symbols beyond
+// 20, the files beyond 20, then further down (the summary keeps the
+// counts).
+func (o *DetectChangesOutput) shrink() (string, bool) {
+	for _, keep := range []int{20, 1} {
+		if what, ok := halve(&o.Processes, keep/2, o.Summary.Processes, "affected_processes"); ok {
+			return what, true
+		}
+		if what, ok := halve(&o.Symbols, keep, o.Summary.Symbols, "changed_symbols"); ok {
+			return what, true
+		}
+		if what, ok := halve(&o.Files, keep, o.Summary.Files, "changed_files"); ok {
+			return what, true
+		}
+	}
+	return "", false
 }

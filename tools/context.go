@@ -22,6 +22,7 @@ type ContextInput struct {
 	IncludeContent bool   `json:"include_content,omitempty" jsonschema:"Include the symbol's source text (default false)"`
 	Limit          int    `json:"limit,omitempty" jsonschema:"Most edges listed per relationship type and direction (default 50, max 500)"`
 	Repo           string `json:"repo,omitempty" jsonschema:"Repository name or path. Omit when only one repo is indexed."`
+	Budget
 }
 
 // Ref is one neighbor of a symbol over one relationship.
@@ -77,15 +78,16 @@ type Coverage struct {
 type ContextOutput struct {
 	graph.Origin // "repo": the repository answered from (the transport fills it)
 
-	Status      string         `json:"status"` // found | ambiguous
-	Symbol      *Symbol        `json:"symbol,omitempty"`
-	Candidates  []Symbol       `json:"candidates,omitempty"`
-	Incoming    []RefGroup     `json:"incoming"`
-	Outgoing    []RefGroup     `json:"outgoing"`
-	Processes   []ProcessRef   `json:"processes"`
-	Communities []CommunityRef `json:"communities"`
-	Callers     *Coverage      `json:"callers_coverage,omitempty"`
-	Notices     []string       `json:"notices,omitempty"`
+	Status      string            `json:"status"` // found | ambiguous
+	Symbol      *Symbol           `json:"symbol,omitempty"`
+	Candidates  []Symbol          `json:"candidates,omitempty"`
+	Incoming    []RefGroup        `json:"incoming"`
+	Outgoing    []RefGroup        `json:"outgoing"`
+	Processes   []ProcessRef      `json:"processes"`
+	Communities []CommunityRef    `json:"communities"`
+	Callers     *Coverage         `json:"callers_coverage,omitempty"`
+	Notices     []string          `json:"notices,omitempty"`
+	Budget      *query.BudgetNote `json:"budget,omitempty"`
 }
 
 // Context answers the context tool: the symbol, its incoming and outgoing
@@ -95,6 +97,10 @@ type ContextOutput struct {
 func Context(ctx context.Context, ix Index, in ContextInput) (*ContextOutput, error) {
 	limit := clamp(in.Limit, 50, 1, 500)
 	fp, err := alias("file_path", in.FilePath, "file", in.File)
+	if err != nil {
+		return nil, err
+	}
+	budget, err := in.Budget.tokens(DefaultContextTokens)
 	if err != nil {
 		return nil, err
 	}
@@ -172,6 +178,7 @@ func Context(ctx context.Context, ix Index, in ContextInput) (*ContextOutput, er
 			out.Notices = append(out.Notices, cov.Note)
 		}
 	}
+	out.Budget = fit(out, budget, out.shrink, "raise max_tokens, or lower limit; the edges of one type are all in impact (depth 1), the flows in the process tool/resource")
 	return out, nil
 }
 
@@ -318,4 +325,33 @@ func alias(name, v, aliasName, av string) (string, error) {
 		return av, nil
 	}
 	return v, nil
+}
+
+// shrink cuts the least important part of a context answer for its token
+// budget: the flows beyond 5, then the longest edge list (each group keeps
+// its total), down to 5 refs, then the flows.
+func (o *ContextOutput) shrink() (string, bool) {
+	total := len(o.Processes)
+	if what, ok := halve(&o.Processes, 5, total, "processes"); ok {
+		return what, true
+	}
+	var longest *RefGroup
+	dir := ""
+	for _, gs := range []struct {
+		d  string
+		gs []RefGroup
+	}{{"outgoing", o.Outgoing}, {"incoming", o.Incoming}} {
+		for i := range gs.gs {
+			if longest == nil || len(gs.gs[i].Refs) > len(longest.Refs) {
+				longest, dir = &gs.gs[i], gs.d
+			}
+		}
+	}
+	if longest != nil {
+		if what, ok := halve(&longest.Refs, 5, longest.Total, dir+" "+longest.Type); ok {
+			longest.Truncated = true
+			return what, true
+		}
+	}
+	return halve(&o.Processes, 0, total, "processes")
 }

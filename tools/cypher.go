@@ -9,6 +9,7 @@ import (
 
 	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/gate"
+	"github.com/gitnexus/gitnexus/query"
 )
 
 // CypherInput is the cypher tool's input.
@@ -17,17 +18,19 @@ type CypherInput struct {
 	Params    map[string]any `json:"params,omitempty" jsonschema:"Optional values for $name placeholders."`
 	Limit     int            `json:"limit,omitempty" jsonschema:"Most rows returned (default 200, max 5000); more are cut with a notice."`
 	Repo      string         `json:"repo,omitempty" jsonschema:"Repository name or path. Omit when only one repo is indexed."`
+	Budget
 }
 
 // CypherOutput is a statement's result.
 type CypherOutput struct {
 	graph.Origin // "repo": the repository answered from (the transport fills it)
 
-	Columns   []string `json:"columns"`
-	Rows      [][]any  `json:"rows"`
-	RowCount  int      `json:"row_count"`
-	Truncated bool     `json:"truncated,omitempty"`
-	Notices   []string `json:"notices,omitempty"`
+	Columns   []string          `json:"columns"`
+	Rows      [][]any           `json:"rows"`
+	RowCount  int               `json:"row_count"`
+	Truncated bool              `json:"truncated,omitempty"`
+	Notices   []string          `json:"notices,omitempty"`
+	Budget    *query.BudgetNote `json:"budget,omitempty"`
 }
 
 // CheckReadOnly admits a user's Cypher statement or says why not: the one
@@ -106,6 +109,10 @@ func Cypher(ctx context.Context, db Querier, in CypherInput) (*CypherOutput, err
 	if err := checkParams(in.Params); err != nil {
 		return nil, err
 	}
+	budget, err := in.Budget.tokens(DefaultCypherTokens)
+	if err != nil {
+		return nil, err
+	}
 	res, err := db.Query(ctx, in.Statement, in.Params)
 	if err != nil {
 		if errors.Is(err, graph.ErrReadOnly) {
@@ -136,6 +143,11 @@ func Cypher(ctx context.Context, db Querier, in CypherInput) (*CypherOutput, err
 	out.RowCount = len(out.Rows)
 	if out.Truncated && len(out.Notices) == 0 {
 		out.Notices = append(out.Notices, fmt.Sprintf("result cut at %d rows: add LIMIT/SKIP to page through it, or raise limit (max %d)", len(out.Rows), MaxRows))
+	}
+	total := len(out.Rows)
+	out.Budget = fit(out, budget, func() (string, bool) { return halve(&out.Rows, 1, total, "rows") }, "raise max_tokens, return fewer columns, or page with SKIP/LIMIT")
+	if out.Budget != nil {
+		out.RowCount, out.Truncated = len(out.Rows), true
 	}
 	return out, nil
 }

@@ -60,6 +60,21 @@
 // Naming a symbol that matches several is not an error: the answer has
 // status "ambiguous" and the candidates.
 //
+// # Budgets
+//
+// Every tool takes max_tokens (alias maxTokens, 256..100000; Budget) and
+// has a default (DefaultImpactTokens 8000, context and query 6000,
+// detect_changes and cypher 8000, trace 4000, list_repos 8000). An answer
+// whose JSON (indented as --json prints it, CharsPerToken = 4 characters a
+// token) is larger is cut by its own rule, least important part first,
+// about half of one list at a time — impact: flows beyond 10, modules
+// beyond 5, the deepest levels' symbols, never the direct dependents;
+// context: flows beyond 5, then the longest edge list; query: definitions
+// beyond 3, then the last flows; detect_changes: flows, symbols, files;
+// cypher: rows — and the answer's "budget" says the budget, the size, what
+// was left out ("affected_processes: 59 of 238 listed") and how to get it.
+// Counts (summary, totals) always describe the whole answer.
+//
 // # Tools
 //
 //   - Query (search_query, task_context, goal, limit, max_symbols,

@@ -26,6 +26,7 @@ type ImpactInput struct {
 	IncludeTests  bool     `json:"includeTests,omitempty" jsonschema:"Include symbols in test files (default false)"`
 	Limit         int      `json:"limit,omitempty" jsonschema:"Most symbols listed per depth level (default 100, max 1000); counts stay complete"`
 	Repo          string   `json:"repo,omitempty" jsonschema:"Repository name or path. Omit when only one repo is indexed."`
+	Budget
 }
 
 // Affected is one symbol reached by impact.
@@ -95,9 +96,10 @@ type ImpactOutput struct {
 	// Exact is false when unresolved call sites may hide more affected
 	// symbols (upstream) or more dependencies (downstream): the answer is
 	// then a lower bound; Coverage says how many sites.
-	Exact    bool      `json:"exact"`
-	Coverage *Coverage `json:"coverage,omitempty"`
-	Notices  []string  `json:"notices,omitempty"`
+	Budget   *query.BudgetNote `json:"budget,omitempty"`
+	Exact    bool              `json:"exact"`
+	Coverage *Coverage         `json:"coverage,omitempty"`
+	Notices  []string          `json:"notices,omitempty"`
 }
 
 // DefaultImpactRels are the relationships impact follows by default.
@@ -145,6 +147,10 @@ func Impact(ctx context.Context, ix Index, in ImpactInput) (*ImpactOutput, error
 		return nil, inputErr("maxDepth %d and depth %d disagree: give one", in.MaxDepth, in.Depth)
 	}
 	depthMax := clamp(max(in.MaxDepth, in.Depth), 3, 1, 32)
+	budget, err := in.Budget.tokens(DefaultImpactTokens)
+	if err != nil {
+		return nil, err
+	}
 	limit := clamp(in.Limit, 100, 1, 1000)
 	rels, err := relTypes(in.RelationTypes)
 	if err != nil {
@@ -299,6 +305,11 @@ func Impact(ctx context.Context, ix Index, in ImpactInput) (*ImpactOutput, error
 	out.Summary.Processes = len(out.Processes)
 	out.Summary.Communities = len(out.Communities)
 	out.Risk = RiskOf(out.Summary)
+	defer func() {
+		if out != nil {
+			out.Budget = fit(out, budget, out.shrink, "raise max_tokens, lower maxDepth, or narrow with relationTypes / minConfidence / limit; depth 1 (the direct dependents) is never cut")
+		}
+	}()
 
 	// Completeness: upstream misses callers hidden behind unresolved call
 	// sites in files that may call into the affected set; downstream
@@ -441,4 +452,28 @@ func containsRel(rs []schema.RelType, r schema.RelType) bool {
 		}
 	}
 	return false
+}
+
+// shrink cuts the least important part of an impact answer for its token
+// budget: the affected processes beyond 10, the modules beyond 5, then the
+// deepest level's symbols (each level keeps its count), then all
+// processes and modules. The direct dependents (depth 1) are never cut.
+func (o *ImpactOutput) shrink() (string, bool) {
+	if what, ok := halve(&o.Processes, 10, o.Summary.Processes, "affected_processes"); ok {
+		return what, true
+	}
+	if what, ok := halve(&o.Communities, 5, o.Summary.Communities, "affected_modules"); ok {
+		return what, true
+	}
+	for i := len(o.ByDepth) - 1; i >= 1; i-- {
+		l := &o.ByDepth[i]
+		if what, ok := halve(&l.Symbols, 0, l.Count, fmt.Sprintf("depth %d", l.Depth)); ok {
+			l.Truncated = true
+			return what, true
+		}
+	}
+	if what, ok := halve(&o.Processes, 0, o.Summary.Processes, "affected_processes"); ok {
+		return what, true
+	}
+	return halve(&o.Communities, 0, o.Summary.Communities, "affected_modules")
 }

@@ -49,6 +49,7 @@ type QueryInput struct {
 	Path         string   `json:"path,omitempty" jsonschema:"Keep only hits under this repo-relative path prefix (e.g. pkg/auth/)"`
 	MinScore     float64  `json:"min_score,omitempty" jsonschema:"Drop hits scoring below this (0..1; the best hit scores 1)"`
 	IncludeFiles bool     `json:"include_files,omitempty" jsonschema:"Also search files by path and name"`
+	Budget
 }
 
 // QueryKinds are the values QueryInput.Kind accepts: every schema.Kind,
@@ -210,6 +211,10 @@ func Query(ctx context.Context, db Querier, pack *query.Pack, in QueryInput, vec
 	if err != nil {
 		return nil, err
 	}
+	budget, err := in.Budget.tokens(DefaultQueryTokens)
+	if err != nil {
+		return nil, err
+	}
 	opts.Vectors = vectors
 	if opts.Content {
 		opts.Source = query.DBSource(db)
@@ -232,7 +237,41 @@ func Query(ctx context.Context, db Querier, pack *query.Pack, in QueryInput, vec
 		res.Notices = append(res.Notices, "ranked with task_context/goal")
 	}
 	capResult(res, limit, maxSym)
+	res.Budget = fit(res, budget, shrinkResult(res), "raise max_tokens, or lower limit / max_symbols; include_content makes answers long")
 	return res, nil
+}
+
+// shrinkResult cuts the least important part of a search answer for its
+// token budget: the definitions beyond 3, then the last flow (with its
+// symbols), down to one, then the definitions, then the first flow's
+// steps.
+func shrinkResult(r *query.Result) func() (string, bool) {
+	defs, procs := len(r.Definitions), len(r.Processes)
+	return func() (string, bool) {
+		if what, ok := halve(&r.Definitions, 3, defs, "definitions"); ok {
+			return what, true
+		}
+		if len(r.Processes) > 1 {
+			last := r.Processes[len(r.Processes)-1].ID
+			r.Processes = r.Processes[:len(r.Processes)-1]
+			kept := r.ProcessSymbols[:0]
+			for _, ps := range r.ProcessSymbols {
+				if ps.ProcessID != last {
+					kept = append(kept, ps)
+				}
+			}
+			r.ProcessSymbols = kept
+			return fmt.Sprintf("processes: %d of %d listed", len(r.Processes), procs), true
+		}
+		if what, ok := halve(&r.Definitions, 0, defs, "definitions"); ok {
+			return what, true
+		}
+		if len(r.Processes) == 1 {
+			p := &r.Processes[0]
+			return halve(&p.Steps, 1, p.StepCount, "steps of "+p.ID)
+		}
+		return "", false
+	}
 }
 
 // ranked lists a result's hits best first with their memberships.

@@ -9,12 +9,14 @@ import (
 	"time"
 
 	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/query"
 )
 
 // ListReposInput is list_repos's input.
 type ListReposInput struct {
 	Limit  int `json:"limit,omitempty" jsonschema:"Max repositories in this page (default 50, max 200)"`
 	Offset int `json:"offset,omitempty" jsonschema:"Repositories to skip (pass pagination.nextOffset)"`
+	Budget
 }
 
 // RepoInfo is one registered repository.
@@ -40,8 +42,9 @@ type Pagination struct {
 
 // ListReposOutput is a page of the registry.
 type ListReposOutput struct {
-	Repos      []RepoInfo `json:"repos"`
-	Pagination Pagination `json:"pagination"`
+	Repos      []RepoInfo        `json:"repos"`
+	Pagination Pagination        `json:"pagination"`
+	Budget     *query.BudgetNote `json:"budget,omitempty"`
 }
 
 // RegisteredRepos is the repository registry (graph.LoadRegistry),
@@ -66,6 +69,10 @@ func ListRepos(list []graph.RepoEntry, in ListReposInput) (*ListReposOutput, err
 		return nil, inputErr("limit must be 1..%d and offset ≥ 0 (got %d, %d)", MaxReposPage, in.Limit, in.Offset)
 	}
 	limit := clamp(in.Limit, 50, 1, MaxReposPage)
+	budget, err := in.Budget.tokens(DefaultListTokens)
+	if err != nil {
+		return nil, err
+	}
 	out := &ListReposOutput{Repos: []RepoInfo{}}
 	for i := in.Offset; i < len(list) && len(out.Repos) < limit; i++ {
 		e := list[i]
@@ -77,6 +84,13 @@ func ListRepos(list []graph.RepoEntry, in ListReposInput) (*ListReposOutput, err
 	}
 	out.Pagination = Pagination{Total: len(list), Limit: limit, Offset: in.Offset, Returned: len(out.Repos)}
 	if in.Offset+len(out.Repos) < len(list) {
+		out.Pagination.HasMore = true
+		out.Pagination.NextOffset = in.Offset + len(out.Repos)
+	}
+	page := len(out.Repos)
+	out.Budget = fit(out, budget, func() (string, bool) { return halve(&out.Repos, 1, page, "repos") }, "page on with offset (pagination.next_offset), or raise max_tokens")
+	if out.Budget != nil {
+		out.Pagination.Returned = len(out.Repos)
 		out.Pagination.HasMore = true
 		out.Pagination.NextOffset = in.Offset + len(out.Repos)
 	}

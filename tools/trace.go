@@ -21,6 +21,7 @@ type TraceInput struct {
 	MaxDepth int    `json:"maxDepth,omitempty" jsonschema:"Maximum path length in hops (default 10, max 30)"`
 	Depth    int    `json:"depth,omitempty" jsonschema:"Compatibility alias for maxDepth"`
 	Repo     string `json:"repo,omitempty" jsonschema:"Repository name or path. Omit when only one repo is indexed."`
+	Budget
 }
 
 // Hop is one step of a traced path: the symbol, and the edge that reached
@@ -48,8 +49,9 @@ type TraceOutput struct {
 	Hops       int      `json:"hops"`
 	Path       []Hop    `json:"path"`
 	// Confidence is the product of the edges' confidences.
-	Confidence float64  `json:"confidence"`
-	Notices    []string `json:"notices,omitempty"`
+	Confidence float64           `json:"confidence"`
+	Notices    []string          `json:"notices,omitempty"`
+	Budget     *query.BudgetNote `json:"budget,omitempty"`
 }
 
 // Trace finds the shortest directed path from one symbol to another over
@@ -62,6 +64,10 @@ func Trace(ctx context.Context, ix Index, in TraceInput) (*TraceOutput, error) {
 		return nil, inputErr("maxDepth %d and depth %d disagree: give one", in.MaxDepth, in.Depth)
 	}
 	depth := clamp(max(in.MaxDepth, in.Depth), 10, 1, 30)
+	budget, err := in.Budget.tokens(DefaultTraceTokens)
+	if err != nil {
+		return nil, err
+	}
 	fromFile, err := alias("from_file", in.FromFile, "file", in.File)
 	if err != nil {
 		return nil, err
@@ -72,6 +78,7 @@ func Trace(ctx context.Context, ix Index, in TraceInput) (*TraceOutput, error) {
 		return nil, err
 	}
 	if amb != nil {
+		defer func() { out.Budget = fit(out, budget, out.shrink, "raise max_tokens, or pick one candidate by uid") }()
 		out.Status, out.Candidates, out.Ambiguous = amb.Status, amb.Candidates, "from"
 		out.Notices = append(out.Notices, "several symbols match from: pass from_uid or from_file")
 		return out, nil
@@ -81,6 +88,7 @@ func Trace(ctx context.Context, ix Index, in TraceInput) (*TraceOutput, error) {
 		return nil, err
 	}
 	if amb != nil {
+		defer func() { out.Budget = fit(out, budget, out.shrink, "raise max_tokens, or pick one candidate by uid") }()
 		out.Status, out.Candidates, out.Ambiguous = amb.Status, amb.Candidates, "to"
 		out.From = from
 		out.Notices = append(out.Notices, "several symbols match to: pass to_uid or to_file")
@@ -161,4 +169,10 @@ func shortestPath(ctx context.Context, g *query.Snapshot, from, to string, depth
 		frontier = next
 	}
 	return nil, nil
+}
+
+// shrink cuts an ambiguous trace's candidates (a path is never cut: its
+// hops are the answer).
+func (o *TraceOutput) shrink() (string, bool) {
+	return halve(&o.Candidates, 1, len(o.Candidates), "candidates")
 }

@@ -275,6 +275,11 @@ func (s *Server) addTools() {
 	addRepoTool(s, &sdk.Tool{Name: "trace", Annotations: ro,
 		Description: "Shortest directed call path from one symbol to another over CALLS and HAS_METHOD edges, with file:line and confidence per hop."},
 		func(in tools.TraceInput) string { return in.Repo }, onIndex(tools.Trace))
+	addRepoTool(s, &sdk.Tool{Name: "explain", Annotations: ro,
+		Description: "One symbol's role, compactly: its community, the execution flows it takes part in (as entry, step or last step, at which step), " +
+			"its most confident callers and callees with call-site lines and their counts, and a one-sentence summary. " +
+			"Several matches give status ambiguous with candidates: call again with uid."},
+		func(in tools.ExplainInput) string { return in.Repo }, onIndex(tools.Explain))
 	addRepoTool(s, &sdk.Tool{Name: "cypher", Annotations: ro,
 		Description: "Run one read-only Cypher statement on the code graph (writes are rejected). " + tools.SchemaSummary() +
 			" Read gitnexus://repo/{name}/schema for node properties."},

@@ -157,6 +157,8 @@ func BudgetOf(out any) *query.BudgetNote {
 		return o.Budget
 	case *ListReposOutput:
 		return o.Budget
+	case *ExplainOutput:
+		return o.Budget
 	case *query.Result:
 		return o.Budget
 	}

@@ -228,3 +228,26 @@ func TestEntryPointsReadStoredIsTest(t *testing.T) {
 		t.Errorf("entry points %v, want [HandleB]", names)
 	}
 }
+
+// TestNearDupes: among one entry's flows, one that lies mostly (80%)
+// inside a longer sibling is dropped; short flows that differ in their
+// last step, other entries' flows and distinct branches stay.
+func TestNearDupes(t *testing.T) {
+	in := []Trace{
+		{Entry: 1, Steps: []int{1, 2, 3, 4, 5, 6}},
+		{Entry: 1, Steps: []int{1, 2, 3, 4, 7}}, // 4 of 5 inside the first: near-duplicate
+		{Entry: 1, Steps: []int{1, 8, 9}},
+		{Entry: 1, Steps: []int{1, 8, 10}}, // 2 of 3 shared: another behaviour
+		{Entry: 1, Steps: []int{1, 11, 12, 13}},
+		{Entry: 20, Steps: []int{20, 2, 3, 4, 5, 6}}, // another entry: kept
+	}
+	got := nearDupes(in)
+	var firsts [][]int
+	for _, tr := range got {
+		firsts = append(firsts, tr.Steps)
+	}
+	want := [][]int{{1, 2, 3, 4, 5, 6}, {1, 8, 9}, {1, 8, 10}, {1, 11, 12, 13}, {20, 2, 3, 4, 5, 6}}
+	if fmt.Sprint(firsts) != fmt.Sprint(want) {
+		t.Errorf("nearDupes kept %v, want %v", firsts, want)
+	}
+}

@@ -83,7 +83,7 @@ func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, Trace
 			all = append(all, Trace{Entry: ep.Node, Score: ep.Score, Steps: p})
 		}
 	}
-	kept := dedupe(all, opts.MinSteps)
+	kept := nearDupes(dedupe(all, opts.MinSteps))
 	have := map[int]bool{}
 	for _, t := range kept {
 		have[t.Entry] = true
@@ -178,6 +178,71 @@ func dedupe(ts []Trace, minSteps int) []Trace {
 		out = append(out, t)
 	}
 	return out
+}
+
+// nearDupShare is how much of a flow's steps a longer sibling (same entry)
+// may share before the flow is dropped as a near-duplicate of it.
+const nearDupShare = 0.8
+
+// nearDupes drops, among the flows of one entry point, each flow whose
+// steps lie mostly (nearDupShare) inside a sibling kept before it: a
+// long path that differs from a kept one in a step or two (a leaf
+// fan-out at depth 5 and more) adds nothing a reader needs. Siblings are
+// considered longest first (then in walk order), so the longest variant
+// is the one kept; the result keeps the input's order. Short flows that
+// differ in their last step (main → handle → validate, main → handle →
+// save) are different behaviours and are all kept.
+func nearDupes(ts []Trace) []Trace {
+	byEntry := map[int][]int{}
+	var entries []int
+	for i, t := range ts {
+		if _, ok := byEntry[t.Entry]; !ok {
+			entries = append(entries, t.Entry)
+		}
+		byEntry[t.Entry] = append(byEntry[t.Entry], i)
+	}
+	drop := make([]bool, len(ts))
+	for _, e := range entries {
+		idx := byEntry[e]
+		sort.SliceStable(idx, func(a, b int) bool { return len(ts[idx[a]].Steps) > len(ts[idx[b]].Steps) })
+		var kept []int
+		for _, i := range idx {
+			if nearDupOfAny(ts[i].Steps, ts, kept) {
+				drop[i] = true
+				continue
+			}
+			kept = append(kept, i)
+		}
+	}
+	var out []Trace
+	for i, t := range ts {
+		if !drop[i] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// nearDupOfAny reports whether steps lie mostly inside one of the kept
+// traces.
+func nearDupOfAny(steps []int, ts []Trace, kept []int) bool {
+	for _, k := range kept {
+		other := ts[k].Steps
+		in := map[int]bool{}
+		for _, s := range other {
+			in[s] = true
+		}
+		shared := 0
+		for _, s := range steps {
+			if in[s] {
+				shared++
+			}
+		}
+		if float64(shared) >= nearDupShare*float64(len(steps)) {
+			return true
+		}
+	}
+	return false
 }
 
 // ProcessID is the stable id of a flow: a hash of its step symbol ids, so

@@ -123,6 +123,10 @@ func runQuery(c *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	meta, _ := graph.ReadMeta(e.Path)
+	if st := tools.MarkStale(res, e.Path, meta); st != nil && !flagJSON {
+		res.Notices = append(res.Notices, st.Note)
+	}
 	printNotices(res.Notices)
 	if flagJSON {
 		res.SetRepo(e)

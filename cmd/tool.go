@@ -41,6 +41,7 @@ func runToolChecked[In, Out any](ctx context.Context, in In, call func(context.C
 	if err != nil {
 		return toolError(err)
 	}
+	stale := tools.MarkStale(out, e.Path, db.Meta())
 	if flagJSON {
 		tools.NameRepo(out, e)
 		err = printAnswer(out)
@@ -48,6 +49,9 @@ func runToolChecked[In, Out any](ctx context.Context, in In, call func(context.C
 		err = text(out)
 		if n := tools.BudgetOf(out); n != nil && err == nil {
 			printNotices([]string{tools.BudgetLine(n)})
+		}
+		if stale != nil && err == nil {
+			printNotices([]string{stale.Note})
 		}
 	}
 	if err != nil || verdict == nil {

@@ -460,7 +460,14 @@ func (e RepoEntry) Ref() RepoRef { return RepoRef{Name: e.Name, Path: e.Path} }
 // "repo" field; the transports fill it (tools.NameRepo).
 type Origin struct {
 	Repo RepoRef `json:"repo"`
+	// Stale is set when the repository moved on from the index (HEAD, or
+	// indexed files changed since): the answer may be out of date.
+	Stale *Staleness `json:"stale,omitempty"`
 }
+
+// SetStale records s (nil: up to date) on the answer. An answer shared by
+// several calls (a cached one) must be copied first.
+func (o *Origin) SetStale(s *Staleness) { o.Stale = s }
 
 // SetRepo names e as the answer's repository. It writes only when the
 // name changes, so naming an answer shared by several calls (a cached one)

@@ -97,7 +97,8 @@ func (s *Server) query(ctx context.Context, r *Repo, in tools.QueryInput) (*quer
 	}
 	key := cacheKey(r.Entry.Path+"\x00"+dbFile, in)
 	if res, ok := s.cache.get(key); ok {
-		return res, nil
+		cp := *res // the caller marks staleness on its own copy
+		return &cp, nil
 	}
 	pack, err := r.Pack()
 	if err != nil {
@@ -113,5 +114,6 @@ func (s *Server) query(ctx context.Context, r *Repo, in tools.QueryInput) (*quer
 	}
 	tools.NameRepo(res, r.Entry) // before it is shared through the cache
 	s.cache.put(key, res)
-	return res, nil
+	cp := *res
+	return &cp, nil
 }

@@ -109,6 +109,7 @@ func (s *Server) readRepoResource(ctx context.Context, req *sdk.ReadResourceRequ
 		return nil, resourceError(uri, err)
 	}
 	tools.NameRepo(v, r.Entry)
+	tools.MarkStale(v, r.Entry.Path, r.DB.Meta())
 	return jsonResource(uri, v)
 }
 

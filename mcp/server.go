@@ -170,6 +170,7 @@ func withRepo[Out any](s *Server, ctx context.Context, tool, repo string, fn fun
 		return nil, zero, protocolError(tool, r.Entry.Name, res.err)
 	}
 	tools.NameRepo(res.out, r.Entry)
+	tools.MarkStale(res.out, r.Entry.Path, r.DB.Meta())
 	return nil, res.out, nil
 }
 

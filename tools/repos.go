@@ -157,6 +157,29 @@ func RepoContext(ctx context.Context, e graph.RepoEntry, m *graph.Meta, tools []
 	return out, nil
 }
 
+// StaleMarker is an answer that can say its repository moved on from the
+// index: every per-repository Output embeds graph.Origin.
+type StaleMarker interface{ SetStale(*graph.Staleness) }
+
+// MarkStale records on out (a tool's Output, a *query.Result; nil or one
+// without the field is left alone) whether the repository at root moved
+// on from the index m describes (graph.CheckStaleCached: HEAD and the
+// indexed files' mtimes, at most every 2 s per index), and returns what
+// it recorded (nil: up to date). Transports call it on every answer,
+// after NameRepo; a shared (cached) answer must be copied first.
+func MarkStale(out any, root string, m *graph.Meta) *graph.Staleness {
+	n, ok := out.(StaleMarker)
+	if !ok {
+		return nil
+	}
+	if v := reflect.ValueOf(n); v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil
+	}
+	s := graph.CheckStaleCached(root, m)
+	n.SetStale(s)
+	return s
+}
+
 // RepoNamer is an answer that names its repository: every per-repository
 // tool's Output embeds graph.Origin.
 type RepoNamer interface{ SetRepo(graph.RepoEntry) }

@@ -1,0 +1,150 @@
+package graph
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Staleness says how a repository has moved on from what its index holds:
+// HEAD is not the indexed commit, or indexed files were modified or
+// deleted since. Answers carry it (Origin.Stale) so that an agent knows
+// when what it reads may be out of date.
+type Staleness struct {
+	IndexedCommit string `json:"indexed_commit,omitempty"`
+	Head          string `json:"head,omitempty"`
+	HeadMoved     bool   `json:"head_moved"`
+	// ChangedFiles counts indexed files modified after the index was built
+	// or deleted; Files names the first few (sorted).
+	ChangedFiles int      `json:"changed_files"`
+	Files        []string `json:"files,omitempty"`
+	Note         string   `json:"note"`
+}
+
+// staleFilesListed bounds Staleness.Files.
+const staleFilesListed = 10
+
+// CheckStale compares the repository at root with the index's meta, cheaply:
+// HEAD is read from the git files (no git process), and each indexed
+// file is stat'ed (modified after m.IndexedAt, or gone); files added since
+// are not seen. nil when nothing moved, or when m is nil.
+func CheckStale(root string, m *Meta) *Staleness {
+	if m == nil {
+		return nil
+	}
+	s := &Staleness{IndexedCommit: m.Commit}
+	if head, err := gitHead(root); err == nil && m.Commit != "" && head != m.Commit {
+		s.Head, s.HeadMoved = head, true
+	}
+	var changed []string
+	for p := range m.Files {
+		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil || fi.ModTime().After(m.IndexedAt) {
+			changed = append(changed, p)
+		}
+	}
+	if !s.HeadMoved && len(changed) == 0 {
+		return nil
+	}
+	sort.Strings(changed)
+	s.ChangedFiles = len(changed)
+	s.Files = changed[:min(len(changed), staleFilesListed)]
+	var parts []string
+	if s.HeadMoved {
+		parts = append(parts, fmt.Sprintf("HEAD is %.12s, the index is of %.12s", s.Head, s.IndexedCommit))
+	}
+	if len(changed) > 0 {
+		parts = append(parts, fmt.Sprintf("%d indexed files changed since it was built (%s)", len(changed), strings.Join(s.Files, ", ")))
+	}
+	s.Note = "the index may be out of date: " + strings.Join(parts, "; ") + ": run `gitnexus analyze` to refresh"
+	return s
+}
+
+// staleTTL is how long CheckStaleCached reuses an answer.
+const staleTTL = 2 * time.Second
+
+var staleCache sync.Map // root + "\x00" + dbFile → staleEntry
+
+type staleEntry struct {
+	at time.Time
+	s  *Staleness
+}
+
+// CheckStaleCached is CheckStale, reusing an answer for up to staleTTL per
+// index (a server answering many calls stats the tree at most that often).
+// The Staleness returned is shared: do not modify it.
+func CheckStaleCached(root string, m *Meta) *Staleness {
+	if m == nil {
+		return nil
+	}
+	key := root + "\x00" + m.DBFile
+	if v, ok := staleCache.Load(key); ok {
+		if e := v.(staleEntry); time.Since(e.at) < staleTTL {
+			return e.s
+		}
+	}
+	s := CheckStale(root, m)
+	staleCache.Store(key, staleEntry{at: time.Now(), s: s})
+	return s
+}
+
+// gitHead is the commit HEAD names in the git repository at root, read
+// from .git (a directory, or a file "gitdir: PATH" for worktrees and
+// submodules): HEAD, then the ref it names as a loose file or in
+// packed-refs (of the common dir for a worktree).
+func gitHead(root string) (string, error) {
+	gitDir := filepath.Join(root, ".git")
+	if fi, err := os.Stat(gitDir); err != nil {
+		return "", err
+	} else if !fi.IsDir() {
+		b, err := os.ReadFile(gitDir)
+		if err != nil {
+			return "", err
+		}
+		d, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+		if !ok {
+			return "", errors.New("unreadable .git file")
+		}
+		gitDir = strings.TrimSpace(d)
+		if !filepath.IsAbs(gitDir) {
+			gitDir = filepath.Join(root, gitDir)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return "", err
+	}
+	head := strings.TrimSpace(string(b))
+	ref, ok := strings.CutPrefix(head, "ref:")
+	if !ok {
+		return head, nil // detached
+	}
+	ref = strings.TrimSpace(ref)
+	common := gitDir
+	if c, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		common = strings.TrimSpace(string(c))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitDir, common)
+		}
+	}
+	for _, d := range []string{gitDir, common} {
+		if b, err := os.ReadFile(filepath.Join(d, filepath.FromSlash(ref))); err == nil {
+			return strings.TrimSpace(string(b)), nil
+		}
+	}
+	b, err = os.ReadFile(filepath.Join(common, "packed-refs"))
+	if err != nil {
+		return "", fmt.Errorf("ref %s not found", ref)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[1] == ref {
+			return f[0], nil
+		}
+	}
+	return "", fmt.Errorf("ref %s not found", ref)
+}

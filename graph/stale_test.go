@@ -1,0 +1,65 @@
+package graph
+
+import (
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func runGitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := osexec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestCheckStale: an index is fresh until HEAD moves or an indexed file is
+// modified or deleted; HEAD is read from the git files (loose ref, then
+// packed-refs) and agrees with git rev-parse.
+func TestCheckStale(t *testing.T) {
+	dir := t.TempDir()
+	runGitIn(t, dir, "init", "-q", "-b", "main")
+	for _, f := range []string{"a.go", "b.go"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("package a\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runGitIn(t, dir, "add", "-A")
+	runGitIn(t, dir, "commit", "-q", "-m", "one")
+	head := runGitIn(t, dir, "rev-parse", "HEAD")
+	if got, err := gitHead(dir); err != nil || got != head {
+		t.Fatalf("gitHead = %q, %v; want %s", got, err, head)
+	}
+	m := &Meta{Commit: head, IndexedAt: time.Now().Add(time.Minute), Files: map[string]string{"a.go": "x", "b.go": "y"}}
+	if s := CheckStale(dir, m); s != nil {
+		t.Fatalf("fresh index reported stale: %+v", s)
+	}
+	// An indexed file deleted, another touched after the index.
+	if err := os.Remove(filepath.Join(dir, "b.go")); err != nil {
+		t.Fatal(err)
+	}
+	m.IndexedAt = time.Now().Add(-time.Minute)
+	if err := os.Chtimes(filepath.Join(dir, "a.go"), time.Now(), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	s := CheckStale(dir, m)
+	if s == nil || s.ChangedFiles != 2 || s.HeadMoved || !strings.Contains(s.Note, "2 indexed files changed") {
+		t.Fatalf("after deleting b.go and touching a.go: %+v", s)
+	}
+	// HEAD moves: a new commit, then the refs packed.
+	m.IndexedAt = time.Now().Add(time.Minute)
+	runGitIn(t, dir, "commit", "-q", "--allow-empty", "-m", "two")
+	runGitIn(t, dir, "pack-refs", "--all")
+	s = CheckStale(dir, m)
+	want := runGitIn(t, dir, "rev-parse", "HEAD")
+	if s == nil || !s.HeadMoved || s.Head != want {
+		t.Fatalf("after a commit (refs packed): %+v; want HEAD %s", s, want)
+	}
+}

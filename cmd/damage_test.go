@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/internal/testkit"
 )
 
 // runCLIErr is runCLI that also returns what went to stderr.
@@ -47,23 +47,7 @@ func TestDamagedIndexCLI(t *testing.T) {
 	if out, errOut, code := runCLIErr(t, "status", repo); code != ExitOK || !strings.Contains(out, "integrity   ok") {
 		t.Fatalf("status of a fresh index: exit %d\n%s%s", code, out, errOut)
 	}
-	m, err := graph.ReadMeta(repo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := filepath.Join(graph.IndexDir(repo), m.DBFile)
-	fi, err := os.Stat(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(db, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteAt([]byte(strings.Repeat("\xde\xad\xbe\xef", 1<<14)), fi.Size()/2); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	testkit.GarbleIndex(t, repo)
 
 	want := "the index of " + repo + " is damaged"
 	for _, args := range [][]string{

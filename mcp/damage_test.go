@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gitnexus/gitnexus/internal/testkit"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/gitnexus/gitnexus/graph"
 )
 
 // TestDamagedRepoServesOthers: a server with two registered repositories,
@@ -30,27 +29,7 @@ func TestDamagedRepoServesOthers(t *testing.T) {
 	if out, err := c.CombinedOutput(); err != nil {
 		t.Fatalf("analyze %s: %v\n%s", bad, err, out)
 	}
-	m, err := graph.ReadMeta(bad)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := filepath.Join(graph.IndexDir(bad), m.DBFile)
-	fi, err := os.Stat(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(db, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	junk := make([]byte, 1<<16)
-	for i := range junk {
-		junk[i] = byte(i*131 + 7)
-	}
-	if _, err := f.WriteAt(junk, fi.Size()/2); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	testkit.GarbleIndex(t, bad)
 
 	for _, transport := range []string{"in-process", "stdio"} {
 		t.Run(transport, func(t *testing.T) {

@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"strings"
 	"testing"
 
-	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
@@ -18,12 +15,7 @@ import (
 func hubIndex(t *testing.T) Index {
 	t.Helper()
 	ctx := context.Background()
-	b, err := graph.NewBuild(ctx, t.TempDir(), graph.BuildOptions{BufferPoolSize: 128 << 20, MaxThreads: 2,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(b.Abort)
+	b := testBuild(t)
 	if err := b.AddFile(schema.File{ID: "app.go", Path: "app.go", Name: "app.go", Language: "go", Lines: 900}); err != nil {
 		t.Fatal(err)
 	}

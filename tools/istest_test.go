@@ -19,12 +19,7 @@ import (
 func isTestGraph(t *testing.T) *graph.Build {
 	t.Helper()
 	ctx := context.Background()
-	b, err := graph.NewBuild(ctx, t.TempDir(), graph.BuildOptions{BufferPoolSize: 128 << 20, MaxThreads: 2,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(b.Abort)
+	b := testBuild(t)
 	files := map[string]bool{"store/store.go": false, "app/app.go": true, "store/store_test.go": false,
 		"a/parse.go": true, "b/deeper/parse_test.go": false}
 	for path, test := range files {
@@ -103,4 +98,17 @@ func packIndex(t *testing.T, q Querier) Index {
 		t.Fatal(err)
 	}
 	return Index{Graph: &p.Snapshot, DB: q}
+}
+
+// testBuild is a new graph build in a temporary folder, small and quiet,
+// aborted when the test ends.
+func testBuild(t *testing.T) *graph.Build {
+	t.Helper()
+	b, err := graph.NewBuild(context.Background(), t.TempDir(), graph.BuildOptions{BufferPoolSize: 128 << 20, MaxThreads: 2,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Abort)
+	return b
 }

@@ -3,8 +3,6 @@ package tools
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"strings"
 	"testing"
 
@@ -62,12 +60,7 @@ func TestListingInputs(t *testing.T) {
 func flowIndex(t *testing.T) Index {
 	t.Helper()
 	ctx := context.Background()
-	b, err := graph.NewBuild(ctx, t.TempDir(), graph.BuildOptions{BufferPoolSize: 128 << 20, MaxThreads: 2,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(b.Abort)
+	b := testBuild(t)
 	if err := b.AddFile(schema.File{ID: "app.go", Path: "app.go", Name: "app.go", Language: "go", Lines: 40}); err != nil {
 		t.Fatal(err)
 	}

@@ -80,8 +80,12 @@
 // text.Words — each piece's words and, for a piece of several words, its
 // whole form; newlines, tabs and punctuation separate like spaces — with
 // stop words dropped and words of a–z only stemmed by the Snowball english
-// stemmer (other scripts are kept as written); query terms get the same
-// treatment. Each distinct term adds its BM25 score
+// stemmer, then an agent noun's "-er" dropped from stems of six letters or
+// more (hasher meets hash, parser parse, handler handle; user and order
+// stay): labeled set file R@5 0.967 → 0.984, file MRR 0.880 → 0.896,
+// symbol R@5 0.735 → 0.727; dev set file R@5 0.686 → 0.675, function R@10
+// 0.361 → 0.377 (other scripts are kept as written); query terms get the
+// same treatment. Each distinct term adds its BM25 score
 //
 //	log10((N − df + 0.5) / (df + 0.5) + 1) × tf·(k+1) / (tf + k·(1 − b + b·len/avglen))
 //

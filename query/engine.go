@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/kljensen/snowball/english"
 
@@ -74,6 +75,13 @@ func (s stemmer) term(w string) string {
 	st := w
 	if azOnly(w) {
 		st = english.Stem(w, true)
+		// An agent noun names what does the verb (hasher, matcher, parser,
+		// handler): Snowball keeps its "-er", code names use it for the
+		// thing that does the job, so it meets the verb's stem (hash,
+		// match, pars, handl). Short stems keep it (user, order, layer).
+		if len(st) >= 6 && strings.HasSuffix(st, "er") {
+			st = st[:len(st)-2]
+		}
 	}
 	s[w] = st
 	return st

@@ -281,6 +281,27 @@ func (s *Server) addTools() {
 			"its most confident callers and callees with call-site lines and their counts, and a one-sentence summary. " +
 			"Several matches give status ambiguous with candidates: call again with uid."},
 		func(in tools.ExplainInput) string { return in.Repo }, onIndex(tools.Explain))
+	addRepoTool(s, &sdk.Tool{Name: "route_map", Annotations: ro,
+		Description: "HTTP routes -> handler symbols, read from the indexed source (net/http, gin, echo, chi, Flask, FastAPI, Django, Express, Spring): " +
+			"method, path, framework, declaring file:line, and the handler's symbol id (or why it is unresolved). Filter by method, path or framework."},
+		func(in tools.RouteMapInput) string { return in.Repo },
+		func(ctx context.Context, r *Repo, in tools.RouteMapInput) (*tools.RouteMapOutput, error) {
+			ix, err := r.Index()
+			if err != nil {
+				return nil, err
+			}
+			return tools.RouteMap(ctx, ix, r.Entry.Path, in)
+		})
+	addRepoTool(s, &sdk.Tool{Name: "api_impact", Annotations: ro,
+		Description: "Blast radius of an HTTP route: its handler (as route_map finds it), the execution flows the handler takes part in, and impact upstream of it (what depends on it, risk)."},
+		func(in tools.APIImpactInput) string { return in.Repo },
+		func(ctx context.Context, r *Repo, in tools.APIImpactInput) (*tools.APIImpactOutput, error) {
+			ix, err := r.Index()
+			if err != nil {
+				return nil, err
+			}
+			return tools.APIImpact(ctx, ix, r.Entry.Path, in)
+		})
 	addRepoTool(s, &sdk.Tool{Name: "cypher", Annotations: ro,
 		Description: "Run one read-only Cypher statement on the code graph (writes are rejected). " + tools.SchemaSummary() +
 			" Read gitnexus://repo/{name}/schema for node properties."},

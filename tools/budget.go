@@ -159,6 +159,10 @@ func BudgetOf(out any) *query.BudgetNote {
 		return o.Budget
 	case *ExplainOutput:
 		return o.Budget
+	case *RouteMapOutput:
+		return o.Budget
+	case *APIImpactOutput:
+		return o.Budget
 	case *query.Result:
 		return o.Budget
 	}

@@ -1,8 +1,8 @@
 // Package tools is gitnexus's tools without a transport: the logic behind
 // every MCP tool and resource and every CLI command that answers a question
 // about an index (query, context, explain, impact, detect_changes, trace,
-// cypher, processes, process, communities, the graph schema, the
-// repository listing and a repository's overview). mcp registers them with the MCP SDK
+// cypher, route_map, api_impact, processes, process, communities, the
+// graph schema, the repository listing and a repository's overview). mcp registers them with the MCP SDK
 // and cmd runs them from flags; both print the same JSON, so `gitnexus
 // context|impact|trace|detect-changes|cypher|processes|process|communities
 // --json` prints exactly what the MCP server returns for the same input.

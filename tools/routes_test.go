@@ -33,6 +33,26 @@ func main() {
 	r.Run()
 }
 `,
+		"chirouter/router.go": `package chirouter
+
+import "github.com/go-chi/chi/v5"
+
+func listPosts(w http.ResponseWriter, r *http.Request) {}
+
+func Router(r chi.Router) {
+	r.Get("/posts", listPosts)
+}
+`,
+		"echoapp/app.go": `package echoapp
+
+import "github.com/labstack/echo/v4"
+
+func hello(c echo.Context) error { return nil }
+
+func Register(e *echo.Echo) {
+	e.GET("/hello", hello)
+}
+`,
 		"srv/http.go": `package srv
 
 import "net/http"
@@ -137,7 +157,9 @@ func TestRouteMap(t *testing.T) {
 	}
 	sort.Strings(got)
 	want := []string{
+		"chi GET /posts chirouter/router.go#listPosts:function same_file",
 		"django ANY /orders/ shop/views.py#order_list:function unique_name",
+		"echo GET /hello echoapp/app.go#hello:function same_file",
 		"express GET /ping server.js#ping:function same_file",
 		"fastapi GET /items/{item_id} api.py#read_item:function decorated",
 		"flask GET,POST /login app.py#login:function decorated",

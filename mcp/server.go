@@ -302,6 +302,17 @@ func (s *Server) addTools() {
 			}
 			return tools.APIImpact(ctx, ix, r.Entry.Path, in)
 		})
+	addRepoTool(s, &sdk.Tool{Name: "rename", Annotations: ro,
+		Description: "Preview renaming a symbol (nothing is written): the exact edits (file, line, column, old, new, confidence) for its definition and every call site the graph links to it, " +
+			"and every other occurrence of the name, listed as unresolved for you to check; complete says there are none. The CLI's rename --apply writes them."},
+		func(in tools.RenameInput) string { return in.Repo },
+		func(ctx context.Context, r *Repo, in tools.RenameInput) (*tools.RenameOutput, error) {
+			ix, err := r.Index()
+			if err != nil {
+				return nil, err
+			}
+			return tools.Rename(ctx, ix, r.Entry.Path, in)
+		})
 	addRepoTool(s, &sdk.Tool{Name: "cypher", Annotations: ro,
 		Description: "Run one read-only Cypher statement on the code graph (writes are rejected). " + tools.SchemaSummary() +
 			" Read gitnexus://repo/{name}/schema for node properties."},

@@ -163,6 +163,8 @@ func BudgetOf(out any) *query.BudgetNote {
 		return o.Budget
 	case *APIImpactOutput:
 		return o.Budget
+	case *RenameOutput:
+		return o.Budget
 	case *query.Result:
 		return o.Budget
 	}

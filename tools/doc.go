@@ -1,7 +1,7 @@
 // Package tools is gitnexus's tools without a transport: the logic behind
 // every MCP tool and resource and every CLI command that answers a question
 // about an index (query, context, explain, impact, detect_changes, trace,
-// cypher, route_map, api_impact, processes, process, communities, the
+// cypher, route_map, api_impact, rename, processes, process, communities, the
 // graph schema, the repository listing and a repository's overview). mcp registers them with the MCP SDK
 // and cmd runs them from flags; both print the same JSON, so `gitnexus
 // context|impact|trace|detect-changes|cypher|processes|process|communities

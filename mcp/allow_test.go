@@ -249,3 +249,23 @@ func promptText(t *testing.T, cs *sdk.ClientSession, name string, args map[strin
 	}
 	return tc.Text
 }
+
+// TestInstructionsFollowTools: the server's instructions name only the
+// tools it serves, and every tool it can serve has a line in the guide.
+func TestInstructionsFollowTools(t *testing.T) {
+	only := instructions([]string{"query", "context"})
+	if !strings.Contains(only, "query to find") || strings.Contains(only, "cypher") || strings.Contains(only, "impact") {
+		t.Errorf("instructions for query and context: %q", only)
+	}
+	s := New(Options{Cwd: t.TempDir()})
+	defer s.Close()
+	guided := map[string]bool{}
+	for _, g := range toolGuide {
+		guided[g.tool] = true
+	}
+	for _, name := range s.ToolNames() {
+		if !guided[name] {
+			t.Errorf("tool %s has no line in the instructions' guide", name)
+		}
+	}
+}

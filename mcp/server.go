@@ -7,6 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -89,9 +91,7 @@ func newServer(opts Options) *Server {
 	}
 	s := &Server{
 		SDK: sdk.NewServer(&sdk.Implementation{Name: "gitnexus", Title: "gitnexus code knowledge graph", Version: v}, &sdk.ServerOptions{
-			Instructions: "gitnexus indexes repositories into a code graph. Start with list_repos (or the gitnexus://repos resource), " +
-				"then query to find code by meaning grouped into execution flows, context for one symbol's callers/callees/processes, " +
-				"impact for a change's blast radius, detect_changes for the current git diff, trace for a call path, cypher for anything else.",
+			Instructions: instructions(opts.Tools),
 		}),
 		Repos:        NewRepos(opts.Cwd, opts.Open),
 		cache:        newQueryCache(),
@@ -102,6 +102,35 @@ func newServer(opts Options) *Server {
 	s.addTools()
 	s.addResources()
 	return s
+}
+
+// toolGuide says when to use each tool, in the order the instructions
+// name them.
+var toolGuide = []struct{ tool, use string }{
+	{"list_repos", "list_repos (or the gitnexus://repos resource) to see the indexed repositories"},
+	{"query", "query to find code by meaning, grouped into execution flows"},
+	{"explain", "explain for one symbol's role"},
+	{"context", "context for one symbol's callers, callees and processes"},
+	{"impact", "impact for a change's blast radius"},
+	{"detect_changes", "detect_changes for the current git diff"},
+	{"trace", "trace for a call path"},
+	{"route_map", "route_map for HTTP routes and their handlers"},
+	{"api_impact", "api_impact for a route's blast radius"},
+	{"rename", "rename to preview a rename's exact edits"},
+	{"cypher", "cypher for anything else"},
+}
+
+// instructions is the server's guide for the tools it serves (all when
+// allowed is empty): a server restricted with --tools names no tool it
+// does not serve.
+func instructions(allowed []string) string {
+	var uses []string
+	for _, g := range toolGuide {
+		if len(allowed) == 0 || slices.Contains(allowed, g.tool) {
+			uses = append(uses, g.use)
+		}
+	}
+	return "gitnexus indexes repositories into a code graph. Use " + strings.Join(uses, "; ") + ". Every answer takes max_tokens and says when the index is stale."
 }
 
 // Close closes every open database.

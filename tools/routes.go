@@ -80,7 +80,7 @@ func RouteMap(ctx context.Context, ix Index, root string, in RouteMapInput) (*Ro
 		}
 	}
 	if in.Framework != "" && !slices.Contains(RouteFrameworks, strings.ToLower(in.Framework)) {
-		return nil, inputErr("framework %q is not one route_map reads: %s", in.Framework, strings.Join(RouteFrameworks, ", "))
+		return nil, inputErr("framework %.60q is not one route_map reads: %s", in.Framework, strings.Join(RouteFrameworks, ", "))
 	}
 	budget, err := in.Budget.tokens(DefaultRouteTokens)
 	if err != nil {

@@ -476,6 +476,9 @@ func TestE2EMultiRepoQuery(t *testing.T) {
 		Definitions []struct {
 			Repo string `json:"repo"`
 		} `json:"definitions"`
+		ProcessSymbols []struct {
+			Repo string `json:"repo"`
+		} `json:"process_symbols"`
 		Failed []struct {
 			Repo string `json:"repo"`
 		} `json:"failed"`
@@ -488,6 +491,9 @@ func TestE2EMultiRepoQuery(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, d := range m.Definitions {
+		seen[d.Repo] = true
+	}
+	for _, d := range m.ProcessSymbols {
 		seen[d.Repo] = true
 	}
 	if !seen["goshop"] || !seen["pyapp"] {

@@ -75,7 +75,7 @@ var DefaultRanking = Ranking{
 		schema.RelCalls:      0.8,
 		schema.RelImports:    0.7,
 	},
-	ExpandSeeds:     10,
+	ExpandSeeds:     0,
 	ExpandFanout:    5,
 	ExpandHops:      1,
 	FileFactor:      0.8,

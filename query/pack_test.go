@@ -102,7 +102,9 @@ func TestReadPackDamaged(t *testing.T) {
 	if r, err := Search(context.Background(), p, "router", Options{Mode: ModeKeyword, Ranking: &noExpand}); err != nil || len(ids(r)) == 0 {
 		t.Errorf("search without expansion on a pack with damaged edges: %v %v", err, r)
 	}
-	if _, err := Search(context.Background(), p, "router", Options{Mode: ModeKeyword}); !errors.Is(err, ErrPackDamaged) {
+	expand := DefaultRanking
+	expand.ExpandSeeds = 10
+	if _, err := Search(context.Background(), p, "router", Options{Mode: ModeKeyword, Ranking: &expand}); !errors.Is(err, ErrPackDamaged) {
 		t.Errorf("expansion over damaged edges: %v", err)
 	}
 	// Truncated anywhere: an error, never a panic or a wrong answer.

@@ -68,10 +68,18 @@ func TestSearchKeyword(t *testing.T) {
 	}
 }
 
+// withExpansion is the default ranking with graph expansion from the best
+// 10 hits (off by default: see Ranking.ExpandSeeds).
+func withExpansion() *Ranking {
+	r := DefaultRanking
+	r.ExpandSeeds = 10
+	return &r
+}
+
 func TestSearchExpansionAndFilters(t *testing.T) {
 	fx := newFixture(t, false)
 	ctx := context.Background()
-	r, err := Search(ctx, fx.pack, "HandleLogin", Options{Mode: ModeKeyword})
+	r, err := Search(ctx, fx.pack, "HandleLogin", Options{Mode: ModeKeyword, Ranking: withExpansion()})
 	if err != nil {
 		t.Fatal(err)
 	}

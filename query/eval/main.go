@@ -159,11 +159,11 @@ var variants = []variant{
 	{"  test factor 0.5", func() query.Options {
 		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.TestFactor = 0.5 })}
 	}},
-	{"  no expansion", func() query.Options {
-		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.ExpandSeeds = 0 })}
+	{"  expansion from the best 10 hits", func() query.Options {
+		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.ExpandSeeds = 10 })}
 	}},
-	{"  expansion 2 hops", func() query.Options {
-		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.ExpandHops = 2 })}
+	{"  expansion from 10 hits, 2 hops", func() query.Options {
+		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.ExpandSeeds, r.ExpandHops = 10, 2 })}
 	}},
 	{"  weights ident 1, doc 0.3", func() query.Options {
 		return query.Options{Ranking: ranking(func(r *query.Ranking) { r.WeightDoc = 0.3 })}

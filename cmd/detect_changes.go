@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 
 	"github.com/gitnexus/gitnexus/tools"
@@ -39,13 +37,7 @@ symbols they overlap and the processes those symbols are steps of.
 		if in.Scope == "compare" && in.BaseRef == "" {
 			return Usage("--scope compare needs --base REF (a branch or commit, e.g. main)")
 		}
-		return runTool(c.Context(), in, func(ctx context.Context, r toolRepo, in tools.DetectChangesInput) (*tools.DetectChangesOutput, error) {
-			ix, err := r.index()
-			if err != nil {
-				return nil, err
-			}
-			return tools.DetectChanges(ctx, ix, r.Entry.Path, in)
-		}, printChanges)
+		return runTool(c.Context(), in, onIndexRoot(tools.DetectChanges), printChanges)
 	},
 }
 

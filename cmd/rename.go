@@ -40,12 +40,8 @@ Re-run analyze after applying.`,
 			return Usage("rename takes NAME NEW_NAME, or --uid ID NEW_NAME")
 		}
 		var refused error
-		return runToolChecked(c.Context(), in, func(ctx context.Context, r toolRepo, in tools.RenameInput) (*tools.RenameOutput, error) {
-			ix, err := r.index()
-			if err != nil {
-				return nil, err
-			}
-			out, err := tools.Rename(ctx, ix, r.Entry.Path, in)
+		return runToolChecked(c.Context(), in, onIndexRoot(func(ctx context.Context, ix tools.Index, root string, in tools.RenameInput) (*tools.RenameOutput, error) {
+			out, err := tools.Rename(ctx, ix, root, in)
 			if err != nil || !renameFlags.apply || out.Status != "found" {
 				return out, err
 			}
@@ -54,17 +50,17 @@ Re-run analyze after applying.`,
 				return out, nil
 			}
 			in.MaxTokens = tools.MaxBudgetTokens // apply every edit, whatever the preview's budget
-			full, err := tools.Rename(ctx, ix, r.Entry.Path, in)
+			full, err := tools.Rename(ctx, ix, root, in)
 			if err != nil {
 				return nil, err
 			}
-			written, err := tools.ApplyRename(r.Entry.Path, full.Edits)
+			written, err := tools.ApplyRename(root, full.Edits)
 			if err != nil {
 				return nil, err
 			}
 			out.Notices = append(out.Notices, fmt.Sprintf("applied %d edits in %d files: run `gitnexus analyze` to refresh the index", len(full.Edits), len(written)))
 			return out, nil
-		}, printRename, func(out *tools.RenameOutput) error {
+		}), printRename, func(out *tools.RenameOutput) error {
 			if out.Status == "ambiguous" {
 				return ambiguousErr(fmt.Sprintf("%q", in.Name), len(out.Candidates))
 			}

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -34,13 +33,7 @@ returns.`,
 				return err
 			}
 		}
-		return runToolChecked(c.Context(), in, func(ctx context.Context, r toolRepo, in tools.RouteMapInput) (*tools.RouteMapOutput, error) {
-			ix, err := r.index()
-			if err != nil {
-				return nil, err
-			}
-			return tools.RouteMap(ctx, ix, r.Entry.Path, in)
-		}, printRoutes, func(out *tools.RouteMapOutput) error {
+		return runToolChecked(c.Context(), in, onIndexRoot(tools.RouteMap), printRoutes, func(out *tools.RouteMapOutput) error {
 			if len(out.Routes) == 0 {
 				return fmt.Errorf("no routes found")
 			}
@@ -81,13 +74,7 @@ prints what the MCP api_impact tool returns.`,
 	RunE: func(c *cobra.Command, args []string) error {
 		in := apiImpactIn
 		in.Route = args[0]
-		return runToolChecked(c.Context(), in, func(ctx context.Context, r toolRepo, in tools.APIImpactInput) (*tools.APIImpactOutput, error) {
-			ix, err := r.index()
-			if err != nil {
-				return nil, err
-			}
-			return tools.APIImpact(ctx, ix, r.Entry.Path, in)
-		}, printAPIImpact, func(out *tools.APIImpactOutput) error {
+		return runToolChecked(c.Context(), in, onIndexRoot(tools.APIImpact), printAPIImpact, func(out *tools.APIImpactOutput) error {
 			switch out.Status {
 			case "ambiguous":
 				return ambiguousErr(fmt.Sprintf("%q", in.Route), len(out.Candidates))

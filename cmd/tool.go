@@ -71,13 +71,19 @@ func onDB[In, Out any](fn func(context.Context, tools.Querier, In) (Out, error))
 // onIndex adapts a tool that reads the index's graph (the snapshot in its
 // search pack, and the database for stored source) to runTool.
 func onIndex[In, Out any](fn func(context.Context, tools.Index, In) (Out, error)) func(context.Context, toolRepo, In) (Out, error) {
+	return onIndexRoot(func(ctx context.Context, ix tools.Index, _ string, in In) (Out, error) { return fn(ctx, ix, in) })
+}
+
+// onIndexRoot adapts a tool that also reads the repository's files under
+// its root (the git diff, route declarations, a rename's occurrences).
+func onIndexRoot[In, Out any](fn func(context.Context, tools.Index, string, In) (Out, error)) func(context.Context, toolRepo, In) (Out, error) {
 	return func(ctx context.Context, r toolRepo, in In) (Out, error) {
 		ix, err := r.index()
 		if err != nil {
 			var zero Out
 			return zero, err
 		}
-		return fn(ctx, ix, in)
+		return fn(ctx, ix, r.Entry.Path, in)
 	}
 }
 

@@ -263,13 +263,19 @@ func addTool[In, Out any](s *Server, t *sdk.Tool, fn func(context.Context, In) (
 // onIndex adapts a tool that reads the index (its graph snapshot, and its
 // database for stored source).
 func onIndex[In, Out any](fn func(context.Context, tools.Index, In) (Out, error)) func(context.Context, *Repo, In) (Out, error) {
+	return onIndexRoot(func(ctx context.Context, ix tools.Index, _ string, in In) (Out, error) { return fn(ctx, ix, in) })
+}
+
+// onIndexRoot adapts a tool that also reads the repository's files under
+// its root (the git diff, route declarations, a rename's occurrences).
+func onIndexRoot[In, Out any](fn func(context.Context, tools.Index, string, In) (Out, error)) func(context.Context, *Repo, In) (Out, error) {
 	return func(ctx context.Context, r *Repo, in In) (Out, error) {
 		ix, err := r.Index()
 		if err != nil {
 			var zero Out
 			return zero, err
 		}
-		return fn(ctx, ix, in)
+		return fn(ctx, ix, r.Entry.Path, in)
 	}
 }
 
@@ -294,14 +300,7 @@ func (s *Server) addTools() {
 		func(in tools.ImpactInput) string { return in.Repo }, onIndex(tools.Impact))
 	addRepoTool(s, &sdk.Tool{Name: "detect_changes", Annotations: ro,
 		Description: "Map the git diff (unstaged, staged, all, or compare against base_ref) to changed symbols by line overlap, and to the execution flows they are steps of."},
-		func(in tools.DetectChangesInput) string { return in.Repo },
-		func(ctx context.Context, r *Repo, in tools.DetectChangesInput) (*tools.DetectChangesOutput, error) {
-			ix, err := r.Index()
-			if err != nil {
-				return nil, err
-			}
-			return tools.DetectChanges(ctx, ix, r.Entry.Path, in)
-		})
+		func(in tools.DetectChangesInput) string { return in.Repo }, onIndexRoot(tools.DetectChanges))
 	addRepoTool(s, &sdk.Tool{Name: "trace", Annotations: ro,
 		Description: "Shortest directed call path from one symbol to another over CALLS and HAS_METHOD edges, with file:line and confidence per hop."},
 		func(in tools.TraceInput) string { return in.Repo }, onIndex(tools.Trace))
@@ -313,35 +312,14 @@ func (s *Server) addTools() {
 	addRepoTool(s, &sdk.Tool{Name: "route_map", Annotations: ro,
 		Description: "HTTP routes -> handler symbols, read from the indexed source (net/http, gin, echo, chi, Flask, FastAPI, Django, Express, Spring): " +
 			"method, path, framework, declaring file:line, and the handler's symbol id (or why it is unresolved). Filter by method, path or framework."},
-		func(in tools.RouteMapInput) string { return in.Repo },
-		func(ctx context.Context, r *Repo, in tools.RouteMapInput) (*tools.RouteMapOutput, error) {
-			ix, err := r.Index()
-			if err != nil {
-				return nil, err
-			}
-			return tools.RouteMap(ctx, ix, r.Entry.Path, in)
-		})
+		func(in tools.RouteMapInput) string { return in.Repo }, onIndexRoot(tools.RouteMap))
 	addRepoTool(s, &sdk.Tool{Name: "api_impact", Annotations: ro,
 		Description: "Blast radius of an HTTP route: its handler (as route_map finds it), the execution flows the handler takes part in, and impact upstream of it (what depends on it, risk)."},
-		func(in tools.APIImpactInput) string { return in.Repo },
-		func(ctx context.Context, r *Repo, in tools.APIImpactInput) (*tools.APIImpactOutput, error) {
-			ix, err := r.Index()
-			if err != nil {
-				return nil, err
-			}
-			return tools.APIImpact(ctx, ix, r.Entry.Path, in)
-		})
+		func(in tools.APIImpactInput) string { return in.Repo }, onIndexRoot(tools.APIImpact))
 	addRepoTool(s, &sdk.Tool{Name: "rename", Annotations: ro,
 		Description: "Preview renaming a symbol (nothing is written): the exact edits (file, line, column, old, new, confidence) for its definition and every call site the graph links to it, " +
 			"and every other occurrence of the name, listed as unresolved for you to check; complete says there are none. The CLI's rename --apply writes them."},
-		func(in tools.RenameInput) string { return in.Repo },
-		func(ctx context.Context, r *Repo, in tools.RenameInput) (*tools.RenameOutput, error) {
-			ix, err := r.Index()
-			if err != nil {
-				return nil, err
-			}
-			return tools.Rename(ctx, ix, r.Entry.Path, in)
-		})
+		func(in tools.RenameInput) string { return in.Repo }, onIndexRoot(tools.Rename))
 	addRepoTool(s, &sdk.Tool{Name: "cypher", Annotations: ro,
 		Description: "Run one read-only Cypher statement on the code graph (writes are rejected). " + tools.SchemaSummary() +
 			" Read gitnexus://repo/{name}/schema for node properties."},

@@ -13,9 +13,9 @@ import (
 	"github.com/gitnexus/gitnexus/query"
 )
 
-// renameRepo writes files into a new repository, analyzes it and returns
-// its root and index.
-func renameRepo(t *testing.T, files map[string]string) (string, Index) {
+// analyzedRepo writes files into a new repository, analyzes it as
+// `gitnexus analyze` does (index.Build) and returns its root and index.
+func analyzedRepo(t *testing.T, files map[string]string) (string, Index) {
 	t.Helper()
 	root := t.TempDir()
 	for p, src := range files {
@@ -46,7 +46,7 @@ func renameRepo(t *testing.T, files map[string]string) (string, Index) {
 // occurrence the graph does not link (another symbol's field of that
 // name) is listed, not edited, and makes the rename incomplete.
 func TestRename(t *testing.T) {
-	root, ix := renameRepo(t, map[string]string{
+	root, ix := analyzedRepo(t, map[string]string{
 		"calc/calc.go": "package calc\n\nfunc square(x int) int { return x * x }\n\nfunc Area(s int) int {\n\treturn square(s)\n}\n\nfunc Volume(s int) int { return square(s) * s }\n",
 	})
 	ctx := context.Background()
@@ -73,7 +73,7 @@ func TestRename(t *testing.T) {
 		t.Errorf("stale edits applied: %v", err)
 	}
 
-	root, ix = renameRepo(t, map[string]string{
+	root, ix = analyzedRepo(t, map[string]string{
 		"shop/shop.go": "package shop\n\nfunc total(n int) int { return n }\n\nfunc Checkout() int { return total(2) }\n",
 		"shop/cart.go": "package shop\n\ntype Cart struct{ total int }\n\nfunc (c Cart) Sum() int { return c.total }\n",
 	})

@@ -2,22 +2,15 @@ package tools
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/gitnexus/gitnexus/graph"
-	"github.com/gitnexus/gitnexus/index"
-	"github.com/gitnexus/gitnexus/query"
 )
 
 // routesRepo is a repository with routes in every framework route_map
 // reads, analyzed; it returns its root and index.
 func routesRepo(t *testing.T) (string, Index) {
 	t.Helper()
-	root := t.TempDir()
 	files := map[string]string{
 		"web/main.go": `package main
 
@@ -116,28 +109,7 @@ public class UserController {
 func TestRoutes() { r.GET("/test-only", getUser) }
 `,
 	}
-	for p, src := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ctx := context.Background()
-	if _, err := index.Build(ctx, root, index.Options{SkipEmbeddings: true, Graph: graph.BuildOptions{BufferPoolSize: 128 << 20, MaxThreads: 2}}); err != nil {
-		t.Fatal(err)
-	}
-	m, err := graph.ReadMeta(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := query.ReadPack(graph.CompanionPath(root, m, graph.PackSuffix))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root, Index{Graph: &p.Snapshot}
+	return analyzedRepo(t, files)
 }
 
 // TestRouteMap: every route the fixture declares, with its method, path,

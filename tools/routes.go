@@ -112,10 +112,25 @@ func RouteMap(ctx context.Context, ix Index, root string, in RouteMapInput) (*Ro
 			}
 		}
 	}
-	for i := range all {
-		if err := resolveHandler(ctx, g, &all[i]); err != nil {
-			return nil, err
+	// The handlers' symbols, looked up in one pass over the snapshot.
+	names := map[string]bool{}
+	for _, r := range all {
+		names[handlerName(r.Handler)] = true
+	}
+	byName := map[string][]query.Node{}
+	syms, err := g.Find(ctx, func(h *query.Hit, _ string) bool {
+		return schema.Label(h.Label).IsSymbol() && names[h.Name]
+	}, 1<<30)
+	if err != nil {
+		return nil, fmt.Errorf("look up handlers: %w", err)
+	}
+	for _, n := range syms {
+		if len(byName[n.Name]) < maxHandlerCands {
+			byName[n.Name] = append(byName[n.Name], n)
 		}
+	}
+	for i := range all {
+		resolveHandler(&all[i], byName)
 	}
 	for _, r := range all {
 		if in.Method != "" && !strings.EqualFold(r.Method, in.Method) && r.Method != "ANY" {
@@ -364,29 +379,34 @@ func handlerOf(rest string) string {
 	return last
 }
 
-// resolveHandler links r to its handler symbol: the decorated/annotated
-// function (the first symbol of that name in the file at or after the
-// route's line), a symbol of that name in the same file, or the one
-// symbol of that name in the repository.
-func resolveHandler(ctx context.Context, g *query.Snapshot, r *Route) error {
+// maxHandlerCands bounds the symbols of one name a handler is chosen from.
+const maxHandlerCands = 200
+
+// handlerName is the name a handler is written with, without its
+// qualifier (views.order_list → order_list).
+func handlerName(h string) string {
+	if i := strings.LastIndex(h, "."); i >= 0 {
+		return h[i+1:]
+	}
+	return h
+}
+
+// resolveHandler links r to its handler symbol among the symbols of its
+// name (byName): the decorated/annotated function (the first symbol of
+// that name in the file at or after the route's line), a symbol of that
+// name in the same file, or the one symbol of that name in the
+// repository.
+func resolveHandler(r *Route, byName map[string][]query.Node) {
 	if r.Handler == "(inline)" {
 		r.Resolved = "inline"
-		return nil
+		return
 	}
-	name := r.Handler
-	if i := strings.LastIndex(name, "."); i >= 0 {
-		name = name[i+1:]
-	}
+	name := handlerName(r.Handler)
 	if name == "" {
 		r.Resolved, r.Note = "unresolved", "no handler name in the declaration"
-		return nil
+		return
 	}
-	cands, err := g.Find(ctx, func(h *query.Hit, _ string) bool {
-		return schema.Label(h.Label).IsSymbol() && h.Name == name
-	}, 200)
-	if err != nil {
-		return err
-	}
+	cands := byName[name]
 	var same []query.Node
 	for _, c := range cands {
 		if c.FilePath == r.FilePath {
@@ -402,7 +422,7 @@ func resolveHandler(ctx context.Context, g *query.Snapshot, r *Route) error {
 		}
 		if best >= 0 {
 			r.HandlerID = same[best].ID
-			return nil
+			return
 		}
 	}
 	switch {
@@ -417,7 +437,6 @@ func resolveHandler(ctx context.Context, g *query.Snapshot, r *Route) error {
 			r.Note = "no symbol named " + name + " in the index"
 		}
 	}
-	return nil
 }
 
 // APIImpactInput is the api_impact tool's input.

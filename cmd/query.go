@@ -123,9 +123,8 @@ func runQuery(c *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	meta, _ := graph.ReadMeta(e.Path)
-	if st := tools.MarkStale(res, e.Path, meta); st != nil && !flagJSON {
-		res.Notices = append(res.Notices, st.Note)
+	if res.Stale != nil && !flagJSON {
+		res.Notices = append(res.Notices, res.Stale.Note)
 	}
 	printNotices(res.Notices)
 	if flagJSON {
@@ -149,8 +148,9 @@ func noMatches(q string) error {
 // its search pack (query.Pack), plus its database for what the pack does
 // not hold — vectors (hybrid and vector modes on an index with
 // embeddings) and source text (include_content) — opened read-only only
-// then. This is the pack-only sibling of runTool, which opens the
-// database first.
+// then. The answer is marked stale when the repository moved on from the
+// index (from the meta.json read once here). This is the pack-only
+// sibling of runTool, which opens the database first.
 func searchRepo(ctx context.Context, root string, in tools.QueryInput) (*query.Result, error) {
 	meta, err := graph.ReadMeta(root)
 	if err != nil {
@@ -183,6 +183,7 @@ func searchRepo(ctx context.Context, root string, in tools.QueryInput) (*query.R
 		// As the MCP server does: the notice is part of the answer.
 		res.Notices = append(res.Notices, notice)
 	}
+	tools.MarkStale(res, root, meta) // from the meta read above
 	return res, nil
 }
 

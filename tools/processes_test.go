@@ -148,6 +148,18 @@ func TestLongInputsRefused(t *testing.T) {
 	if _, err := Impact(ctx, ix, ImpactInput{Target: "x", FilePath: long}); !errors.Is(err, ErrInput) {
 		t.Errorf("Impact with a %d-byte file_path: %v, want ErrInput", len(long), err)
 	}
+	if _, err := Explain(ctx, ix, ExplainInput{Name: long}); !errors.Is(err, ErrInput) {
+		t.Errorf("Explain with a %d-byte name: %v, want ErrInput", len(long), err)
+	}
+	if _, err := Rename(ctx, ix, t.TempDir(), RenameInput{Name: long, NewName: "ok"}); !errors.Is(err, ErrInput) {
+		t.Errorf("Rename with a %d-byte name: %v, want ErrInput", len(long), err)
+	}
+	if _, err := RouteMap(ctx, ix, t.TempDir(), RouteMapInput{Path: long}); !errors.Is(err, ErrInput) {
+		t.Errorf("RouteMap with a %d-byte path filter: %v, want ErrInput", len(long), err)
+	}
+	if _, err := APIImpact(ctx, ix, t.TempDir(), APIImpactInput{Route: "GET " + long}); !errors.Is(err, ErrInput) {
+		t.Errorf("APIImpact with a %d-byte route: %v, want ErrInput", len(long), err)
+	}
 	if _, err := Query(ctx, db, nil, QueryInput{SearchQuery: "x", Goal: strings.Repeat("a", MaxTextBytes+1)}, nil); !errors.Is(err, ErrInput) {
 		t.Errorf("Query with a long goal: %v, want ErrInput", err)
 	}

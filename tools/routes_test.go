@@ -2,6 +2,8 @@ package tools
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -172,5 +174,28 @@ func TestAPIImpact(t *testing.T) {
 	}
 	if _, err := APIImpact(ctx, ix, root, APIImpactInput{Route: "/nowhere"}); err == nil {
 		t.Error("a missing route was found")
+	}
+}
+
+// TestReadIndexedRefuses: the tools that read repository files (route_map,
+// rename) read only regular files under the root, by a relative path
+// without parent steps, and of bounded size.
+func TestReadIndexedRefuses(t *testing.T) {
+	root := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(outside, []byte("secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "link.go")); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(root, "big.go")
+	if err := os.WriteFile(big, make([]byte, maxRouteFileBytes+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"../secret", "a/../../secret", outside, "link.go", "big.go", ""} {
+		if b, err := readIndexed(root, p); err == nil {
+			t.Errorf("readIndexed(%q) read %d bytes, want refused", p, len(b))
+		}
 	}
 }

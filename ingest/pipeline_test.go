@@ -207,6 +207,83 @@ func (d *DB) Flush() {}
 	}
 }
 
+// TestGoResolutionScopes covers the Go mistakes found reading gin's flows:
+// a local that shadows a function only from the line after its
+// declaration, a local typed by a field chain through an index, a chain
+// through a method of an external embedded interface (nothing called on
+// its result is ours), and calls on an interface value with few
+// implementations.
+func TestGoResolutionScopes(t *testing.T) {
+	sink, _ := run(t, map[string]string{
+		"go.mod": "module example.com/web\n\ngo 1.22\n",
+		"web.go": `package web
+
+import "net/http"
+
+type Writer interface {
+	http.ResponseWriter
+	Status() int
+}
+
+type Ctx struct {
+	W     Writer
+	trees []tree
+}
+
+type tree struct{ root *node }
+
+type node struct{}
+
+func (n *node) getValue(path string) int { return 0 }
+
+// Set is the only method named Set in the repository.
+func (c *Ctx) Set(k string, v any) {}
+
+func (c *Ctx) Header(k, v string) {
+	c.W.Header().Set(k, v)
+}
+
+func (c *Ctx) dispatch(path string) int {
+	t := c.trees
+	for i := range t {
+		root := t[i].root
+		return root.getValue(path)
+	}
+	return 0
+}
+
+func recovery() {
+	stack := stack(3)
+	_ = stack
+}
+
+func stack(skip int) []byte { return nil }
+
+type Validator interface{ ValidateStruct(obj any) error }
+
+type defaultValidator struct{}
+
+func (v *defaultValidator) ValidateStruct(obj any) error { return nil }
+
+var validator Validator = &defaultValidator{}
+
+func validate(obj any) error { return validator.ValidateStruct(obj) }
+`,
+	})
+	calls := edgeSet(sink, schema.RelCalls)
+	want(t, calls,
+		"web.go#recovery -> web.go#stack (same-file)",                                // the local exists only after the call
+		"web.go#Ctx.dispatch -> web.go#node.getValue (receiver-typed)",               // root := t[i].root
+		"web.go#validate -> web.go#defaultValidator.ValidateStruct (interface-impl)", // the interface's only implementation
+	)
+	wantNot(t, calls, "web.go#Ctx.Header -> web.go#Ctx.Set (global-name)") // it is http.Header.Set
+	for _, e := range sink.edges {
+		if e.Type == schema.RelCalls && e.Reason == schema.ReasonInterface && e.Confidence >= 0.55 {
+			t.Errorf("interface-impl edge %s -> %s has confidence %v: it must stay below every static reason", e.From, e.To, e.Confidence)
+		}
+	}
+}
+
 func TestPythonResolution(t *testing.T) {
 	sink, _ := run(t, map[string]string{
 		"app/__init__.py": "",

@@ -243,8 +243,13 @@ const (
 	ReasonGlobalName    = "global-name"
 	ReasonReference     = "reference"
 	ReasonMethodSet     = "method-set" // Go implicit interface satisfaction
-	ReasonDeclared      = "declared"   // explicit extends/implements clause
-	ReasonModuleRule    = "module-rule"
+	// ReasonInterface marks a CALLS edge from a call on a Go interface value
+	// to the method of one of the interface's few implementations in the
+	// repository (class-hierarchy analysis): a call that may happen, kept
+	// apart from the static edges the precision figures score.
+	ReasonInterface  = "interface-impl"
+	ReasonDeclared   = "declared" // explicit extends/implements clause
+	ReasonModuleRule = "module-rule"
 )
 
 // Edge is one relationship row. From and To are node ids; FromLabel and

@@ -600,7 +600,8 @@ func (x *goExtractor) varSpec(scope string, c *sitter.Node, kind string) {
 // exprType is what the type of an initializer expression can be seen to be
 // without type checking: T for T{...}, &T{...}, new(T), x.(T) and T(x)
 // conversions to named types; "call:F" (the result of F, which the
-// resolver follows through F's return facts) for other calls; "" otherwise.
+// resolver follows through F's return facts) for other calls; "expr:a.b"
+// for a selector chain and "elem:a.b" for an index into one; "" otherwise.
 func (x *goExtractor) exprType(e *sitter.Node) string {
 	switch e.Kind() {
 	case "composite_literal":
@@ -621,6 +622,14 @@ func (x *goExtractor) exprType(e *sitter.Node) string {
 		return baseType(fieldText(x.f, e, "type"))
 	case "type_assertion_expression":
 		return baseType(fieldText(x.f, e, "type"))
+	case "selector_expression":
+		// x := a.b.c: whatever the chain is (fields, through indexing)
+		return "expr:" + exprText(x.f, e)
+	case "index_expression":
+		// x := a.items[i]: an element of the collection
+		if op := field(e, "operand"); op != nil {
+			return "elem:" + exprText(x.f, op)
+		}
 	case "call_expression":
 		fn := field(e, "function")
 		if kindOf(fn) == "index_expression" {

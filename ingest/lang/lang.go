@@ -116,9 +116,13 @@ type TypeFact struct {
 	// and parameters, a class for fields, "" for file-level variables.
 	Scope string
 	Name  string // variable, parameter, field; "return" for a function's result type
-	Type  string // the type as written, stripped of pointers/references ("*Engine" → "Engine")
-	Kind  string // "field", "param", "local", "return", "global"
-	Line  int
+	// Type is the type as written, stripped of pointers/references
+	// ("*Engine" → "Engine"), or what the resolver must evaluate to get
+	// it: "call:F" (F's result; "call:F#i" its i-th), "elem:X" (an
+	// element of collection X), "expr:X" (the type of expression X).
+	Type string
+	Kind string // "field", "param", "local", "return", "global"
+	Line int
 }
 
 // Text is the source text of n.

@@ -211,7 +211,13 @@ func (r *resolver) resolveCall(c ctx, cs lang.CallSite) ([]*sym, string, float64
 		if ms := r.methodLookup(t, name); len(ms) > 0 {
 			return r.preferActive(ms), schema.ReasonReceiverTyped, 0.9, resolved
 		}
-		if t.Label == schema.LabelInterface || r.hasExternalAncestor(t) {
+		if t.Label == schema.LabelInterface {
+			if ms := r.interfaceTargets(t, name); len(ms) > 0 {
+				return ms, schema.ReasonInterface, interfaceConf, resolved
+			}
+			return nil, "", 0, dynamic
+		}
+		if r.hasExternalAncestor(t) {
 			return nil, "", 0, dynamic
 		}
 		if ctor := strings.EqualFold(name, "new"); ctor { // Ruby Foo.new, Rust T::new without a method node
@@ -308,6 +314,34 @@ func confidenceOf(reason string) float64 {
 	return 0.8
 }
 
+// maxInterfaceImpls is the most implementations a Go interface may have in
+// the repository for a call on it to link to each of them: past that the
+// call is a dispatch point (a plugin interface) and edges would say less
+// than they claim.
+const maxInterfaceImpls = 3
+
+// interfaceConf is the confidence of an interface-impl edge: the call may
+// reach that method (it is one of the few the value can hold, by
+// class-hierarchy analysis), not that it does. At the trace threshold, so
+// flows cross interfaces; below every static reason.
+const interfaceConf = 0.5
+
+// interfaceTargets returns the methods named name of the repository types
+// that satisfy Go interface t (its implementers, from goImplements), when
+// there are at most maxInterfaceImpls of them; nil otherwise.
+func (r *resolver) interfaceTargets(t *sym, name string) []*sym {
+	impls := r.implementers[t.ID]
+	if len(impls) == 0 || len(impls) > maxInterfaceImpls {
+		return nil
+	}
+	var out []*sym
+	for _, it := range impls {
+		out = append(out, r.methodLookup(it, name)...)
+	}
+	sortSyms(out)
+	return out
+}
+
 // referenceConf caps the confidence of a callback edge: the caller names
 // the function but the call happens elsewhere (in whatever it was passed
 // to), so it is the least certain kind of CALLS edge.
@@ -369,13 +403,25 @@ func (r *resolver) bareName(c ctx, name string) ([]*sym, string) {
 	return nil, ""
 }
 
-// isLocal reports whether name is a parameter or local of the caller.
+// isLocal reports whether name is a parameter or local of the caller that
+// is in scope at the call's line. A local declared on the call's own line
+// or later does not shadow the call: in `stack := stack(3)` the right-hand
+// side is evaluated before the local exists, so it calls the function.
 func (r *resolver) isLocal(c ctx, name string) bool {
 	if c.caller == nil {
 		return false
 	}
-	tf, ok := r.facts[c.caller.ID].get(name, 0)
-	return ok && (tf.Kind == "param" || tf.Kind == "local")
+	for _, tf := range r.facts[c.caller.ID][name] {
+		switch tf.Kind {
+		case "param":
+			return true
+		case "local":
+			if c.line == 0 || tf.Line == 0 || tf.Line < c.line {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // constructors returns t's constructor methods (inherited ones included).
@@ -472,7 +518,7 @@ func (r *resolver) isExternalName(c ctx, recv, name string) bool {
 // that lives outside the repository (`r *http.Request`, `x: List[str]`).
 func (r *resolver) externalTyped(c ctx, id string) bool {
 	tf, ok := r.factOf(c.caller, c.sc.f.Path, id, c.line)
-	if !ok || tf.Type == "" || strings.HasPrefix(tf.Type, "call:") || strings.HasPrefix(tf.Type, "elem:") {
+	if !ok || tf.Type == "" || strings.HasPrefix(tf.Type, "call:") || strings.HasPrefix(tf.Type, "elem:") || strings.HasPrefix(tf.Type, "expr:") {
 		return false
 	}
 	segs := splitChain(tf.Type)
@@ -511,6 +557,9 @@ func (r *resolver) isExternalType(c ctx, typ string) bool {
 	expr, ok := strings.CutPrefix(typ, "call:")
 	if !ok {
 		expr, ok = strings.CutPrefix(typ, "elem:")
+	}
+	if !ok {
+		expr, ok = strings.CutPrefix(typ, "expr:")
 	}
 	if ok {
 		segs := splitChain(expr)

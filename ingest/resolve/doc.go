@@ -37,9 +37,16 @@
 // an argument, stored, a Go method value) — become CALLS edges with reason
 // "reference" and a lower confidence.
 //
-// Calls on a Go interface value link to the interface's method; the
-// concrete implementations are reachable through IMPLEMENTS, which for Go
-// is computed from method sets (implicit satisfaction).
+// Calls on a Go interface value: IMPLEMENTS for Go is computed from method
+// sets (implicit satisfaction), and when the interface has at most three
+// implementations in the repository the call links to each one's method
+// with reason "interface-impl" at confidence 0.5 — a call that may happen
+// (class-hierarchy analysis), so flows can cross the interface; it stays
+// below every static reason, and precision figures score it apart. With
+// more implementations the call is a dispatch point and gets no edge.
+//
+// A local shadows a function of the same name only from the line after
+// its declaration: in `stack := stack(3)` the call is the function's.
 //
 // # Confidence
 //
@@ -53,6 +60,7 @@
 //	global-name      0.60  the only definition of that name in the repository (0.80 in C/C++,
 //	                       whose non-static functions share one namespace)
 //	reference        0.55  callback / method value, resolved as a call would be (at most)
+//	interface-impl   0.50  a Go interface call to one of its ≤ 3 implementations
 //
 // The order is calibrated on the x/tools oracle (bench/callgraph): on
 // prometheus, edges down to global-name are right 98-100% of the time by

@@ -113,6 +113,7 @@ func (r *resolver) goImplements() {
 				}
 			}
 			r.edge(schema.RelImplements, t.t, it.t, 0.85, schema.ReasonMethodSet, 0)
+			r.implementers[it.t.ID] = append(r.implementers[it.t.ID], t.t)
 		}
 	}
 }

@@ -69,18 +69,19 @@ type resolver struct {
 	inactive map[string]bool
 	dirs     map[string][]string // dir → files in it (all indexed files)
 
-	funcsByFile map[string]map[string][]*sym // file → function name → functions
-	typesByFile map[string]map[string][]*sym // file → type name → Class/Interface
-	funcsByName map[string][]*sym            // language-qualified: lang+"\x00"+name
-	typesByName map[string][]*sym
-	methsByName map[string][]*sym
-	methodsOf   map[string]map[string][]*sym // type id → name → methods
-	facts       map[string]factTable         // scope (symbol id, or "file:"+path) → name → facts
-	returns     map[string][]string          // symbol id → result types in order
-	heritage    map[string][]lang.Heritage   // child id → clauses
-	impls       []implFact                   // Rust `impl Trait for Type` with Type declared elsewhere
-	byPackage   map[string][]string          // lang+"\x00"+package → files
-	scopes      map[string]*fileScope
+	funcsByFile  map[string]map[string][]*sym // file → function name → functions
+	typesByFile  map[string]map[string][]*sym // file → type name → Class/Interface
+	funcsByName  map[string][]*sym            // language-qualified: lang+"\x00"+name
+	typesByName  map[string][]*sym
+	methsByName  map[string][]*sym
+	methodsOf    map[string]map[string][]*sym // type id → name → methods
+	facts        map[string]factTable         // scope (symbol id, or "file:"+path) → name → facts
+	returns      map[string][]string          // symbol id → result types in order
+	heritage     map[string][]lang.Heritage   // child id → clauses
+	impls        []implFact                   // Rust `impl Trait for Type` with Type declared elsewhere
+	implementers map[string][]*sym            // Go interface id → the named types that satisfy it
+	byPackage    map[string][]string          // lang+"\x00"+package → files
+	scopes       map[string]*fileScope
 
 	goMods  []goModule
 	pyMods  map[string]string // dotted module → file
@@ -110,8 +111,8 @@ func Resolve(ctx context.Context, in Input) (*Output, error) {
 		typesByName: map[string][]*sym{}, methsByName: map[string][]*sym{},
 		methodsOf: map[string]map[string][]*sym{}, facts: map[string]factTable{},
 		returns: map[string][]string{}, heritage: map[string][]lang.Heritage{},
-		byPackage: map[string][]string{},
-		scopes:    map[string]*fileScope{}, parentCache: map[string][]*sym{}, pkgCache: map[string][]string{}, pyMods: map[string]string{}, rustMod: map[string]string{},
+		byPackage: map[string][]string{}, implementers: map[string][]*sym{},
+		scopes: map[string]*fileScope{}, parentCache: map[string][]*sym{}, pkgCache: map[string][]string{}, pyMods: map[string]string{}, rustMod: map[string]string{},
 		out: Output{Unresolved: map[string]int{}, Stats: Stats{ByReason: map[string]int{}}},
 	}
 	r.index()

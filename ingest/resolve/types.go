@@ -272,6 +272,12 @@ func (r *resolver) memberType(c ctx, t *sym, seg string) *sym {
 	if name, ok := callName(seg); ok {
 		ms := r.methodLookup(t, name)
 		if len(ms) == 0 {
+			if r.hasExternalAncestor(t) {
+				// the method comes from an ancestor outside the repository
+				// (a Go interface embedding http.ResponseWriter): so does
+				// its result, and nothing called on it is ours.
+				r.extHit = true
+			}
 			return nil
 		}
 		return r.returnType(c, ms[0])
@@ -404,8 +410,8 @@ func (r *resolver) returnType(c ctx, fn *sym) *sym {
 }
 
 // typeFromFact resolves a fact's type string in the file that declared it:
-// a type name, "call:F" (the result of F; "call:F#i" its i-th result) or
-// "elem:X" (an element of X). line is the fact's own line: its expression
+// a type name, "call:F" (the result of F; "call:F#i" its i-th result),
+// "elem:X" (an element of X) or "expr:X" (whatever expression X is). line is the fact's own line: its expression
 // is evaluated just above it, so `for _, c := range c.items` reads the
 // outer c.
 func (r *resolver) typeFromFact(c ctx, file, scopeID, typ string, line int) *sym {
@@ -423,6 +429,10 @@ func (r *resolver) typeFromFact(c ctx, file, scopeID, typ string, line int) *sym
 	}
 	if nc.depth > maxInfer {
 		return nil
+	}
+	if expr, ok := strings.CutPrefix(typ, "expr:"); ok {
+		// the value of another expression (`root := t[i].root`)
+		return r.typeOfExpr(nc, expr)
 	}
 	if expr, ok := strings.CutPrefix(typ, "elem:"); ok {
 		// the element of a slice, array or map: slice markers are stripped

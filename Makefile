@@ -67,7 +67,12 @@ vet:
 staticcheck:
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 
+# The judged-behaviour test (processes/judged_test.go) reads gin, flask and prometheus; CI
+# fetches them (../shared/bench/corpora.sh: Go module proxy and Debian) and requires them.
+JUDGED_CORPORA = gin flask prometheus
 unit:
+	if [ -x ../shared/bench/corpora.sh ] || [ -f ../shared/bench/corpora.sh ]; then \
+	  bash ../shared/bench/corpora.sh $(JUDGED_CORPORA) >/dev/null && export GITNEXUS_REQUIRE_CORPORA=1; fi; \
 	$(GO) test -count=1 ./...
 
 bench: build

@@ -15,7 +15,8 @@ import (
 var decoratorLangs = map[string]bool{"python": true, "java": true, "typescript": true, "tsx": true, "javascript": true, "csharp": true, "php": true}
 
 // FromIndex builds the symbol graph from the ingest index and the resolved
-// edges (CALLS, EXTENDS, IMPLEMENTS; other types are ignored). It re-reads
+// edges (CALLS, EXTENDS, IMPLEMENTS; other types are ignored). A symbol a
+// call site of kind "go" resolves to is marked Goroutine. It re-reads
 // the few lines around each declaration in decorator languages to collect
 // decorators and annotations for the framework rules; a file that cannot be
 // read just yields none.
@@ -39,12 +40,37 @@ func FromIndex(ix *ingest.Index, edges []schema.Edge) *Graph {
 			nodes = append(nodes, n)
 		}
 	}
+	// goroutine call sites: caller, line and name of `go f(...)`
+	type site struct {
+		caller string
+		line   int
+	}
+	goSites := map[site][]string{}
+	for _, f := range ix.Files {
+		for _, c := range f.Calls {
+			if c.Kind == "go" {
+				k := site{c.CallerID, c.Line}
+				goSites[k] = append(goSites[k], c.Name)
+			}
+		}
+	}
+	goTarget := map[string]bool{}
 	var es []Edge
 	for _, e := range edges {
+		if e.Type == schema.RelCalls && len(goSites) > 0 {
+			if names, ok := goSites[site{e.From, e.Line}]; ok {
+				if s := ix.Symbol(e.To); s != nil && contains(names, s.Name) {
+					goTarget[e.To] = true
+				}
+			}
+		}
 		switch e.Type {
 		case schema.RelCalls, schema.RelExtends, schema.RelImplements:
-			es = append(es, Edge{From: e.From, To: e.To, Type: e.Type, Confidence: e.Confidence})
+			es = append(es, Edge{From: e.From, To: e.To, Type: e.Type, Confidence: e.Confidence, Reason: e.Reason})
 		}
+	}
+	for i := range nodes {
+		nodes[i].Goroutine = goTarget[nodes[i].ID]
 	}
 	return NewGraph(nodes, es)
 }

@@ -61,6 +61,7 @@ var frameworkRules = []frameworkRule{
 	}},
 	{"java:spring mapping", []string{"java"}, 2, func(n *Node) bool { return anyDecorator(n, reSpring) }},
 	{"c:main", []string{"c", "cpp", "rust", "csharp"}, 3, func(n *Node) bool { return n.Name == "main" || n.Name == "Main" }},
+	{"go:goroutine", []string{"go"}, 1.5, func(n *Node) bool { return n.Goroutine }},
 }
 
 func anyDecorator(n *Node, re *regexp.Regexp) bool {
@@ -78,14 +79,28 @@ var (
 	runNames  = map[string]bool{"Run": true, "Serve": true, "Execute": true, "ServeHTTP": true, "run": true, "serve": true, "execute": true, "Start": true, "start": true}
 )
 
+// apiBonus is what an exported symbol with callees and at most apiCallers
+// callers in the repository's own non-test code adds to its score: the
+// core API a user of a library calls (route registration, Run, Bind, a
+// middleware constructor) is an entry point even when a wrapper or a
+// set-up function of the repository also calls it.
+const (
+	apiBonus   = 0.75
+	apiCallers = 2
+)
+
 // ScoreEntryPoints scores every non-test (Node.IsTest false) Function and
 // Method of g and returns those with a positive score, best first (ties by
-// id).
+// id). Callees and callers count real calls only (a callback named as a
+// value is not one), callers only from non-test code.
 //
-// score = shape × (1.3 if exported) + name bonus + framework bonus, where
-// shape = log2(1 + callees) / (1 + callers): a symbol many others call is a
-// utility, one that calls much and is called by few is where a flow starts.
-// A symbol with no callees scores only through its bonuses.
+// score = shape × (1.3 if exported) + API bonus + name bonus + framework
+// bonus, where shape = log2(1 + callees) / (1 + callers): a symbol many
+// others call is a utility, one that calls much and is called by few is
+// where a flow starts. A symbol with no callees scores only through its
+// bonuses. A thin wrapper — at most two callees, one of them of its own
+// name (gin's ginS.GET calls engine() and RouterGroup.GET) — is not an
+// entry point: the symbol it delegates to is, and its flows say it all.
 func ScoreEntryPoints(g *Graph) []EntryPoint {
 	var out []EntryPoint
 	for i := range g.Nodes {
@@ -96,8 +111,12 @@ func ScoreEntryPoints(g *Graph) []EntryPoint {
 		if n.IsTest {
 			continue
 		}
+		callees, callers := g.realCallees(i), g.realCallers(i)
+		if g.isWrapper(i) {
+			continue
+		}
 		var reasons []string
-		shape := math.Log2(1+float64(len(g.out[i]))) / (1 + float64(len(g.in[i])))
+		shape := math.Log2(1+float64(callees)) / (1 + float64(callers))
 		if shape > 0 {
 			reasons = append(reasons, "shape")
 		}
@@ -106,6 +125,10 @@ func ScoreEntryPoints(g *Graph) []EntryPoint {
 			score *= 1.3
 			if shape > 0 {
 				reasons = append(reasons, "exported")
+			}
+			if callees > 0 && callers <= apiCallers {
+				score += apiBonus
+				reasons = append(reasons, "api")
 			}
 		}
 		if reHandler.MatchString(n.Name) || runNames[n.Name] {
@@ -137,6 +160,55 @@ func ScoreEntryPoints(g *Graph) []EntryPoint {
 func contains(xs []string, x string) bool {
 	for _, v := range xs {
 		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// realCallees counts the symbols i calls (callbacks it names excluded).
+func (g *Graph) realCallees(i int) int {
+	n := 0
+	for _, a := range g.out[i] {
+		if !a.callback {
+			n++
+		}
+	}
+	return n
+}
+
+// realCallers counts the non-test symbols that call i (callbacks excluded).
+func (g *Graph) realCallers(i int) int {
+	n := 0
+	for _, a := range g.in[i] {
+		if !a.callback && !g.Nodes[a.to].IsTest {
+			n++
+		}
+	}
+	return n
+}
+
+// isWrapper reports whether i only delegates: at most two callees, one of
+// them a function or method of the same name.
+func (g *Graph) isWrapper(i int) bool {
+	if g.realCallees(i) > 2 {
+		return false
+	}
+	for _, a := range g.out[i] {
+		if !a.callback && g.Nodes[a.to].Name == g.Nodes[i].Name {
+			return true
+		}
+	}
+	return false
+}
+
+// ownRight reports whether an entry point stands on its own — known to a
+// framework, or public API — rather than by the shape of the call graph or
+// a conventional name (main → run → ...: run's flows are main's): its
+// flows are kept even when another entry's flow passes through it.
+func (ep EntryPoint) ownRight() bool {
+	for _, r := range ep.Reasons {
+		if r == "api" || strings.HasPrefix(r, "framework:") {
 			return true
 		}
 	}

@@ -259,3 +259,34 @@ func TestProcessIDsStableAcrossRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestGoroutineStartsAFlow: a method started with `go` begins a flow of its
+// own even though it has a caller.
+func TestGoroutineStartsAFlow(t *testing.T) {
+	pr, labels := flows(t, map[string]string{
+		"go.mod": "module example.com/q\n",
+		"q/queue.go": `package q
+
+type shards struct{}
+
+func (s *shards) start() {
+	for i := 0; i < 4; i++ {
+		go s.runShard(i)
+	}
+}
+
+func (s *shards) runShard(i int) { s.sendSamples(i) }
+
+func (s *shards) sendSamples(i int) { s.sendWithBackoff(i) }
+
+func (s *shards) sendWithBackoff(i int) {}
+`,
+	})
+	wantFlow(t, labels, "runShard → sendSamples → sendWithBackoff")
+	for _, ep := range pr.Entries {
+		if strings.HasSuffix(strings.Join(ep.Reasons, ","), "framework:go:goroutine") {
+			return
+		}
+	}
+	t.Errorf("no entry point has the goroutine reason: %+v", pr.Entries)
+}

@@ -24,6 +24,10 @@ type Node struct {
 	// declaration (`@app.route("/x")`, `@GetMapping`), when known. Used for
 	// framework entry points.
 	Decorators []string
+	// Goroutine is set when the repository starts the symbol as a
+	// goroutine somewhere (`go s.runShard(...)`): it begins a concurrent
+	// flow of its own.
+	Goroutine bool
 }
 
 // Edge is a directed relationship between two symbols.
@@ -31,6 +35,10 @@ type Edge struct {
 	From, To   string
 	Type       schema.RelType // CALLS, EXTENDS or IMPLEMENTS
 	Confidence float64
+	// Reason is why resolution drew the edge (schema.Reason*); a CALLS
+	// edge with reason "reference" is a callback named, not a call made:
+	// it ties communities together but is never a step of a flow.
+	Reason string
 }
 
 // Graph is the symbol graph: nodes by dense index, adjacency by index.
@@ -43,8 +51,9 @@ type Graph struct {
 }
 
 type arc struct {
-	to   int
-	conf float64
+	to       int
+	conf     float64
+	callback bool // a function named as a value, not called here
 }
 
 // NewGraph builds a Graph. Nodes are sorted by id so that every algorithm
@@ -83,19 +92,20 @@ func NewGraph(nodes []Node, edges []Edge) *Graph {
 		}
 		if e.Type == schema.RelCalls {
 			k := [2]int{a, b}
-			if i, dup := seenCall[k]; dup { // keep the best confidence of parallel call edges
-				if w > g.out[a][i].conf {
-					g.out[a][i].conf = w
+			cb := e.Reason == schema.ReasonReference
+			if i, dup := seenCall[k]; dup { // keep the best confidence of parallel call edges; a real call beats a callback
+				if w > g.out[a][i].conf || g.out[a][i].callback && !cb {
+					g.out[a][i].conf, g.out[a][i].callback = max(w, g.out[a][i].conf), g.out[a][i].callback && cb
 					for j := range g.in[b] {
 						if g.in[b][j].to == a {
-							g.in[b][j].conf = w
+							g.in[b][j].conf, g.in[b][j].callback = g.out[a][i].conf, g.out[a][i].callback
 						}
 					}
 				}
 			} else {
 				seenCall[k] = len(g.out[a])
-				g.out[a] = append(g.out[a], arc{b, w})
-				g.in[b] = append(g.in[b], arc{a, w})
+				g.out[a] = append(g.out[a], arc{b, w, cb})
+				g.in[b] = append(g.in[b], arc{a, w, cb})
 			}
 		}
 		g.addUndirected(a, b, w)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -249,5 +250,62 @@ func TestNearDupes(t *testing.T) {
 	want := [][]int{{1, 2, 3, 4, 5, 6}, {1, 8, 9}, {1, 8, 10}, {1, 11, 12, 13}, {20, 2, 3, 4, 5, 6}}
 	if fmt.Sprint(firsts) != fmt.Sprint(want) {
 		t.Errorf("nearDupes kept %v, want %v", firsts, want)
+	}
+}
+
+// TestEntryPointsSkipWrappersAndCallbacks: a thin wrapper (two callees, one
+// of its own name) is not an entry point; a callback named as a value is
+// not a callee, so it is never a step of a flow.
+func TestEntryPointsSkipWrappersAndCallbacks(t *testing.T) {
+	wrapper := fn("w.go#GET", "w.go")
+	wrapper.Name = "GET"
+	target := fn("r.go#GET", "r.go")
+	target.Name, target.IsExported = "GET", true
+	ns := []Node{wrapper, target, fn("engine", "w.go"), fn("handle", "r.go"), fn("addRoute", "r.go"),
+		fn("insert", "r.go"), fn("Serve", "s.go"), fn("onRequest", "s.go")}
+	cb := call("Serve", "onRequest")
+	cb.Reason, cb.Confidence = schema.ReasonReference, 0.55
+	es := []Edge{call("w.go#GET", "engine"), call("w.go#GET", "r.go#GET"), call("r.go#GET", "handle"),
+		call("handle", "addRoute"), call("addRoute", "insert"), cb, call("onRequest", "handle")}
+	g := NewGraph(ns, es)
+	for _, ep := range ScoreEntryPoints(g) {
+		if g.Nodes[ep.Node].ID == "w.go#GET" {
+			t.Errorf("the wrapper w.go#GET is an entry point: %+v", ep)
+		}
+	}
+	res := Run(g, Options{})
+	var labels []string
+	for _, p := range res.Processes {
+		labels = append(labels, p.Label)
+		if strings.HasPrefix(p.Label, "Serve → onRequest") {
+			t.Errorf("a callback became a step: %s", p.Label)
+		}
+	}
+	if !slices.Contains(labels, "GET → handle → addRoute → insert") {
+		t.Errorf("the public GET (called only by a wrapper) should start route registration: %q", labels)
+	}
+}
+
+// TestSelectPathsShowsEachBranchOnce: from an entry with one deep branch
+// fanning out into leaves and a shallow one, the flows show the shallow
+// branch and one variant of the leaf fan-out, not every leaf.
+func TestSelectPathsShowsEachBranchOnce(t *testing.T) {
+	ns := []Node{fn("Run", "a.go"), fn("load", "a.go"), fn("parse", "a.go"), fn("check", "a.go")}
+	es := []Edge{call("Run", "load"), call("load", "parse"), call("Run", "check")}
+	for i := 0; i < 5; i++ {
+		leaf := fmt.Sprintf("leaf%d", i)
+		ns = append(ns, fn(leaf, "a.go"))
+		es = append(es, call("parse", leaf))
+	}
+	g := NewGraph(ns, es)
+	res := Run(g, Options{})
+	var labels []string
+	for _, p := range res.Processes {
+		labels = append(labels, p.Label)
+	}
+	// Run → load → parse → leafN: one kept, the other four add one deep
+	// leaf each; Run → check is two steps (too short).
+	if len(labels) != 1 || !strings.HasPrefix(labels[0], "Run → load → parse → leaf") {
+		t.Errorf("flows = %q, want one Run → load → parse → leaf*", labels)
 	}
 }

@@ -3,6 +3,7 @@ package processes
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,9 +14,10 @@ type TraceOptions struct {
 	MinEntryScore    float64 // entry points below are not traced (0: 1.0)
 	MinConfidence    float64 // CALLS edges below are not followed (0: 0.5)
 	MaxDepth         int     // most steps in one process (0: 10)
-	MaxBranch        int     // most callees followed from one step, by importance (0: 4)
+	MaxBranch        int     // most callees followed from one step past the second, by importance (0: 4); twice that from the first two
 	MinSteps         int     // shortest process kept (0: 3)
 	MaxPathsPerEntry int     // most processes from one entry point (0: 12)
+	MaxRawPaths      int     // most candidate paths walked from one entry point before selection (0: 64)
 }
 
 func (o *TraceOptions) defaults() {
@@ -36,6 +38,9 @@ func (o *TraceOptions) defaults() {
 	}
 	if o.MaxPathsPerEntry == 0 {
 		o.MaxPathsPerEntry = 12
+	}
+	if o.MaxRawPaths == 0 {
+		o.MaxRawPaths = 64
 	}
 }
 
@@ -62,19 +67,21 @@ type TraceStats struct {
 func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, TraceStats) {
 	opts.defaults()
 	st := TraceStats{Ranked: len(entries)}
-	importance := make([]float64, g.Len())
-	for i := range importance {
-		importance[i] = float64(len(g.out[i]))
-	}
+	importance := branchImportance(g, opts.MinConfidence)
+	hub := hubs(g)
 	var all []Trace
 	walked := map[int]int{} // entry → number of raw paths
+	own := map[int]bool{}   // entries whose flows stay even inside another's
 	for _, ep := range entries {
 		if ep.Score < opts.MinEntryScore {
 			st.BelowScore++
 			continue
 		}
 		st.Traced++
-		paths := walk(g, ep.Node, importance, opts)
+		if ep.ownRight() {
+			own[ep.Node] = true
+		}
+		paths := selectPaths(walk(g, ep.Node, importance, opts), hub, opts, g.realCallees(ep.Node))
 		walked[ep.Node] = len(paths)
 		if len(paths) == 0 {
 			st.TooShort++
@@ -83,7 +90,7 @@ func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, Trace
 			all = append(all, Trace{Entry: ep.Node, Score: ep.Score, Steps: p})
 		}
 	}
-	kept := nearDupes(dedupe(all, opts.MinSteps))
+	kept := nearDupes(dedupe(all, opts.MinSteps, own))
 	have := map[int]bool{}
 	for _, t := range kept {
 		have[t.Entry] = true
@@ -98,21 +105,89 @@ func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, Trace
 	return kept, st
 }
 
+// maxReach caps the two-level reach branchImportance counts.
+const maxReach = 64
+
+// branchImportance ranks each symbol as a branch of a flow: how much of
+// the repository's own behaviour lies behind it (the calls it makes and
+// the calls those make, two levels, capped), discounted by how many
+// callers it has — a symbol everything calls (logging, asserts,
+// conversions, debug printing) is a utility, rarely the step a reader
+// follows:
+//
+//	importance = (1 + reach₂) / (1 + log₂(1 + callers))
+//
+// Learned from the graph alone, no list of names.
+func branchImportance(g *Graph, minConf float64) []float64 {
+	follow := func(a arc) bool { return !a.callback && a.conf >= minConf }
+	out1 := make([]int, g.Len())
+	for i := range out1 {
+		for _, a := range g.out[i] {
+			if follow(a) {
+				out1[i]++
+			}
+		}
+	}
+	imp := make([]float64, g.Len())
+	for i := range imp {
+		reach := out1[i]
+		for _, a := range g.out[i] {
+			if follow(a) {
+				reach += out1[a.to]
+			}
+		}
+		if reach > maxReach {
+			reach = maxReach
+		}
+		callers := 0
+		for _, a := range g.in[i] {
+			if !a.callback {
+				callers++
+			}
+		}
+		imp[i] = (1 + float64(reach)) / (1 + math.Log2(1+float64(callers)))
+	}
+	return imp
+}
+
+// hubCallers is how many distinct non-test callers make a symbol a hub.
+const hubCallers = 3
+
+// hubs marks the symbols called (really, not as callbacks) from at least
+// hubCallers non-test symbols.
+func hubs(g *Graph) []bool {
+	h := make([]bool, g.Len())
+	for i := range h {
+		h[i] = g.realCallers(i) >= hubCallers
+	}
+	return h
+}
+
+// delegateFactor is how much a callee of the caller's own name (a wrapper
+// delegating: Engine.Run → RouterGroup... , ginS.GET → RouterGroup.GET)
+// weighs above its importance when branches are ordered.
+const delegateFactor = 4
+
 // walk enumerates maximal call paths from start, depth-first, callees by
-// importance (fan-out, then id), never revisiting a node on the path.
+// importance (branchImportance × confidence, a delegate first, then id),
+// never revisiting a node on the path. Callbacks are not followed.
 func walk(g *Graph, start int, importance []float64, opts TraceOptions) [][]int {
 	var out [][]int
 	onPath := map[int]bool{start: true}
 	path := []int{start}
-	var rec func(u int)
-	rec = func(u int) {
-		if len(out) >= opts.MaxPathsPerEntry {
-			return
+	// rec walks below u and emits at most budget paths; the budget is
+	// shared among u's branches in importance order (each gets an equal
+	// share of what is left), so the last branches of a wide step are
+	// walked too instead of the first one using up every path.
+	var rec func(u, budget int) int
+	rec = func(u, budget int) int {
+		if budget <= 0 {
+			return 0
 		}
 		var next []arc
 		if len(path) < opts.MaxDepth {
 			for _, a := range g.out[u] {
-				if a.conf >= opts.MinConfidence && !onPath[a.to] {
+				if a.conf >= opts.MinConfidence && !a.callback && !onPath[a.to] {
 					next = append(next, a)
 				}
 			}
@@ -120,34 +195,118 @@ func walk(g *Graph, start int, importance []float64, opts TraceOptions) [][]int 
 		if len(next) == 0 {
 			if len(path) >= opts.MinSteps {
 				out = append(out, append([]int(nil), path...))
+				return 1
 			}
-			return
+			return 0
+		}
+		weight := func(a arc) float64 {
+			w := importance[a.to] * a.conf
+			if g.Nodes[a.to].Name == g.Nodes[u].Name {
+				w *= delegateFactor
+			}
+			return w
 		}
 		sort.Slice(next, func(a, b int) bool {
-			ia, ib := importance[next[a].to]*next[a].conf, importance[next[b].to]*next[b].conf
+			ia, ib := weight(next[a]), weight(next[b])
 			if ia != ib {
 				return ia > ib
 			}
 			return g.Nodes[next[a].to].ID < g.Nodes[next[b].to].ID
 		})
-		if len(next) > opts.MaxBranch {
-			next = next[:opts.MaxBranch]
+		branch := opts.MaxBranch
+		switch len(path) {
+		case 1:
+			branch *= 8 // what the entry does is the behaviour: go wide there
+		case 2:
+			branch *= 2
 		}
-		for _, a := range next {
+		if len(next) > branch {
+			next = next[:branch]
+		}
+		used := 0
+		for i, a := range next {
+			left := budget - used
+			share := (left + len(next) - i - 1) / (len(next) - i) // ceil(left / branches left)
 			onPath[a.to] = true
 			path = append(path, a.to)
-			rec(a.to)
+			used += rec(a.to, share)
 			path = path[:len(path)-1]
 			delete(onPath, a.to)
 		}
+		return used
 	}
-	rec(start)
+	rec(start, opts.MaxRawPaths)
+	return out
+}
+
+// depthWeight is what a new step at depth d adds to a candidate path's
+// worth in selectPaths.
+func depthWeight(d int) float64 { _ = d; return 1 }
+
+// selectPaths picks, from the candidate paths of one entry point (in walk
+// order: most important branches first), the ones a reader needs: greedily
+// the path that adds the most steps not yet shown by a path already
+// picked, a step at depth d weighing 1/(1+d) so that what the entry does
+// itself comes before the detail of one branch (ties: walk order), as
+// long as it adds two new steps, or one
+// within the first three steps (a different thing the entry or its first
+// callee does: dispatch reaching getValue as well as Next). A path that
+// only swaps one deep leaf for another adds nothing and is not picked. At
+// most MaxPathsPerEntry, plus one per eight callees of the entry.
+//
+// What lies below a hub (a symbol many call: Context.Render under every
+// render method, WriteHeaderNow, debugPrint) is the hub's own behaviour,
+// the same under every caller: it counts as nothing new, so an entry shows
+// its path into the hub once, not every leaf behind it.
+func selectPaths(paths [][]int, hub []bool, opts TraceOptions, callees int) [][]int {
+	if len(paths) == 0 {
+		return nil
+	}
+	limit := opts.MaxPathsPerEntry + callees/8 // a main calling 75 functions does more than a handler calling 5
+	shown := map[int]bool{}
+	used := make([]bool, len(paths))
+	var out [][]int
+	for len(out) < limit {
+		best, bestGain, bestShallow, bestWeight := -1, 0, false, 0.0
+		for i, p := range paths {
+			if used[i] {
+				continue
+			}
+			gain, shallow, weight := 0, false, 0.0
+			for d, s := range p {
+				if !shown[s] {
+					gain++
+					weight += depthWeight(d)
+					if d < 3 {
+						shallow = true
+					}
+				}
+				if d > 0 && hub[s] && len(out) > 0 {
+					break
+				}
+			}
+			if weight > bestWeight {
+				best, bestGain, bestShallow, bestWeight = i, gain, shallow, weight
+			}
+		}
+		if best < 0 || len(out) > 0 && bestGain < 2 && !bestShallow {
+			break
+		}
+		used[best] = true
+		out = append(out, paths[best])
+		for _, s := range paths[best] {
+			shown[s] = true
+		}
+	}
 	return out
 }
 
 // dedupe drops identical traces and every trace that appears as a
-// contiguous run inside a longer one, keeping the order of the input.
-func dedupe(ts []Trace, minSteps int) []Trace {
+// contiguous run inside a longer one, keeping the order of the input —
+// except that a trace from an entry point in its own right (own) is kept
+// when the longer one starts elsewhere: route registration from GET stays
+// a flow even though StaticFS's flow runs through GET.
+func dedupe(ts []Trace, minSteps int, own map[int]bool) []Trace {
 	key := func(steps []int) string {
 		var b strings.Builder
 		for i, s := range steps {
@@ -158,12 +317,17 @@ func dedupe(ts []Trace, minSteps int) []Trace {
 		}
 		return b.String()
 	}
-	inner := map[string]bool{}
+	inner := map[string]bool{}     // contiguous runs of longer traces
+	innerSame := map[string]bool{} // the same, where the run starts the longer trace
 	for _, t := range ts {
 		n := len(t.Steps)
 		for l := minSteps; l < n; l++ {
 			for s := 0; s+l <= n; s++ {
-				inner[key(t.Steps[s:s+l])] = true
+				k := key(t.Steps[s : s+l])
+				inner[k] = true
+				if s == 0 {
+					innerSame[k] = true
+				}
 			}
 		}
 	}
@@ -171,7 +335,7 @@ func dedupe(ts []Trace, minSteps int) []Trace {
 	var out []Trace
 	for _, t := range ts {
 		k := key(t.Steps)
-		if seen[k] || inner[k] {
+		if seen[k] || innerSame[k] || inner[k] && !own[t.Entry] {
 			continue
 		}
 		seen[k] = true

@@ -457,7 +457,11 @@ func (x *goExtractor) call(scope string, c *sitter.Node) {
 	default:
 		return // func literal, parenthesized or conversion to a composite type
 	}
-	x.f.Facts.Calls = append(x.f.Facts.Calls, CallSite{CallerID: scope, Name: name, Receiver: recv, Kind: "call", Args: nargs, Line: lineOf(c)})
+	kind := "call"
+	if p := c.Parent(); p != nil && p.Kind() == "go_statement" {
+		kind = "go" // `go s.runShard(...)`: the callee runs as a goroutine
+	}
+	x.f.Facts.Calls = append(x.f.Facts.Calls, CallSite{CallerID: scope, Name: name, Receiver: recv, Kind: kind, Args: nargs, Line: lineOf(c)})
 }
 
 // genericCall records `F[T](x)` and `pkg.F[*T](x)`, which tree-sitter

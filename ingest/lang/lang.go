@@ -94,9 +94,10 @@ type CallSite struct {
 	// without the name: "s.db" for `s.db.Query()`, "fmt" for `fmt.Println`,
 	// "self" for `self.run()`, "" for a bare call.
 	Receiver string
-	// Kind is "call" (an invocation), "new" (constructor: `new X()`,
-	// `X{...}` is not a call), or "reference" (a function passed as a
-	// value or argument without being called).
+	// Kind is "call" (an invocation), "go" (an invocation started as a
+	// goroutine: `go f(x)`; resolved as a call), "new" (constructor:
+	// `new X()`, `X{...}` is not a call), or "reference" (a function
+	// passed as a value or argument without being called).
 	Kind string
 	Args int // argument count, -1 if unknown
 	Line int

@@ -63,7 +63,9 @@
 // contiguous run) is dropped — unless its entry stands in its own right
 // (public API, framework) and the longer path starts elsewhere — and so is
 // a path whose steps lie mostly (80%) inside a longer one from the same
-// entry (nearDupes). A process id is a hash of its entry point and step
+// entry (nearDupes). Before selection, the hubs at the end of a path are
+// cut (debugPrint → IsDebugging ends a hundred paths and says nothing),
+// down to three steps. A process id is a hash of its entry point and step
 // ids, so unchanged code keeps its process ids across re-analyzes.
 //
 // Measured (processes/judged_test.go: ten behaviours per corpus, written
@@ -71,9 +73,9 @@
 // that share 80% of a same-entry sibling's step names):
 //
 //	corpus      flows before → after   near-dup   judged behaviours covered
-//	gin          232 → 212              0%        3 → 9 of 10
+//	gin          232 → 230              0%        3 → 9 of 10
 //	flask        121 → 105              2%        5 → 9 of 10
-//	prometheus  1617 → 2418             3%        1 → 9 of 10
+//	prometheus  1617 → 2669             3%        1 → 9 of 10
 //
 // (before: session 5's tracer with this session's resolver fixes.)
 // Prometheus has more flows because public API and goroutines are now

@@ -3,6 +3,7 @@ package processes
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -81,7 +82,7 @@ func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, Trace
 		if ep.ownRight() {
 			own[ep.Node] = true
 		}
-		paths := selectPaths(walk(g, ep.Node, importance, opts), hub, opts, g.realCallees(ep.Node))
+		paths := selectPaths(trimHubTails(walk(g, ep.Node, importance, opts), hub, opts.MinSteps), hub, opts, g.realCallees(ep.Node))
 		walked[ep.Node] = len(paths)
 		if len(paths) == 0 {
 			st.TooShort++
@@ -236,6 +237,27 @@ func walk(g *Graph, start int, importance []float64, opts TraceOptions) [][]int 
 		return used
 	}
 	rec(start, opts.MaxRawPaths)
+	return out
+}
+
+// trimHubTails cuts from the end of each path the steps that are hubs
+// (debugPrint → IsDebugging, WriteHeaderNow → Written: utilities called
+// from everywhere, the same detail at the end of every flow), down to
+// minSteps at the shortest; paths that become identical are kept once.
+func trimHubTails(paths [][]int, hub []bool, minSteps int) [][]int {
+	seen := map[string]bool{}
+	var out [][]int
+	for _, p := range paths {
+		for len(p) > minSteps && hub[p[len(p)-1]] {
+			p = p[:len(p)-1]
+		}
+		k := fmt.Sprint(p)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, p)
+	}
 	return out
 }
 

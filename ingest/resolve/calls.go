@@ -212,7 +212,7 @@ func (r *resolver) resolveCall(c ctx, cs lang.CallSite) ([]*sym, string, float64
 			return r.preferActive(ms), schema.ReasonReceiverTyped, 0.9, resolved
 		}
 		if t.Label == schema.LabelInterface {
-			if ms := r.interfaceTargets(t, name); len(ms) > 0 {
+			if ms := r.interfaceTargets(t, name, c.caller); len(ms) > 0 {
 				return ms, schema.ReasonInterface, interfaceConf, resolved
 			}
 			return nil, "", 0, dynamic
@@ -328,9 +328,16 @@ const interfaceConf = 0.5
 
 // interfaceTargets returns the methods named name of the repository types
 // that satisfy Go interface t (its implementers, from goImplements), when
-// there are at most maxInterfaceImpls of them; nil otherwise.
-func (r *resolver) interfaceTargets(t *sym, name string) []*sym {
-	impls := r.implementers[t.ID]
+// there are at most maxInterfaceImpls of them; nil otherwise. A type
+// declared in test code implements it only for a caller in test code: the
+// production build never holds one.
+func (r *resolver) interfaceTargets(t *sym, name string, caller *sym) []*sym {
+	var impls []*sym
+	for _, it := range r.implementers[t.ID] {
+		if !it.IsTest || caller != nil && caller.IsTest {
+			impls = append(impls, it)
+		}
+	}
 	if len(impls) == 0 || len(impls) > maxInterfaceImpls {
 		return nil
 	}

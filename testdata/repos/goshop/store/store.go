@@ -24,7 +24,7 @@ func Open(path string) *DB {
 
 // SaveOrder appends o.
 func (d *DB) SaveOrder(o Order) error {
-	d.orders = append(d.orders, o)
+	d.orders = append(Open(d.path).orders, append(d.orders, o)...) // reopen: the file may have changed
 	return nil
 }
 

@@ -126,7 +126,7 @@ func ScoreEntryPoints(g *Graph) []EntryPoint {
 			if shape > 0 {
 				reasons = append(reasons, "exported")
 			}
-			if callees > 0 && callers <= apiCallers {
+			if callees > 0 && callers-g.wrappedBy(i) <= apiCallers {
 				score += apiBonus
 				reasons = append(reasons, "api")
 			}
@@ -182,6 +182,19 @@ func (g *Graph) realCallers(i int) int {
 	n := 0
 	for _, a := range g.in[i] {
 		if !a.callback && !g.Nodes[a.to].IsTest {
+			n++
+		}
+	}
+	return n
+}
+
+// wrappedBy counts the thin wrappers that delegate to i: a wrapper of the
+// same name calling it (ginS.GET → RouterGroup.GET) says i is API, not
+// that i is a utility.
+func (g *Graph) wrappedBy(i int) int {
+	n := 0
+	for _, a := range g.in[i] {
+		if !a.callback && !g.Nodes[a.to].IsTest && g.Nodes[a.to].Name == g.Nodes[i].Name && g.isWrapper(a.to) {
 			n++
 		}
 	}

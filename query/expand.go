@@ -60,6 +60,11 @@ type Ranking struct {
 	// IdentTermWeight multiplies the BM25 of the query's code-shaped terms
 	// (Query.Idents); 0 or 1 leaves them as other words.
 	IdentTermWeight float64
+	// MentionWeight lifts what the query names outright (Query.Mentions:
+	// a file path, a qualified name): the named file and every symbol in
+	// it, and the named symbol, gain MentionWeight × the best keyword
+	// score; 0 turns it off.
+	MentionWeight float64
 	// Combine merges the fields' scores: "sum" adds weight × BM25, "rrf"
 	// fuses their ranks (weight / (RRFK + rank)).
 	Combine string
@@ -90,6 +95,7 @@ var DefaultRanking = Ranking{
 	BodyWords:       16,
 	FileBoost:       0,
 	IdentTermWeight: 1,
+	MentionWeight:   0.5,
 	Combine:         "sum",
 }
 

@@ -259,6 +259,11 @@ func (p *Pack) keyword(q *Query, opts Options) ([]Hit, error) {
 	if r.FileBoost > 0 {
 		boostByFile(nt.nodes, byDoc, r.FileBoost)
 	}
+	if r.MentionWeight > 0 {
+		for _, d := range mentionBoost(nt.nodes, q.Mentions, byDoc, r.MentionWeight) {
+			order = append(order, d)
+		}
+	}
 	hits := make([]*Hit, len(order))
 	for i, d := range order {
 		h := nt.nodes[d]

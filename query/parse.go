@@ -39,6 +39,9 @@ type Query struct {
 	// one segment; "" otherwise (completing the last of several words
 	// rewards names that merely start with a common word).
 	Prefix string
+	// Mentions are the files and qualified names the query names outright
+	// (a path, a traceback frame, `Header.fromstring`).
+	Mentions Mentions
 }
 
 // Phrase is one joined run of query words.
@@ -56,7 +59,7 @@ type Phrase struct {
 //	Parse("k8s auth").Words             = [k8s kubernetes auth authentication authorization]
 //	Parse("user repository").Phrases    = [{userrepository 2}]
 func Parse(q string) *Query {
-	out := &Query{Raw: q}
+	out := &Query{Raw: q, Mentions: parseMentions(q)}
 	type seg struct{ words []string }
 	var segs []seg
 	nwords := 0

@@ -1,0 +1,50 @@
+package query
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestParseMentions(t *testing.T) {
+	m := parseMentions("See https://github.com/pydata/xarray/blob/1be777f/xarray/core/nanops.py#L35 and " +
+		"`File \"astropy/io/fits/card.py\", line 12, in fromstring`: Header.fromstring fails; also fitsrec.py, www.python.org and e.g. this")
+	if got := fmt.Sprint(m.Files); got != "[[github.com pydata xarray blob 1be777f xarray core nanops.py] [astropy io fits card.py] [fitsrec.py]]" {
+		t.Errorf("files = %s", got)
+	}
+	if got := fmt.Sprint(m.Qualified); got != "[[Header fromstring] [www python org] [e g]]" {
+		t.Errorf("qualified = %s", got)
+	}
+	n := parseMentions("`polyval` with timedelta64 fails; pairplot(df) raises; `x.y` is no name; plain words are not")
+	if got := fmt.Sprint(n.Names); got != "[polyval pairplot]" {
+		t.Errorf("names = %s", got)
+	}
+}
+
+func TestMentionTargets(t *testing.T) {
+	nodes := []Hit{
+		{ID: "xarray/core/nanops.py", Label: "File", FilePath: "xarray/core/nanops.py"},
+		{ID: "xarray/core/nanops.py#nansum:function", Name: "nansum", Label: "Function", FilePath: "xarray/core/nanops.py"},
+		{ID: "astropy/io/fits/header.py#Header.fromstring:method", Name: "fromstring", Label: "Method", FilePath: "astropy/io/fits/header.py"},
+		{ID: "astropy/io/fits/card.py#Card.fromstring:method", Name: "fromstring", Label: "Method", FilePath: "astropy/io/fits/card.py"},
+		{ID: "astropy/units/decorators.py#quantity_input:function", Name: "quantity_input", Label: "Function", FilePath: "astropy/units/decorators.py"},
+	}
+	for _, c := range []struct {
+		q    string
+		want string
+	}{
+		{"see .../blob/abc/xarray/core/nanops.py", "[xarray/core/nanops.py]"},
+		{"Header.fromstring breaks", "[astropy/io/fits/header.py#Header.fromstring:method]"},
+		{"units.quantity_input with a return annotation", "[astropy/units/decorators.py#quantity_input:function]"},
+		{"nothing.here or other.py", "[]"},
+		{"`nansum` drops the attrs", "[xarray/core/nanops.py#nansum:function]"},
+		{"xr.nansum is wrong", "[xarray/core/nanops.py#nansum:function]"}, // a package alias: the module-level symbol
+	} {
+		var got []string
+		for _, i := range mentionTargets(nodes, parseMentions(c.q)) {
+			got = append(got, nodes[i].ID)
+		}
+		if fmt.Sprint(got) != c.want && !(c.want == "[]" && len(got) == 0) {
+			t.Errorf("%q: targets %v, want %s", c.q, got, c.want)
+		}
+	}
+}

@@ -65,6 +65,10 @@ type Ranking struct {
 	// it, and the named symbol, gain MentionWeight × the best keyword
 	// score; 0 turns it off.
 	MentionWeight float64
+	// LeadTermWeight multiplies the BM25 of the words of the query's
+	// first line when more lines follow (Query.Lead: an issue's title);
+	// 0 or 1 leaves them as other words.
+	LeadTermWeight float64
 	// Combine merges the fields' scores: "sum" adds weight × BM25, "rrf"
 	// fuses their ranks (weight / (RRFK + rank)).
 	Combine string
@@ -96,6 +100,7 @@ var DefaultRanking = Ranking{
 	FileBoost:       0,
 	IdentTermWeight: 1,
 	MentionWeight:   0.5,
+	LeadTermWeight:  2,
 	Combine:         "sum",
 }
 

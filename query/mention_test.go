@@ -48,3 +48,14 @@ func TestMentionTargets(t *testing.T) {
 		}
 	}
 }
+
+func TestParseLead(t *testing.T) {
+	// "where" is a stop word; the lead keeps the words the search uses.
+	q := Parse("xr.where drops attributes\n\nUsing it on a DataArray loses the attrs.")
+	if got := fmt.Sprint(q.Lead); got != "[xr drops attributes]" {
+		t.Errorf("lead = %s (words %v)", got, q.Words)
+	}
+	if q := Parse("one line only"); len(q.Lead) != 0 {
+		t.Errorf("a one-line query has no lead: %v", q.Lead)
+	}
+}

@@ -221,6 +221,14 @@ func (p *Pack) keyword(q *Query, opts Options) ([]Hit, error) {
 			termWeights[id] = r.IdentTermWeight
 		}
 	}
+	if r.LeadTermWeight > 0 && r.LeadTermWeight != 1 && len(q.Lead) > 0 {
+		if termWeights == nil {
+			termWeights = map[string]float64{}
+		}
+		for _, w := range q.Lead {
+			termWeights[w] = max(termWeights[w], 1) * r.LeadTermWeight
+		}
+	}
 	byDoc := map[int32]float64{}
 	var order []int32
 	for _, f := range fields {

@@ -42,6 +42,10 @@ type Query struct {
 	// Mentions are the files and qualified names the query names outright
 	// (a path, a traceback frame, `Header.fromstring`).
 	Mentions Mentions
+	// Lead are the Words of the query's first line when the query has more
+	// than one (an issue's title above its body): what the task is about
+	// before the details.
+	Lead []string
 }
 
 // Phrase is one joined run of query words.
@@ -109,6 +113,14 @@ func Parse(q string) *Query {
 	}
 	if len(segs) == 1 {
 		out.Prefix = strings.Join(segs[0].words, "")
+	}
+	if first, rest, ok := strings.Cut(strings.TrimSpace(q), "\n"); ok && strings.TrimSpace(rest) != "" {
+		lead := Parse(first)
+		for _, w := range lead.Words {
+			if seen[w] {
+				out.Lead = append(out.Lead, w)
+			}
+		}
 	}
 	// Phrases: runs over all words, stop words included.
 	var words []string

@@ -46,6 +46,11 @@ type Ranking struct {
 	// signature and doc comment, and (with Options.Files) file path and
 	// name.
 	WeightIdent, WeightDoc, WeightFile float64
+	// WeightDocLong is the doc field's weight for a query in prose (from
+	// BodyWords words on; shorter queries slide from WeightDoc to it as
+	// the body's share grows): doc comments are prose too, and a long
+	// query's common words match them everywhere. 0: WeightDoc throughout.
+	WeightDocLong float64
 	// WeightBody weighs the BM25 score of a symbol's source text (its
 	// identifiers, literals and comments: what an issue quotes).
 	WeightBody float64
@@ -95,6 +100,7 @@ var DefaultRanking = Ranking{
 	WeightIdent:     1,
 	WeightDoc:       0.5,
 	WeightFile:      1,
+	WeightDocLong:   0.3,
 	WeightBody:      0.45,
 	BodyWords:       16,
 	FileBoost:       0,

@@ -208,7 +208,12 @@ func (p *Pack) keyword(q *Query, opts Options) ([]Hit, error) {
 	if opts.filtered() {
 		top = min(opts.TopK*8, MaxTopK)
 	}
-	fields := []field{{secIdent, r.WeightIdent}, {secDoc, r.WeightDoc}, {secBody, r.WeightBody * bodyScale(len(q.Words), r.BodyWords)}}
+	long := bodyScale(len(q.Words), r.BodyWords) // 0 for a name, 1 for a task in prose
+	weightDoc := r.WeightDoc
+	if r.WeightDocLong > 0 {
+		weightDoc += (r.WeightDocLong - r.WeightDoc) * long * long // barely moves for a few words
+	}
+	fields := []field{{secIdent, r.WeightIdent}, {secDoc, weightDoc}, {secBody, r.WeightBody * long}}
 	if opts.Files {
 		fields = append(fields, field{secFile, r.WeightFile})
 	}

@@ -161,6 +161,17 @@
 // keyword search ranks high when they name more than four symbols: no
 // change.)
 //
+// 2e. Methods over their classes, for tasks. A Class or Interface hit is
+// multiplied by Ranking.TypeFactor = 0.6 for a query in prose (sliding by
+// the square of the body share, so a short query naming a class is
+// untouched): a class matches a task's words through all its members, the
+// method that does the work is the answer. Files are ranked before this
+// (Result.Files, each by its best hit): a strongly matching class still
+// says which file to open. Dev set: function R@10 0.456 → 0.504, R@5
+// 0.410 → 0.437, file R@5 0.798, MRR 0.680 → 0.681, R@10 0.845 → 0.833;
+// × 0.8: function R@10 0.488. Applied flat it cost the labeled set symbol
+// R@5 0.728 → 0.650; by the share's square nothing.
+//
 // 3. Fusion. The keyword list and the vector list (when there is one; the
 // vector retriever returns ids, turned into hits through the Snapshot) are
 // fused by reciprocal rank fusion, score = Σ 1/(60 + rank) with 1-based
@@ -189,7 +200,10 @@
 // ingest decided once, schema.IsTestPath, and the pack carries; search
 // never looks at the path for it) are multiplied by Ranking.TestFactor.
 //
-// 6. Cut and group. Hits under MinScore go, the best Limit stay, and those
+// 6. Cut and group. Result.Files lists the files of all hits (not only
+// those kept), ranked by their best hit before the type factor, at most
+// Limit: the answer to "which files".
+// Hits under MinScore go, the best Limit stay, and those
 // that are steps of a process (from the Snapshot) are listed under it;
 // processes are ordered by the sum of their hits' scores (a flow through
 // three matches before a flow through one) and the first MaxProcesses are

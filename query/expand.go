@@ -26,6 +26,13 @@ type Ranking struct {
 	// FileFactor multiplies the score of File hits: a definition that
 	// matches is a better answer than the file around it.
 	FileFactor float64
+	// TypeFactor multiplies the score of Class and Interface hits for a
+	// query in prose (sliding from 1 for one or two words to TypeFactor
+	// at BodyWords, as the body's share does): a class matches a task's
+	// words through all its members, the method that does the work is the
+	// better answer; a short query naming a class wants the class. 0 or 1:
+	// off.
+	TypeFactor float64
 	// TestFactor multiplies the score of hits in test code (Hit.IsTest,
 	// the isTest property ingest stored and the pack carries):
 	// a developer asking where something is done wants the code that does
@@ -94,6 +101,7 @@ var DefaultRanking = Ranking{
 	ExpandHops:      1,
 	FileFactor:      0.8,
 	TestFactor:      0.7,
+	TypeFactor:      0.6,
 	PrefixMin:       4,
 	PrefixWeight:    0.3,
 	Phrases:         0,

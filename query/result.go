@@ -89,6 +89,10 @@ type Result struct {
 	// Definitions are the hits that are steps of none of Processes, best
 	// first.
 	Definitions []Hit `json:"definitions"`
+	// Files are the files the hits are in, ranked by their best hit
+	// (before classes and interfaces are demoted below their methods):
+	// which files to open, at most Limit.
+	Files []RankedFile `json:"files"`
 	// Hits are all the hits, best first, before they were grouped: the
 	// ranking itself, which query/eval scores. Not part of the JSON answer
 	// (processes, process_symbols and definitions hold the same hits).
@@ -109,4 +113,10 @@ type BudgetNote struct {
 	Tokens    int      `json:"tokens"`
 	LeftOut   []string `json:"left_out"`
 	Hint      string   `json:"hint"`
+}
+
+// RankedFile is a file of a search answer and its best hit's score.
+type RankedFile struct {
+	FilePath string  `json:"filePath"`
+	Score    float64 `json:"score"`
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sort"
 	"strings"
 	"time"
 
@@ -50,6 +51,7 @@ func Search(ctx context.Context, pack *Pack, q string, opts Options) (*Result, e
 		Processes:      []Process{},
 		ProcessSymbols: []ProcessSymbol{},
 		Definitions:    []Hit{},
+		Files:          []RankedFile{},
 	}
 
 	// 1. Retrieve.
@@ -115,6 +117,20 @@ func Search(ctx context.Context, pack *Pack, q string, opts Options) (*Result, e
 		}
 		if opts.Ranking.TestFactor > 0 && hits[i].IsTest {
 			hits[i].Score *= opts.Ranking.TestFactor
+		}
+	}
+	// The files, ranked by their best hit — a class matching strongly
+	// makes its file relevant even where the method is the better symbol
+	// to answer with — before types are demoted below their methods.
+	res.Files = rankFiles(hits, opts.MinScore, opts.Limit)
+	if f := opts.Ranking.TypeFactor; f > 0 && f != 1 {
+		// in full for a task in prose, not at all for a name looked up
+		long := bodyScale(len(parsed.Words), opts.Ranking.BodyWords)
+		f = 1 - (1-f)*long*long
+		for i := range hits {
+			if hits[i].Label == string(schema.LabelClass) || hits[i].Label == string(schema.LabelInterface) {
+				hits[i].Score *= f
+			}
 		}
 	}
 	hits = derefSorted(ptrs(hits))
@@ -204,6 +220,31 @@ func ptrs(hs []Hit) []*Hit {
 	out := make([]*Hit, len(hs))
 	for i := range hs {
 		out[i] = &hs[i]
+	}
+	return out
+}
+
+// rankFiles returns the files of hits ranked by their best hit's score
+// (ties by path), those scoring at least minScore, at most limit.
+func rankFiles(hits []Hit, minScore float64, limit int) []RankedFile {
+	best := map[string]float64{}
+	for _, h := range hits {
+		if h.FilePath != "" && h.Score >= minScore && h.Score > best[h.FilePath] {
+			best[h.FilePath] = h.Score
+		}
+	}
+	out := make([]RankedFile, 0, len(best))
+	for p, sc := range best {
+		out = append(out, RankedFile{FilePath: p, Score: sc})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].FilePath < out[j].FilePath
+	})
+	if len(out) > limit {
+		out = out[:limit]
 	}
 	return out
 }

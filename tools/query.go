@@ -242,12 +242,15 @@ func Query(ctx context.Context, db Querier, pack *query.Pack, in QueryInput, vec
 }
 
 // shrinkResult cuts the least important part of a search answer for its
-// token budget: the definitions beyond 3, then the last flow (with its
-// symbols), down to one, then the definitions, then the first flow's
-// steps.
+// token budget: the ranked files beyond 5, the definitions beyond 3, then
+// the last flow (with its symbols), down to one, then the definitions,
+// then the first flow's steps.
 func shrinkResult(r *query.Result) func() (string, bool) {
-	defs, procs := len(r.Definitions), len(r.Processes)
+	defs, procs, files := len(r.Definitions), len(r.Processes), len(r.Files)
 	return func() (string, bool) {
+		if what, ok := halve(&r.Files, 5, files, "files"); ok {
+			return what, true
+		}
 		if what, ok := halve(&r.Definitions, 3, defs, "definitions"); ok {
 			return what, true
 		}

@@ -76,13 +76,21 @@ type cppWalker struct {
 	members map[string]bool            // data members of the method being walked
 	tparams map[string]bool            // template parameters in scope
 	inBody  bool                       // walking a class body's members (not a function body)
+
+	// Kernel-style C (c.go).
+	sysPending *cSyscall           // a SYSCALL_DEFINEn statement waiting for its body
+	tables     map[string][]string // file-level variable → functions its initializer stores
+	tableRefs  map[string][]string // file-level variable → file-level variables its initializer points at
+	tableUses  []cTableUse         // file-level tables named inside functions
 }
 
 func (w *cppWalker) run(root *sitter.Node) {
 	w.globals = map[string]bool{}
 	w.fields = map[string]map[string]bool{}
 	w.tparams = map[string]bool{}
+	w.tables, w.tableRefs = map[string][]string{}, map[string][]string{}
 	w.walk(root, "")
+	w.expandTables()
 	lxLinkParents(w.f)
 }
 
@@ -113,7 +121,22 @@ func (w *cppWalker) walkChildren(n *sitter.Node, caller string) {
 // visit handles one node and reports whether its descendants still need
 // visiting.
 func (w *cppWalker) visit(n *sitter.Node, kind, caller string) bool {
+	if sc := w.sysPending; sc != nil && kind != "comment" {
+		w.sysPending = nil
+		if kind == "compound_statement" && caller == "" {
+			w.syscallFunc(sc, sc.stmt, n)
+			return false
+		}
+	}
 	switch kind {
+	case "expression_statement":
+		if caller == "" && w.syscallStmt(n) {
+			return false
+		}
+	case "assignment_expression":
+		if caller != "" {
+			w.memberStore(n, caller)
+		}
 	case "comment":
 		return false
 	case "preproc_include":
@@ -532,6 +555,9 @@ func cppIsStatic(f *File, n *sitter.Node) bool {
 func (w *cppWalker) function(n *sitter.Node, caller string) {
 	fd := cppFuncDeclarator(field(n, "declarator"))
 	if fd == nil {
+		if caller == "" && w.syscallDefinition(n) {
+			return
+		}
 		w.walkChildren(n, caller)
 		return
 	}
@@ -628,6 +654,12 @@ func (w *cppWalker) declaration(n *sitter.Node, caller string) {
 	isField := n.Kind() == "field_declaration" && len(w.cls) > 0
 	eachField(n, "declarator", func(d *sitter.Node) {
 		if fd := cppFuncDeclarator(d); fd != nil {
+			if caller == "" && !isField && w.f.Language == "c" {
+				_, nameNode := cppFlatten(w.f, field(fd, "declarator"))
+				if name := cppName(w.f, nameNode); lxIdentLike(name) {
+					w.f.Facts.Prototypes = append(w.f.Facts.Prototypes, name)
+				}
+			}
 			// A prototype. Pure virtual members are the only declaration an
 			// abstract method has: emit those.
 			if isField && strings.TrimSpace(fieldText(w.f, n, "default_value")) == "0" {
@@ -668,6 +700,15 @@ func (w *cppWalker) declaration(n *sitter.Node, caller string) {
 		}
 		if kindOf(d) == "init_declarator" {
 			if v := field(d, "value"); v != nil {
+				if kindOf(v) == "initializer_list" {
+					table := ""
+					if caller == "" && !isField {
+						table = name
+					}
+					w.initStores(v, typ, table, caller)
+				} else if g := w.globalName(v); g != "" && caller != "" {
+					w.tableUses = append(w.tableUses, cTableUse{caller: caller, table: g, line: lineOf(v)})
+				}
 				w.walk(v, caller)
 			}
 		}
@@ -696,6 +737,9 @@ func (w *cppWalker) call(n *sitter.Node, caller string) {
 	}
 	if lxIdentLike(name) {
 		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "call", Args: lxArgCount(args), Line: lineOf(n)})
+		if recv == "" {
+			w.registrar(name, args, caller)
+		}
 	}
 	lxChildren(args, func(a *sitter.Node) {
 		ref := a
@@ -706,6 +750,10 @@ func (w *cppWalker) call(n *sitter.Node, caller string) {
 		switch kindOf(ref) {
 		case "identifier":
 			nm := w.f.Text(ref)
+			if w.globals[nm] && !w.locals[nm] && caller != "" {
+				w.tableUses = append(w.tableUses, cTableUse{caller: caller, table: nm, line: lineOf(ref)})
+				return
+			}
 			if nm == "" || w.locals[nm] || w.globals[nm] || w.members[nm] || lxIsConstName(nm) {
 				return
 			}

@@ -245,6 +245,7 @@ const (
 	ReasonMethodSet     = "method-set" // Go implicit interface satisfaction
 	ReasonDeclared      = "declared"   // explicit extends/implements clause
 	ReasonModuleRule    = "module-rule"
+	ReasonFieldPointer  = "field-pointer" // C call through a struct member, linked to the functions stored in it
 )
 
 // Edge is one relationship row. From and To are node ids; FromLabel and

@@ -30,7 +30,9 @@
 // Every non-test Function and Method gets a score from call-graph shape (few
 // callers, many callees), export status, naming conventions (main, handle*,
 // *Handler, *Controller, Run/Serve/Execute, on*) and framework knowledge (see
-// entry.go for the table). Symbols in test code (the isTest property ingest
+// entry.go for the table). C functions carry their file's registrations
+// of them as decorators (SYSCALL_DEFINEn, module_init, ops-table members,
+// request_irq): syscalls and registered callbacks are entry points. Symbols in test code (the isTest property ingest
 // stored, Node.IsTest) are never entry points.
 //
 // # Traces

@@ -36,6 +36,17 @@ package lang
 //   - TypeFacts: fields, parameters, locals and globals with a declared
 //     class-like type, and return types; primitive types and `auto` are
 //     left out.
+//   - Kernel-style C (c.go): `SYSCALL_DEFINEn(read, type, arg, ...) {...}`
+//     is the function sys_read (COMPAT_SYSCALL_DEFINEn: compat_sys_X), its
+//     macro arguments its parameters; file-level prototypes of C files are
+//     Facts.Prototypes; Facts.Registrations records function names stored
+//     in struct members (`.read = foo_read` in an initializer of a
+//     declared struct type, `x->open = foo_open`), handed to registration
+//     calls and macros (module_init, *_initcall, request_irq, ...) and
+//     defined by SYSCALL_DEFINEn. Inside a function a member store is also
+//     a "reference" call site, and naming a file-level table whose
+//     initializer stores functions (`register_chrdev(0, "x", &foo_fops)`)
+//     makes each stored function a "reference" of that function.
 
 import (
 	"strings"

@@ -348,13 +348,16 @@ func cRegistrarArgs(name string) []int {
 	return nil
 }
 
-// cSyscall is a SYSCALL_DEFINEn(...) statement whose body the parser left
-// as the next sibling.
+// cSyscall is the body of a SYSCALL_DEFINEn(...) { ... } being walked.
+// The C grammar cannot read the macro as a declarator: it leaves an
+// expression statement followed by a block, or an ERROR node after which
+// the body's statements float at file level. The body is therefore found
+// in the text (the brace block after the macro call) and every file-level
+// node starting inside it belongs to the syscall.
 type cSyscall struct {
-	stmt   *sitter.Node
-	macro  string
-	name   string   // "sys_read"
-	params []string // the macro's arguments after the name: type, name, type, name...
+	id                        string
+	end                       uint // byte just past the body's closing brace
+	savedLocals, savedMembers map[string]bool
 }
 
 // cTableUse is a file-level variable named inside a function (`&foo_fops`
@@ -413,16 +416,10 @@ func cMacroParamType(t string) string {
 	return last
 }
 
-// syscallStmt recognises `SYSCALL_DEFINEn(name, type, arg, ...)` parsed as
-// an expression statement (its body follows as a sibling block) and keeps
-// it pending; it reports whether n was one.
-func (w *cppWalker) syscallStmt(n *sitter.Node) bool {
-	var call *sitter.Node
-	lxChildren(n, func(c *sitter.Node) {
-		if call == nil && c.Kind() == "call_expression" {
-			call = c
-		}
-	})
+// syscallCall recognises a file-level `SYSCALL_DEFINEn(name, type, arg,
+// ...)` call followed by its body, emits the function it defines and makes
+// the body current (w.sys); it reports whether call was one.
+func (w *cppWalker) syscallCall(call *sitter.Node) bool {
 	fn := field(call, "function")
 	if kindOf(fn) != "identifier" {
 		return false
@@ -436,34 +433,119 @@ func (w *cppWalker) syscallStmt(n *sitter.Node) bool {
 	if len(args) == 0 || !lxIdentLike(args[0]) {
 		return false
 	}
-	w.sysPending = &cSyscall{stmt: n, macro: macro, name: prefix + args[0], params: args[1:]}
+	end := cBlockEnd(w.f.Src, call.EndByte())
+	if end == 0 {
+		return false
+	}
+	w.endSyscall()
+	start := call.StartByte()
+	id := w.syscallSymbol(macro, prefix+args[0], args[1:], start, end, lineOf(call), call.EndByte())
+	w.sys = &cSyscall{id: id, end: end, savedLocals: w.locals, savedMembers: w.members}
+	w.locals, w.members = w.sysLocals, nil
 	return true
 }
 
-// syscallFunc emits the function a syscall macro defines, spanning first
-// to body, and walks its body.
-func (w *cppWalker) syscallFunc(sc *cSyscall, first, body *sitter.Node) {
-	id := w.f.addSymbolSpan(schema.Symbol{
-		Name: sc.name, QualifiedName: sc.name, Kind: schema.KindFunction,
-		Signature:  signatureOf(w.f, first, body),
-		DocComment: cppDoc(w.f, first, nil),
-		IsExported: true,
-	}, first, body)
-	w.f.Facts.Registrations = append(w.f.Facts.Registrations, Registration{Name: sc.name, Via: sc.macro, Line: lineOf(first)})
-	savedLocals, savedMembers := w.locals, w.members
-	w.locals, w.members = map[string]bool{}, nil
-	for i := 0; i+1 < len(sc.params); i += 2 {
-		name := sc.params[i+1]
-		if !lxIdentLike(name) {
+// endSyscall leaves the syscall body being walked, if any.
+func (w *cppWalker) endSyscall() {
+	if w.sys != nil {
+		w.locals, w.members = w.sys.savedLocals, w.sys.savedMembers
+		w.sys = nil
+	}
+}
+
+// cBlockEnd finds the brace block that starts after src[from:] (only
+// spaces and comments between) and returns the byte just past its closing
+// brace; 0 when there is none. Strings, character literals and comments
+// are skipped.
+func cBlockEnd(src []byte, from uint) uint {
+	i := int(from)
+	for i < len(src) {
+		switch {
+		case src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r' || src[i] == ';':
+			if src[i] == ';' {
+				return 0
+			}
+			i++
+			continue
+		case bytes.HasPrefix(src[i:], []byte("/*")):
+			j := bytes.Index(src[i+2:], []byte("*/"))
+			if j < 0 {
+				return 0
+			}
+			i += j + 4
+			continue
+		case bytes.HasPrefix(src[i:], []byte("//")):
+			j := bytes.IndexByte(src[i:], '\n')
+			if j < 0 {
+				return 0
+			}
+			i += j
 			continue
 		}
-		w.locals[name] = true
-		if t := cMacroParamType(sc.params[i]); t != "" {
-			w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: id, Name: name, Type: t, Kind: "param", Line: lineOf(first)})
+		break
+	}
+	if i >= len(src) || src[i] != '{' {
+		return 0
+	}
+	depth := 0
+	for ; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return uint(i + 1)
+			}
+		case '"', '\'':
+			for i++; i < len(src) && src[i] != c && src[i] != '\n'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case '/':
+			if i+1 < len(src) && src[i+1] == '*' {
+				j := bytes.Index(src[i+2:], []byte("*/"))
+				if j < 0 {
+					return 0
+				}
+				i += j + 3
+			} else if i+1 < len(src) && src[i+1] == '/' {
+				j := bytes.IndexByte(src[i:], '\n')
+				if j < 0 {
+					return 0
+				}
+				i += j
+			}
 		}
 	}
-	w.walkChildren(body, id)
-	w.locals, w.members = savedLocals, savedMembers
+	return 0
+}
+
+// syscallSymbol emits the function a syscall macro defines over
+// src[start:end) (its signature is src[start:sigEnd)), with the macro's
+// arguments after the name (type, name, type, name...) as its parameters,
+// left in w.sysLocals, and returns its id.
+func (w *cppWalker) syscallSymbol(macro, name string, params []string, start, end uint, line int, sigEnd uint) string {
+	id := w.f.addSymbolBytes(schema.Symbol{
+		Name: name, QualifiedName: name, Kind: schema.KindFunction,
+		Signature:  collapseSpace(w.f.Src[start:sigEnd], signatureCap),
+		DocComment: lxTextDoc(w.f.Src, start, lxDocStyle{}),
+		IsExported: true,
+	}, start, end, line)
+	w.f.Facts.Registrations = append(w.f.Facts.Registrations, Registration{Name: name, Via: macro, Line: line})
+	w.sysLocals = map[string]bool{}
+	for i := 0; i+1 < len(params); i += 2 {
+		pn := params[i+1]
+		if !lxIdentLike(pn) {
+			continue
+		}
+		w.sysLocals[pn] = true
+		if t := cMacroParamType(params[i]); t != "" {
+			w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: id, Name: pn, Type: t, Kind: "param", Line: line})
+		}
+	}
+	return id
 }
 
 // syscallDefinition handles `SYSCALL_DEFINE0(name) { ... }`, which the C
@@ -472,7 +554,8 @@ func (w *cppWalker) syscallFunc(sc *cSyscall, first, body *sitter.Node) {
 func (w *cppWalker) syscallDefinition(n *sitter.Node) bool {
 	t := field(n, "type")
 	d := field(n, "declarator")
-	if kindOf(t) != "type_identifier" || kindOf(d) != "parenthesized_declarator" {
+	body := field(n, "body")
+	if kindOf(t) != "type_identifier" || kindOf(d) != "parenthesized_declarator" || body == nil {
 		return false
 	}
 	macro := w.f.Text(t)
@@ -484,8 +567,35 @@ func (w *cppWalker) syscallDefinition(n *sitter.Node) bool {
 	if !lxIdentLike(name) {
 		return false
 	}
-	w.syscallFunc(&cSyscall{stmt: n, macro: macro, name: prefix + name}, n, field(n, "body"))
+	w.syscallBody(n, body, macro, prefix+name, nil)
 	return true
+}
+
+// syscallDeclarator handles a syscall macro read as a function declarator
+// `SYSCALL_DEFINE2(truncate, const char __user *, path, long, length) {
+// ... }` (the C++ grammar's reading, used for a .c file whose text looked
+// like C++); it reports whether n was one.
+func (w *cppWalker) syscallDeclarator(n, fd *sitter.Node, macro string) bool {
+	prefix, ok := cSyscallMacro(macro)
+	body := field(n, "body")
+	if !ok || body == nil {
+		return false
+	}
+	args := cMacroArgs(w.f.Text(field(fd, "parameters")))
+	if len(args) == 0 || !lxIdentLike(args[0]) {
+		return false
+	}
+	w.syscallBody(n, body, macro, prefix+args[0], args[1:])
+	return true
+}
+
+// syscallBody emits the syscall function defined by n and walks its body.
+func (w *cppWalker) syscallBody(n, body *sitter.Node, macro, name string, params []string) {
+	id := w.syscallSymbol(macro, name, params, n.StartByte(), n.EndByte(), lineOf(n), body.StartByte())
+	savedLocals, savedMembers := w.locals, w.members
+	w.locals, w.members = w.sysLocals, nil
+	w.walkChildren(body, id)
+	w.locals, w.members = savedLocals, savedMembers
 }
 
 // registrar records the functions a registration call or macro

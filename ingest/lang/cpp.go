@@ -89,10 +89,11 @@ type cppWalker struct {
 	inBody  bool                       // walking a class body's members (not a function body)
 
 	// Kernel-style C (c.go).
-	sysPending *cSyscall           // a SYSCALL_DEFINEn statement waiting for its body
-	tables     map[string][]string // file-level variable → functions its initializer stores
-	tableRefs  map[string][]string // file-level variable → file-level variables its initializer points at
-	tableUses  []cTableUse         // file-level tables named inside functions
+	sys       *cSyscall           // the SYSCALL_DEFINEn body being walked, by byte range
+	sysLocals map[string]bool     // the parameters of the last syscall emitted
+	tables    map[string][]string // file-level variable → functions its initializer stores
+	tableRefs map[string][]string // file-level variable → file-level variables its initializer points at
+	tableUses []cTableUse         // file-level tables named inside functions
 }
 
 func (w *cppWalker) run(root *sitter.Node) {
@@ -101,6 +102,7 @@ func (w *cppWalker) run(root *sitter.Node) {
 	w.tparams = map[string]bool{}
 	w.tables, w.tableRefs = map[string][]string{}, map[string][]string{}
 	w.walk(root, "")
+	w.endSyscall()
 	w.expandTables()
 	lxLinkParents(w.f)
 }
@@ -132,18 +134,16 @@ func (w *cppWalker) walkChildren(n *sitter.Node, caller string) {
 // visit handles one node and reports whether its descendants still need
 // visiting.
 func (w *cppWalker) visit(n *sitter.Node, kind, caller string) bool {
-	if sc := w.sysPending; sc != nil && kind != "comment" {
-		w.sysPending = nil
-		if kind == "compound_statement" && caller == "" {
-			w.syscallFunc(sc, sc.stmt, n)
+	if sc := w.sys; sc != nil && caller == "" {
+		if n.StartByte() < sc.end {
+			if w.visit(n, kind, sc.id) {
+				w.walkChildren(n, sc.id)
+			}
 			return false
 		}
+		w.endSyscall()
 	}
 	switch kind {
-	case "expression_statement":
-		if caller == "" && w.syscallStmt(n) {
-			return false
-		}
 	case "assignment_expression":
 		if caller != "" {
 			w.memberStore(n, caller)
@@ -208,6 +208,9 @@ func (w *cppWalker) visit(n *sitter.Node, kind, caller string) bool {
 		}
 		return false
 	case "call_expression":
+		if caller == "" && w.syscallCall(n) {
+			return false
+		}
 		w.call(n, caller)
 	case "new_expression":
 		w.newExpr(n, caller)
@@ -576,6 +579,9 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 	name := cppName(w.f, nameNode)
 	if !lxIdentLike(name) { // error recovery can make anything a "declarator"
 		w.walkChildren(n, caller)
+		return
+	}
+	if len(scope) == 0 && caller == "" && w.syscallDeclarator(n, fd, name) {
 		return
 	}
 	sym := schema.Symbol{Name: name}

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
@@ -177,6 +178,15 @@ func (f *File) AddSymbol(s schema.Symbol, decl *sitter.Node) string {
 // of first to the end of last (a macro that defines a function and the
 // body the parser left beside it).
 func (f *File) addSymbolSpan(s schema.Symbol, first, last *sitter.Node) string {
+	if first == nil || last == nil {
+		return f.addSymbolBytes(s, 0, 0, 0)
+	}
+	return f.addSymbolBytes(s, first.StartByte(), last.EndByte(), int(first.StartPosition().Row)+1)
+}
+
+// addSymbolBytes is AddSymbol for the source bytes [start, end), starting
+// on 1-based line startLine (end 0: no span known).
+func (f *File) addSymbolBytes(s schema.Symbol, start, end uint, startLine int) string {
 	if f.overloads == nil {
 		f.overloads = map[string]int{}
 	}
@@ -189,10 +199,10 @@ func (f *File) addSymbolSpan(s schema.Symbol, first, last *sitter.Node) string {
 	s.Label = schema.LabelOf(s.Kind)
 	s.FilePath = f.Path
 	s.Language = f.Language
-	if first != nil && last != nil {
-		s.StartLine = int(first.StartPosition().Row) + 1
-		s.EndLine = int(last.EndPosition().Row) + 1
-		body := f.Src[first.StartByte():last.EndByte()]
+	if end > start {
+		body := f.Src[start:end]
+		s.StartLine = startLine
+		s.EndLine = startLine + bytes.Count(body, []byte{'\n'})
 		sum := sha256.Sum256(body)
 		s.ContentHash = hex.EncodeToString(sum[:16])
 		s.Content = CapContent(body)

@@ -539,7 +539,7 @@ int main(void) { return add(1, 2); }
 		"app/Page.php#Page.render -> app/Models/User.php#User.name (receiver-typed)",                  // typed local
 		"cs/Repo.cs#Repo.Save -> cs/Repo.cs#Repo.Flush (receiver-typed)",
 		"cs/Service.cs#Service.Run -> cs/Repo.cs#Repo.Save (receiver-typed)", // field through using
-		"c/main.c#main -> c/util.c#add (global-name)",
+		"c/main.c#main -> c/util.c#add (import-scoped)",                      // the prototype in util.h lands on the definition
 	)
 	impl := edgeSet(sink, schema.RelImplements)
 	want(t, impl, "src/greet.rs#English -> src/greet.rs#Greet (declared)", "cs/Repo.cs#Repo -> cs/Repo.cs#IRepo (declared)")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 	"github.com/gitnexus/gitnexus/ingest"
+	"github.com/gitnexus/gitnexus/ingest/lang"
 )
 
 // decoratorLangs are the languages whose entry points are often marked by
@@ -19,13 +20,26 @@ var decoratorLangs = map[string]bool{"python": true, "java": true, "typescript":
 // call site of kind "go" resolves to is marked Goroutine. It re-reads
 // the few lines around each declaration in decorator languages to collect
 // decorators and annotations for the framework rules; a file that cannot be
-// read just yields none.
+// read just yields none. C has no decorators; its analog is a registration
+// (lang.Registration) of a function of the same file — module_init(f), an
+// ops-table member `.read = f`, request_irq(..., f, ...), the
+// SYSCALL_DEFINEn that defines it — which becomes the function's decorator
+// line (cRegistrationLine).
 func FromIndex(ix *ingest.Index, edges []schema.Edge) *Graph {
 	var nodes []Node
 	for _, f := range ix.Files {
 		var lines []string
 		if decoratorLangs[f.Language] && len(f.Symbols) > 0 {
 			lines = readLines(filepath.Join(ix.Root, filepath.FromSlash(f.Path)))
+		}
+		var regs map[string][]string
+		if f.Language == "c" && len(f.Registrations) > 0 {
+			regs = map[string][]string{}
+			for _, r := range f.Registrations {
+				if l := cRegistrationLine(r); !contains(regs[r.Name], l) {
+					regs[r.Name] = append(regs[r.Name], l)
+				}
+			}
 		}
 		for i := range f.Symbols {
 			s := &f.Symbols[i]
@@ -36,6 +50,9 @@ func FromIndex(ix *ingest.Index, edges []schema.Edge) *Graph {
 			}
 			if lines != nil && (s.Label == schema.LabelFunction || s.Label == schema.LabelMethod) {
 				n.Decorators = decoratorsAt(lines, s.StartLine)
+			}
+			if regs != nil && s.Label == schema.LabelFunction {
+				n.Decorators = regs[s.Name]
 			}
 			nodes = append(nodes, n)
 		}
@@ -73,6 +90,20 @@ func FromIndex(ix *ingest.Index, edges []schema.Edge) *Graph {
 		nodes[i].Goroutine = goTarget[nodes[i].ID]
 	}
 	return NewGraph(nodes, es)
+}
+
+// cRegistrationLine renders a C registration as the decorator line the
+// framework rules read: "module_init(foo_init)", "SYSCALL_DEFINE3(sys_read)",
+// ".read = foo_read in struct file_operations", "ops->open = foo_open".
+func cRegistrationLine(r lang.Registration) string {
+	switch {
+	case r.Via != "":
+		return r.Via + "(" + r.Name + ")"
+	case r.Type != "":
+		return "." + r.Field + " = " + r.Name + " in struct " + r.Type
+	default:
+		return r.Receiver + "->" + r.Field + " = " + r.Name
+	}
 }
 
 // decoratorsAt returns the lines starting with '@' or '[' (C# attributes)

@@ -31,14 +31,17 @@
 // callers, many callees; real calls only — a callback named as a value is
 // not a call — and callers only from non-test code), export status, public
 // API (exported, with callees, called from at most two places in the
-// repository besides thin wrappers of it: the route registration, Run, Bind and middleware
-// constructors a library's users call are entries even when a wrapper or
-// set-up code also calls them), naming conventions (main, handle*,
-// *Handler, *Controller, Run/Serve/Execute, on*) and framework knowledge
-// (see entry.go for the table; a Go function started with `go f()` is one).
-// A thin wrapper — at most two callees, one of its own name, like gin's
-// ginS.GET calling engine() and RouterGroup.GET — is not an entry point:
-// its delegate is. Symbols in test code (Node.IsTest) never are.
+// repository besides thin wrappers of it: the route registration, Run,
+// Bind and middleware constructors a library's users call are entries even
+// when a wrapper or set-up code also calls them), naming conventions
+// (main, handle*, *Handler, *Controller, Run/Serve/Execute, on*) and
+// framework knowledge (see entry.go for the table; a Go function started
+// with `go f()` is one). C functions carry their file's registrations of
+// them as decorators (SYSCALL_DEFINEn, module_init, ops-table members,
+// request_irq): syscalls and registered callbacks are entry points. A thin
+// wrapper — at most two callees, one of its own name, like gin's ginS.GET
+// calling engine() and RouterGroup.GET — is not an entry point: its
+// delegate is. Symbols in test code (Node.IsTest) never are.
 //
 // # Traces
 //

@@ -30,6 +30,7 @@ var (
 	reHTTPDecorator = regexp.MustCompile(`^@\w+(\.\w+)*\.(route|get|post|put|patch|delete|head|options|websocket|api_route)\s*\(`)
 	reSpring        = regexp.MustCompile(`^@(Get|Post|Put|Patch|Delete|Request)Mapping\b`)
 	reHTTPVerb      = regexp.MustCompile(`^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$`)
+	reCSyscall      = regexp.MustCompile(`^(COMPAT_)?SYSCALL_DEFINE\d\(`)
 )
 
 var frameworkRules = []frameworkRule{
@@ -62,6 +63,14 @@ var frameworkRules = []frameworkRule{
 	{"java:spring mapping", []string{"java"}, 2, func(n *Node) bool { return anyDecorator(n, reSpring) }},
 	{"c:main", []string{"c", "cpp", "rust", "csharp"}, 3, func(n *Node) bool { return n.Name == "main" || n.Name == "Main" }},
 	{"go:goroutine", []string{"go"}, 1.5, func(n *Node) bool { return n.Goroutine }},
+	// C registrations (FromIndex turns them into decorator lines): the
+	// kernel enters a syscall from user space, and calls what a file
+	// registers with it — init/exit functions, IRQ handlers, ops-table
+	// members — from its own dispatch code.
+	{"c:syscall", []string{"c"}, 3, func(n *Node) bool { return anyDecorator(n, reCSyscall) }},
+	{"c:registered callback", []string{"c"}, 2, func(n *Node) bool {
+		return len(n.Decorators) > 0 && !anyDecorator(n, reCSyscall)
+	}},
 }
 
 func anyDecorator(n *Node, re *regexp.Regexp) bool {

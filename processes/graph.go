@@ -21,7 +21,9 @@ type Node struct {
 	// set by ingest): test code is never an entry point.
 	IsTest bool
 	// Decorators holds annotation/decorator lines written just above the
-	// declaration (`@app.route("/x")`, `@GetMapping`), when known. Used for
+	// declaration (`@app.route("/x")`, `@GetMapping`), when known; for C,
+	// the registrations of the function in its file ("module_init(f)",
+	// ".read = f in struct file_operations", see FromIndex). Used for
 	// framework entry points.
 	Decorators []string
 	// Goroutine is set when the repository starts the symbol as a

@@ -247,9 +247,10 @@ const (
 	// to the method of one of the interface's few implementations in the
 	// repository (class-hierarchy analysis): a call that may happen, kept
 	// apart from the static edges the precision figures score.
-	ReasonInterface  = "interface-impl"
-	ReasonDeclared   = "declared" // explicit extends/implements clause
-	ReasonModuleRule = "module-rule"
+	ReasonInterface    = "interface-impl"
+	ReasonDeclared     = "declared" // explicit extends/implements clause
+	ReasonModuleRule   = "module-rule"
+	ReasonFieldPointer = "field-pointer" // C call through a struct member, linked to the functions stored in it
 )
 
 // Edge is one relationship row. From and To are node ids; FromLabel and

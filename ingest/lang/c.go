@@ -304,3 +304,468 @@ func lxTextDoc(src []byte, start uint, st lxDocStyle) string {
 	}
 	return b.String()
 }
+
+// ---- Kernel-style C: macro-defined functions, registrations, ops tables ----
+//
+// These rules run in the shared C/C++ walker; they only fire on shapes C
+// code has (SYSCALL_DEFINEn statements, designated initializers of struct
+// types, registration macros).
+
+// cSyscallMacro returns the symbol-name prefix of a syscall-defining macro
+// ("SYSCALL_DEFINE3" → "sys_", "COMPAT_SYSCALL_DEFINE2" → "compat_sys_"),
+// ok false for any other name.
+func cSyscallMacro(name string) (prefix string, ok bool) {
+	rest, compat := strings.CutPrefix(name, "COMPAT_")
+	digits, ok := strings.CutPrefix(rest, "SYSCALL_DEFINE")
+	if !ok || len(digits) != 1 || digits[0] < '0' || digits[0] > '9' {
+		return "", false
+	}
+	if compat {
+		return "compat_sys_", true
+	}
+	return "sys_", true
+}
+
+// cRegistrars maps calls and macros that register a function for the
+// kernel (or a framework) to call later to the 0-based argument positions
+// holding the function. Names ending in "initcall" (core_initcall,
+// late_initcall_sync, ...) register their argument 0 as well.
+var cRegistrars = map[string][]int{
+	"module_init": {0}, "module_exit": {0}, "__exitcall": {0}, "early_param": {1}, "__setup": {1},
+	"request_irq": {1}, "request_threaded_irq": {1, 2}, "request_any_context_irq": {1},
+	"devm_request_irq": {2}, "devm_request_threaded_irq": {2, 3}, "request_percpu_irq": {1},
+	"kthread_run": {0}, "kthread_create": {0}, "INIT_WORK": {1}, "INIT_DELAYED_WORK": {1},
+	"timer_setup": {1}, "tasklet_init": {1}, "tasklet_setup": {1},
+}
+
+func cRegistrarArgs(name string) []int {
+	if ps, ok := cRegistrars[name]; ok {
+		return ps
+	}
+	if strings.HasSuffix(name, "initcall") || strings.HasSuffix(name, "initcall_sync") {
+		return []int{0}
+	}
+	return nil
+}
+
+// cSyscall is the body of a SYSCALL_DEFINEn(...) { ... } being walked.
+// The C grammar cannot read the macro as a declarator: it leaves an
+// expression statement followed by a block, or an ERROR node after which
+// the body's statements float at file level. The body is therefore found
+// in the text (the brace block after the macro call) and every file-level
+// node starting inside it belongs to the syscall.
+type cSyscall struct {
+	id                        string
+	end                       uint // byte just past the body's closing brace
+	savedLocals, savedMembers map[string]bool
+}
+
+// cTableUse is a file-level variable named inside a function (`&foo_fops`
+// passed to a registration call): the functions its initializer stores
+// become callbacks of that function.
+type cTableUse struct {
+	caller, table string
+	line          int
+}
+
+// cMacroArgs splits the text of a macro call's argument list, "(a, b c *,
+// d)", at its top-level commas.
+func cMacroArgs(s string) []string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(s, "(")
+	s = strings.TrimSuffix(s, ")")
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.Join(strings.Fields(s[start:i]), " "))
+				start = i + 1
+			}
+		}
+	}
+	return append(out, strings.Join(strings.Fields(s[start:]), " "))
+}
+
+// cPrimitive are C type words that never name a struct the resolver links.
+var cPrimitive = map[string]bool{
+	"int": true, "long": true, "short": true, "char": true, "unsigned": true, "signed": true,
+	"void": true, "float": true, "double": true, "size_t": true, "ssize_t": true, "loff_t": true,
+	"bool": true, "u8": true, "u16": true, "u32": true, "u64": true, "s32": true, "s64": true,
+}
+
+// cMacroParamType is the struct-like type name of a macro parameter type
+// as written ("const struct file __user *" → "file"), "" for primitives.
+func cMacroParamType(t string) string {
+	var last string
+	for _, w := range strings.Fields(strings.ReplaceAll(t, "*", " ")) {
+		switch w {
+		case "const", "volatile", "struct", "union", "enum", "__user", "__kernel", "__iomem":
+			continue
+		}
+		last = w
+	}
+	if cPrimitive[last] || !lxIdentLike(last) {
+		return ""
+	}
+	return last
+}
+
+// syscallCall recognises a file-level `SYSCALL_DEFINEn(name, type, arg,
+// ...)` call followed by its body, emits the function it defines and makes
+// the body current (w.sys); it reports whether call was one.
+func (w *cppWalker) syscallCall(call *sitter.Node) bool {
+	fn := field(call, "function")
+	if kindOf(fn) != "identifier" {
+		return false
+	}
+	macro := w.f.Text(fn)
+	prefix, ok := cSyscallMacro(macro)
+	if !ok {
+		return false
+	}
+	args := cMacroArgs(w.f.Text(field(call, "arguments")))
+	if len(args) == 0 || !lxIdentLike(args[0]) {
+		return false
+	}
+	end := cBlockEnd(w.f.Src, call.EndByte())
+	if end == 0 {
+		return false
+	}
+	w.endSyscall()
+	start := call.StartByte()
+	id := w.syscallSymbol(macro, prefix+args[0], args[1:], start, end, lineOf(call), call.EndByte())
+	w.sys = &cSyscall{id: id, end: end, savedLocals: w.locals, savedMembers: w.members}
+	w.locals, w.members = w.sysLocals, nil
+	return true
+}
+
+// endSyscall leaves the syscall body being walked, if any.
+func (w *cppWalker) endSyscall() {
+	if w.sys != nil {
+		w.locals, w.members = w.sys.savedLocals, w.sys.savedMembers
+		w.sys = nil
+	}
+}
+
+// cBlockEnd finds the brace block that starts after src[from:] (only
+// spaces and comments between) and returns the byte just past its closing
+// brace; 0 when there is none. Strings, character literals and comments
+// are skipped.
+func cBlockEnd(src []byte, from uint) uint {
+	i := int(from)
+	for i < len(src) {
+		switch {
+		case src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r' || src[i] == ';':
+			if src[i] == ';' {
+				return 0
+			}
+			i++
+			continue
+		case bytes.HasPrefix(src[i:], []byte("/*")):
+			j := bytes.Index(src[i+2:], []byte("*/"))
+			if j < 0 {
+				return 0
+			}
+			i += j + 4
+			continue
+		case bytes.HasPrefix(src[i:], []byte("//")):
+			j := bytes.IndexByte(src[i:], '\n')
+			if j < 0 {
+				return 0
+			}
+			i += j
+			continue
+		}
+		break
+	}
+	if i >= len(src) || src[i] != '{' {
+		return 0
+	}
+	depth := 0
+	for ; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return uint(i + 1)
+			}
+		case '"', '\'':
+			for i++; i < len(src) && src[i] != c && src[i] != '\n'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case '/':
+			if i+1 < len(src) && src[i+1] == '*' {
+				j := bytes.Index(src[i+2:], []byte("*/"))
+				if j < 0 {
+					return 0
+				}
+				i += j + 3
+			} else if i+1 < len(src) && src[i+1] == '/' {
+				j := bytes.IndexByte(src[i:], '\n')
+				if j < 0 {
+					return 0
+				}
+				i += j
+			}
+		}
+	}
+	return 0
+}
+
+// syscallSymbol emits the function a syscall macro defines over
+// src[start:end) (its signature is src[start:sigEnd)), with the macro's
+// arguments after the name (type, name, type, name...) as its parameters,
+// left in w.sysLocals, and returns its id.
+func (w *cppWalker) syscallSymbol(macro, name string, params []string, start, end uint, line int, sigEnd uint) string {
+	id := w.f.addSymbolBytes(schema.Symbol{
+		Name: name, QualifiedName: name, Kind: schema.KindFunction,
+		Signature:  collapseSpace(w.f.Src[start:sigEnd], signatureCap),
+		DocComment: lxTextDoc(w.f.Src, start, lxDocStyle{}),
+		IsExported: true,
+	}, start, end, line)
+	w.f.Facts.Registrations = append(w.f.Facts.Registrations, Registration{Name: name, Via: macro, Line: line})
+	w.sysLocals = map[string]bool{}
+	for i := 0; i+1 < len(params); i += 2 {
+		pn := params[i+1]
+		if !lxIdentLike(pn) {
+			continue
+		}
+		w.sysLocals[pn] = true
+		if t := cMacroParamType(params[i]); t != "" {
+			w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: id, Name: pn, Type: t, Kind: "param", Line: line})
+		}
+	}
+	return id
+}
+
+// syscallDefinition handles `SYSCALL_DEFINE0(name) { ... }`, which the C
+// grammar reads as a function definition of type SYSCALL_DEFINE0 with a
+// parenthesized declarator; it reports whether n was one.
+func (w *cppWalker) syscallDefinition(n *sitter.Node) bool {
+	t := field(n, "type")
+	d := field(n, "declarator")
+	body := field(n, "body")
+	if kindOf(t) != "type_identifier" || kindOf(d) != "parenthesized_declarator" || body == nil {
+		return false
+	}
+	macro := w.f.Text(t)
+	prefix, ok := cSyscallMacro(macro)
+	if !ok {
+		return false
+	}
+	name := strings.TrimSpace(strings.Trim(strings.TrimSpace(w.f.Text(d)), "()"))
+	if !lxIdentLike(name) {
+		return false
+	}
+	w.syscallBody(n, body, macro, prefix+name, nil)
+	return true
+}
+
+// syscallDeclarator handles a syscall macro read as a function declarator
+// `SYSCALL_DEFINE2(truncate, const char __user *, path, long, length) {
+// ... }` (the C++ grammar's reading, used for a .c file whose text looked
+// like C++); it reports whether n was one.
+func (w *cppWalker) syscallDeclarator(n, fd *sitter.Node, macro string) bool {
+	prefix, ok := cSyscallMacro(macro)
+	body := field(n, "body")
+	if !ok || body == nil {
+		return false
+	}
+	args := cMacroArgs(w.f.Text(field(fd, "parameters")))
+	if len(args) == 0 || !lxIdentLike(args[0]) {
+		return false
+	}
+	w.syscallBody(n, body, macro, prefix+args[0], args[1:])
+	return true
+}
+
+// syscallBody emits the syscall function defined by n and walks its body.
+func (w *cppWalker) syscallBody(n, body *sitter.Node, macro, name string, params []string) {
+	id := w.syscallSymbol(macro, name, params, n.StartByte(), n.EndByte(), lineOf(n), body.StartByte())
+	savedLocals, savedMembers := w.locals, w.members
+	w.locals, w.members = w.sysLocals, nil
+	w.walkChildren(body, id)
+	w.locals, w.members = savedLocals, savedMembers
+}
+
+// registrar records the functions a registration call or macro
+// (module_init, request_irq, ...) is handed.
+func (w *cppWalker) registrar(name string, args *sitter.Node, caller string) {
+	pos := cRegistrarArgs(name)
+	if len(pos) == 0 {
+		return
+	}
+	i := 0
+	lxChildren(args, func(a *sitter.Node) {
+		if isCommentKind(a.Kind()) {
+			return
+		}
+		for _, p := range pos {
+			if p == i {
+				if nm := w.funcName(a); nm != "" {
+					w.f.Facts.Registrations = append(w.f.Facts.Registrations, Registration{CallerID: caller, Name: nm, Via: name, Line: lineOf(a)})
+				}
+			}
+		}
+		i++
+	})
+}
+
+// funcName is the name of a function a value expression names (`f` or
+// `&f`), "" when it names a variable, a parameter, a constant or anything
+// other than a plain identifier.
+func (w *cppWalker) funcName(v *sitter.Node) string {
+	if kindOf(v) == "pointer_expression" && strings.HasPrefix(w.f.Text(v), "&") {
+		v = field(v, "argument")
+	}
+	if kindOf(v) != "identifier" {
+		return ""
+	}
+	nm := w.f.Text(v)
+	if !lxIdentLike(nm) || w.locals[nm] || w.globals[nm] || w.members[nm] || lxIsConstName(nm) {
+		return ""
+	}
+	return nm
+}
+
+// globalName is the file-level variable a value expression names (`t` or
+// `&t`), "".
+func (w *cppWalker) globalName(v *sitter.Node) string {
+	if kindOf(v) == "pointer_expression" && strings.HasPrefix(w.f.Text(v), "&") {
+		v = field(v, "argument")
+	}
+	if kindOf(v) != "identifier" {
+		return ""
+	}
+	nm := w.f.Text(v)
+	if w.locals[nm] || !w.globals[nm] {
+		return ""
+	}
+	return nm
+}
+
+// store records function value v stored in member fieldName of a struct
+// of type typ (an initializer) or of the struct recv points at (an
+// assignment), inside caller ("" at file level) and, at file level, in
+// the initializer of variable table. Inside a function the store is also
+// a callback of that function (a "reference" call site).
+func (w *cppWalker) store(v *sitter.Node, typ, recv, fieldName, table, caller string) {
+	if g := w.globalName(v); g != "" {
+		switch {
+		case table != "":
+			w.tableRefs[table] = append(w.tableRefs[table], g)
+		case caller != "":
+			w.tableUses = append(w.tableUses, cTableUse{caller: caller, table: g, line: lineOf(v)})
+		}
+		return
+	}
+	nm := w.funcName(v)
+	if nm == "" {
+		return
+	}
+	if fieldName != "" && (typ != "" || recv != "") {
+		w.f.Facts.Registrations = append(w.f.Facts.Registrations, Registration{
+			CallerID: caller, Name: nm, Field: fieldName, Type: typ, Receiver: recv, Line: lineOf(v),
+		})
+	}
+	if table != "" {
+		w.tables[table] = append(w.tables[table], nm)
+	}
+	if caller != "" {
+		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: nm, Kind: "reference", Args: -1, Line: lineOf(v)})
+	}
+}
+
+// initStores records the function pointers of a designated initializer
+// `{ .open = foo_open, ... }` of struct type typ; arrays of such structs
+// (`{ {...}, {...} }`) are walked element by element.
+func (w *cppWalker) initStores(list *sitter.Node, typ, table, caller string) {
+	lxChildren(list, func(c *sitter.Node) {
+		switch c.Kind() {
+		case "initializer_list":
+			w.initStores(c, typ, table, caller)
+		case "initializer_pair":
+			var fieldName string
+			n := 0
+			eachField(c, "designator", func(d *sitter.Node) {
+				n++
+				if d.Kind() == "field_designator" {
+					lxChildren(d, func(id *sitter.Node) {
+						if id.Kind() == "field_identifier" {
+							fieldName = w.f.Text(id)
+						}
+					})
+				}
+			})
+			if n != 1 { // `.a.b = f`, `[i].f = g`: the member's struct is not typ
+				fieldName = ""
+			}
+			w.store(field(c, "value"), typ, "", fieldName, table, caller)
+		}
+	})
+}
+
+// memberStore records `x->open = foo_open;` / `x.open = &foo_open;`.
+func (w *cppWalker) memberStore(n *sitter.Node, caller string) {
+	if strings.TrimSpace(fieldText(w.f, n, "operator")) != "=" {
+		return
+	}
+	left := field(n, "left")
+	right := field(n, "right")
+	if kindOf(left) != "field_expression" {
+		if g := w.globalName(right); g != "" {
+			w.tableUses = append(w.tableUses, cTableUse{caller: caller, table: g, line: lineOf(right)})
+		}
+		return
+	}
+	recv := exprText(w.f, field(left, "argument"))
+	w.store(right, "", recv, w.f.Text(field(left, "field")), "", caller)
+}
+
+// expandTables turns every use of a file-level table inside a function
+// into callbacks of that function to the functions the table stores,
+// following tables that point at other tables.
+func (w *cppWalker) expandTables() {
+	type pair struct{ caller, fn string }
+	seen := map[pair]bool{}
+	// A table declared below the function that names it was recorded as a
+	// plain reference there.
+	for _, cs := range w.f.Facts.Calls {
+		if cs.Kind == "reference" && cs.Receiver == "" && cs.CallerID != "" {
+			if _, ok := w.tables[cs.Name]; ok {
+				w.tableUses = append(w.tableUses, cTableUse{caller: cs.CallerID, table: cs.Name, line: cs.Line})
+			} else if _, ok := w.tableRefs[cs.Name]; ok {
+				w.tableUses = append(w.tableUses, cTableUse{caller: cs.CallerID, table: cs.Name, line: cs.Line})
+			}
+		}
+	}
+	for _, u := range w.tableUses {
+		visited := map[string]bool{}
+		queue := []string{u.table}
+		for len(queue) > 0 {
+			t := queue[0]
+			queue = queue[1:]
+			if visited[t] {
+				continue
+			}
+			visited[t] = true
+			for _, fn := range w.tables[t] {
+				if p := (pair{u.caller, fn}); !seen[p] {
+					seen[p] = true
+					w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: u.caller, Name: fn, Kind: "reference", Args: -1, Line: u.line})
+				}
+			}
+			queue = append(queue, w.tableRefs[t]...)
+		}
+	}
+}

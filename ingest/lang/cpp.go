@@ -36,6 +36,17 @@ package lang
 //   - TypeFacts: fields, parameters, locals and globals with a declared
 //     class-like type, and return types; primitive types and `auto` are
 //     left out.
+//   - Kernel-style C (c.go): `SYSCALL_DEFINEn(read, type, arg, ...) {...}`
+//     is the function sys_read (COMPAT_SYSCALL_DEFINEn: compat_sys_X), its
+//     macro arguments its parameters; file-level prototypes of C files are
+//     Facts.Prototypes; Facts.Registrations records function names stored
+//     in struct members (`.read = foo_read` in an initializer of a
+//     declared struct type, `x->open = foo_open`), handed to registration
+//     calls and macros (module_init, *_initcall, request_irq, ...) and
+//     defined by SYSCALL_DEFINEn. Inside a function a member store is also
+//     a "reference" call site, and naming a file-level table whose
+//     initializer stores functions (`register_chrdev(0, "x", &foo_fops)`)
+//     makes each stored function a "reference" of that function.
 
 import (
 	"strings"
@@ -76,13 +87,23 @@ type cppWalker struct {
 	members map[string]bool            // data members of the method being walked
 	tparams map[string]bool            // template parameters in scope
 	inBody  bool                       // walking a class body's members (not a function body)
+
+	// Kernel-style C (c.go).
+	sys       *cSyscall           // the SYSCALL_DEFINEn body being walked, by byte range
+	sysLocals map[string]bool     // the parameters of the last syscall emitted
+	tables    map[string][]string // file-level variable → functions its initializer stores
+	tableRefs map[string][]string // file-level variable → file-level variables its initializer points at
+	tableUses []cTableUse         // file-level tables named inside functions
 }
 
 func (w *cppWalker) run(root *sitter.Node) {
 	w.globals = map[string]bool{}
 	w.fields = map[string]map[string]bool{}
 	w.tparams = map[string]bool{}
+	w.tables, w.tableRefs = map[string][]string{}, map[string][]string{}
 	w.walk(root, "")
+	w.endSyscall()
+	w.expandTables()
 	lxLinkParents(w.f)
 }
 
@@ -113,7 +134,20 @@ func (w *cppWalker) walkChildren(n *sitter.Node, caller string) {
 // visit handles one node and reports whether its descendants still need
 // visiting.
 func (w *cppWalker) visit(n *sitter.Node, kind, caller string) bool {
+	if sc := w.sys; sc != nil && caller == "" {
+		if n.StartByte() < sc.end {
+			if w.visit(n, kind, sc.id) {
+				w.walkChildren(n, sc.id)
+			}
+			return false
+		}
+		w.endSyscall()
+	}
 	switch kind {
+	case "assignment_expression":
+		if caller != "" {
+			w.memberStore(n, caller)
+		}
 	case "comment":
 		return false
 	case "preproc_include":
@@ -174,6 +208,9 @@ func (w *cppWalker) visit(n *sitter.Node, kind, caller string) bool {
 		}
 		return false
 	case "call_expression":
+		if caller == "" && w.syscallCall(n) {
+			return false
+		}
 		w.call(n, caller)
 	case "new_expression":
 		w.newExpr(n, caller)
@@ -532,6 +569,9 @@ func cppIsStatic(f *File, n *sitter.Node) bool {
 func (w *cppWalker) function(n *sitter.Node, caller string) {
 	fd := cppFuncDeclarator(field(n, "declarator"))
 	if fd == nil {
+		if caller == "" && w.syscallDefinition(n) {
+			return
+		}
 		w.walkChildren(n, caller)
 		return
 	}
@@ -539,6 +579,9 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 	name := cppName(w.f, nameNode)
 	if !lxIdentLike(name) { // error recovery can make anything a "declarator"
 		w.walkChildren(n, caller)
+		return
+	}
+	if len(scope) == 0 && caller == "" && w.syscallDeclarator(n, fd, name) {
 		return
 	}
 	sym := schema.Symbol{Name: name}
@@ -628,6 +671,12 @@ func (w *cppWalker) declaration(n *sitter.Node, caller string) {
 	isField := n.Kind() == "field_declaration" && len(w.cls) > 0
 	eachField(n, "declarator", func(d *sitter.Node) {
 		if fd := cppFuncDeclarator(d); fd != nil {
+			if caller == "" && !isField && w.f.Language == "c" {
+				_, nameNode := cppFlatten(w.f, field(fd, "declarator"))
+				if name := cppName(w.f, nameNode); lxIdentLike(name) {
+					w.f.Facts.Prototypes = append(w.f.Facts.Prototypes, name)
+				}
+			}
 			// A prototype. Pure virtual members are the only declaration an
 			// abstract method has: emit those.
 			if isField && strings.TrimSpace(fieldText(w.f, n, "default_value")) == "0" {
@@ -668,6 +717,15 @@ func (w *cppWalker) declaration(n *sitter.Node, caller string) {
 		}
 		if kindOf(d) == "init_declarator" {
 			if v := field(d, "value"); v != nil {
+				if kindOf(v) == "initializer_list" {
+					table := ""
+					if caller == "" && !isField {
+						table = name
+					}
+					w.initStores(v, typ, table, caller)
+				} else if g := w.globalName(v); g != "" && caller != "" {
+					w.tableUses = append(w.tableUses, cTableUse{caller: caller, table: g, line: lineOf(v)})
+				}
 				w.walk(v, caller)
 			}
 		}
@@ -696,6 +754,9 @@ func (w *cppWalker) call(n *sitter.Node, caller string) {
 	}
 	if lxIdentLike(name) {
 		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "call", Args: lxArgCount(args), Line: lineOf(n)})
+		if recv == "" {
+			w.registrar(name, args, caller)
+		}
 	}
 	lxChildren(args, func(a *sitter.Node) {
 		ref := a
@@ -706,6 +767,10 @@ func (w *cppWalker) call(n *sitter.Node, caller string) {
 		switch kindOf(ref) {
 		case "identifier":
 			nm := w.f.Text(ref)
+			if w.globals[nm] && !w.locals[nm] && caller != "" {
+				w.tableUses = append(w.tableUses, cTableUse{caller: caller, table: nm, line: lineOf(ref)})
+				return
+			}
 			if nm == "" || w.locals[nm] || w.globals[nm] || w.members[nm] || lxIsConstName(nm) {
 				return
 			}

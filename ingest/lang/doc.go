@@ -47,6 +47,9 @@
 //   - Constructor chaining (`super(...)`, Java `this(...)`) is a call Name
 //     "constructor" with Receiver "super" or "this". JSX elements with a
 //     capitalized or dotted name are calls of that component.
+//   - Facts.Prototypes and Facts.Registrations are C's: declarations
+//     without bodies, and functions handed over by name (ops-table
+//     members, module_init, SYSCALL_DEFINEn) — see cpp.go.
 //   - Calls of a language's builtins (Go len/append/make/new and
 //     conversions to predeclared types; Python print/len/isinstance/...)
 //     are not recorded.

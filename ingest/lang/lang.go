@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
@@ -62,6 +63,41 @@ type Facts struct {
 	// inference: struct/class fields, variable and parameter types, return
 	// types. Extractors fill what their language makes cheap to see.
 	Types []TypeFact
+	// Prototypes are the names of functions this file declares at file
+	// level without defining them (C prototypes, `extern` and forward
+	// declarations). Resolution lands a call that reaches a prototype on
+	// the function's definition.
+	Prototypes []string
+	// Registrations are functions the file hands over by name instead of
+	// calling them: stored in a struct member (C ops tables), passed to a
+	// registration macro or call (module_init, request_irq), or defined by
+	// a macro that registers them (SYSCALL_DEFINEn). Resolution links calls
+	// through a struct member to the functions stored in it; entry-point
+	// scoring reads the rest.
+	Registrations []Registration
+}
+
+// Registration is one function handed over by name (see
+// Facts.Registrations).
+type Registration struct {
+	// CallerID is the enclosing function, "" at file level.
+	CallerID string
+	// Name is the function's name as written (for a macro-defined
+	// function, the name of the symbol the macro defines: "sys_read").
+	Name string
+	// Via is the macro or call the function is handed to ("module_init",
+	// "request_irq", "SYSCALL_DEFINE3"); "" for a member store.
+	Via string
+	// Field is the struct member the function is stored in ("open"), ""
+	// when it is not a member store. The struct type is Type when the
+	// store is an initializer of a declared type (`static const struct
+	// file_operations x = { .open = f }` → "file_operations"), else
+	// Receiver is the expression whose member is assigned (`ops->open =
+	// f` → "ops") and resolution infers its type.
+	Field    string
+	Type     string
+	Receiver string
+	Line     int
 }
 
 // Import is one import statement or clause, unresolved.
@@ -140,6 +176,22 @@ func (f *File) Text(n *sitter.Node) string {
 // QualifiedName, Kind and whatever else it knows (Signature, DocComment,
 // IsExported, ParentID).
 func (f *File) AddSymbol(s schema.Symbol, decl *sitter.Node) string {
+	return f.addSymbolSpan(s, decl, decl)
+}
+
+// addSymbolSpan is AddSymbol for a declaration that spans from the start
+// of first to the end of last (a macro that defines a function and the
+// body the parser left beside it).
+func (f *File) addSymbolSpan(s schema.Symbol, first, last *sitter.Node) string {
+	if first == nil || last == nil {
+		return f.addSymbolBytes(s, 0, 0, 0)
+	}
+	return f.addSymbolBytes(s, first.StartByte(), last.EndByte(), int(first.StartPosition().Row)+1)
+}
+
+// addSymbolBytes is AddSymbol for the source bytes [start, end), starting
+// on 1-based line startLine (end 0: no span known).
+func (f *File) addSymbolBytes(s schema.Symbol, start, end uint, startLine int) string {
 	if f.overloads == nil {
 		f.overloads = map[string]int{}
 	}
@@ -152,10 +204,10 @@ func (f *File) AddSymbol(s schema.Symbol, decl *sitter.Node) string {
 	s.Label = schema.LabelOf(s.Kind)
 	s.FilePath = f.Path
 	s.Language = f.Language
-	if decl != nil {
-		s.StartLine = int(decl.StartPosition().Row) + 1
-		s.EndLine = int(decl.EndPosition().Row) + 1
-		body := f.Src[decl.StartByte():decl.EndByte()]
+	if end > start {
+		body := f.Src[start:end]
+		s.StartLine = startLine
+		s.EndLine = startLine + bytes.Count(body, []byte{'\n'})
 		sum := sha256.Sum256(body)
 		s.ContentHash = hex.EncodeToString(sum[:16])
 		s.Content = CapContent(body)

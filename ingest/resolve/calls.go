@@ -117,6 +117,9 @@ func (r *resolver) resolveCall(c ctx, cs lang.CallSite) ([]*sym, string, float64
 		return nil, "", 0, noEdge
 	}
 
+	if recv == "" && c.sc.f.Language == "c" {
+		return r.cBareCall(c, name)
+	}
 	if recv == "" {
 		cands, reason := r.bareName(c, name)
 		switch reason {
@@ -211,6 +214,9 @@ func (r *resolver) resolveCall(c ctx, cs lang.CallSite) ([]*sym, string, float64
 		if ms := r.methodLookup(t, name); len(ms) > 0 {
 			return r.preferActive(ms), schema.ReasonReceiverTyped, 0.9, resolved
 		}
+		if c.sc.f.Language == "c" {
+			return r.cFieldCall(t, name)
+		}
 		if t.Label == schema.LabelInterface {
 			if ms := r.interfaceTargets(t, name, c.caller); len(ms) > 0 {
 				return ms, schema.ReasonInterface, interfaceConf, resolved
@@ -245,6 +251,11 @@ func (r *resolver) resolveCall(c ctx, cs lang.CallSite) ([]*sym, string, float64
 		}
 		if len(cands) > 0 {
 			return r.callTargets(cands, schema.ReasonImportScoped)
+		}
+	}
+	if c.sc.f.Language == "c" {
+		if out, reason, conf, o := r.cFieldCall(nil, name); o != unresolved {
+			return out, reason, conf, o
 		}
 	}
 	if r.isExternalName(c, recv, "") {

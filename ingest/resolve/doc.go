@@ -28,6 +28,16 @@
 //  5. Failing all that, a name defined exactly once in the repository for
 //     that language is taken, with low confidence.              → global-name
 //
+// C replaces steps 4 and 5 with translation-unit visibility (c.go): the
+// caller's file, then the headers it includes transitively (include
+// paths searched under the kernel's roots include/, arch/*/include/,
+// include/uapi), then prototypes visible there landing on the non-static
+// definitions, then a unique non-static global; a static function is never
+// linked from another translation unit. A C call through a struct member
+// (`f->f_op->read()`) links to the functions stored in that member of
+// that struct type anywhere in the tree (ops-table initializers,
+// assignments).                                               → field-pointer
+//
 // A call that names something outside the repository (a standard-library
 // package, a third-party module, a builtin) is external: not an edge, and
 // not counted as unresolved. What is left is unresolved and counted on its
@@ -59,11 +69,18 @@
 //	method-set       0.85  Go implicit interface satisfaction (by method names and arity)
 //	global-name      0.60  the only definition of that name in the repository (0.80 in C/C++,
 //	                       whose non-static functions share one namespace)
+//	import-scoped    0.70  C: one of 2-4 visible definitions (configuration alternatives:
+//	                       mm/mmap.c and mm/nommu.c); more than 4 stay unresolved
 //	reference        0.55  callback / method value, resolved as a call would be (at most)
 //	interface-impl   0.50  a Go interface call to one of its ≤ 3 implementations
+//	field-pointer    0.45  C call through a struct member of an inferred type: each function
+//	                       stored in that member (0.40 when the type is guessed from a member
+//	                       name only one struct type stores functions in)
 //
 // The order is calibrated on the x/tools oracle (bench/callgraph): on
 // prometheus, edges down to global-name are right 98-100% of the time by
 // CHA; callback edges are by definition not calls the caller makes, so
-// they sit below a 0.6 threshold.
+// they sit below a 0.6 threshold. Field-pointer edges fan out to every
+// implementation of an ops member, so they sit below the 0.5 that traces
+// follow (processes): a flow stops at the indirect call.
 package resolve

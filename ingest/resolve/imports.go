@@ -634,6 +634,15 @@ func lastRust(m string) string {
 // ---- C / C++ ----
 
 func (r *resolver) includeImport(sc *fileScope, imp lang.Import) []string {
+	if sc.f.Language == "c" {
+		p := r.cIncludePath(sc.f.Path, imp.Spec, imp.Kind != "system")
+		if p == "" {
+			return nil
+		}
+		r.cAddInclude(sc.f.Path, p)
+		sc.open = append(sc.open, p)
+		return []string{p}
+	}
 	spec := path.Clean(imp.Spec)
 	if imp.Kind != "system" {
 		if p := path.Join(path.Dir(sc.f.Path), spec); r.paths[p] {

@@ -89,6 +89,7 @@ type resolver struct {
 	tsPaths *tsConfig
 	psr4    map[string][]string // composer PSR-4: namespace prefix → dirs
 	byBase  map[string][]string // file base name → paths, built on first use
+	ctab    cTables             // C: prototypes, include closures, member stores (c.go)
 
 	// extHit is set when type inference stopped at a type from outside the
 	// repository (read right after a typeOfExpr call).
@@ -116,6 +117,7 @@ func Resolve(ctx context.Context, in Input) (*Output, error) {
 		out: Output{Unresolved: map[string]int{}, Stats: Stats{ByReason: map[string]int{}}},
 	}
 	r.index()
+	r.cIndex()
 	r.goMods = readGoModules(in.Root, in.Paths)
 	r.tsPaths = readTSConfig(in.Root)
 	r.psr4 = readPSR4(in.Root)
@@ -127,6 +129,7 @@ func Resolve(ctx context.Context, in Input) (*Output, error) {
 	}
 	r.heritageEdges()
 	r.goImplements()
+	r.cStores()
 	for _, f := range in.Files {
 		if err := ctx.Err(); err != nil {
 			return nil, err

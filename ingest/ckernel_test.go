@@ -1,0 +1,93 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+// TestCKernelCallGraph resolves the kernel-style C fixture
+// (testdata/repos/ckernel): translation-unit visibility of static
+// functions, headers reached through the kernel include roots, prototypes
+// landing on definitions, SYSCALL_DEFINEn, ops tables and calls through
+// their members.
+func TestCKernelCallGraph(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../testdata/repos/ckernel")); err != nil {
+		t.Fatal(err)
+	}
+	sink := &memSink{}
+	if _, err := Run(context.Background(), dir, sink, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	calls := edgeSet(sink, schema.RelCalls)
+	want(t, calls,
+		// SYSCALL_DEFINE3(read, ...) is the function sys_read.
+		"fs/read_write.c#sys_read -> fs/read_write.c#ksys_read (same-file)",
+		"fs/read_write.c#ksys_read -> fs/read_write.c#vfs_read (same-file)",
+		// the static helper of the calling file, not the other file's
+		"fs/read_write.c#vfs_read -> fs/read_write.c#helper (same-file)",
+		"drivers/foo/foo.c#foo_read -> drivers/foo/foo.c#helper (same-file)",
+		// a static inline of a header reached through <linux/fs.h>
+		"fs/read_write.c#vfs_read -> include/linux/fs.h#file_count (import-scoped)",
+		// prototypes in headers land on the definitions: <linux/fs.h>, "internal.h"
+		"fs/open.c#kernel_read -> fs/read_write.c#vfs_read (import-scoped)",
+		"drivers/foo/foo.c#foo_init -> fs/char_dev.c#register_chrdev (import-scoped)",
+		"fs/read_write.c#ksys_read -> fs/open.c#fs_check_count (import-scoped)",
+		// one prototype, two definitions (CONFIG_MMU alternatives)
+		"fs/exec.c#set_brk -> mm/mmap.c#vm_brk (import-scoped)",
+		"fs/exec.c#set_brk -> mm/nommu.c#vm_brk (import-scoped)",
+		// declared nowhere: the unique global definition
+		"drivers/foo/foo.c#foo_init -> kernel/panic.c#add_taint_quiet (global-name)",
+		// calls through ops-table members
+		"fs/read_write.c#vfs_read -> drivers/foo/foo.c#foo_read (field-pointer)",
+		"fs/open.c#do_dentry_open -> drivers/foo/foo.c#foo_open (field-pointer)",
+		// callbacks: the IRQ handler and the functions of the table foo_init registers
+		"drivers/foo/foo.c#foo_init -> drivers/foo/foo.c#foo_irq (reference)",
+		"drivers/foo/foo.c#foo_init -> drivers/foo/foo.c#foo_read (reference)",
+		"drivers/foo/foo.c#foo_init -> drivers/foo/foo.c#foo_open (reference)",
+	)
+	wantNot(t, calls,
+		"fs/read_write.c#vfs_read -> drivers/foo/foo.c#helper (same-file)",
+		"drivers/foo/foo.c#foo_read -> fs/read_write.c#helper (same-file)",
+	)
+	for e := range calls {
+		for _, bad := range []string{"#helper (import-scoped)", "#helper (global-name)"} {
+			if len(e) > len(bad) && e[len(e)-len(bad):] == bad {
+				t.Errorf("a static helper was linked across files: %s", e)
+			}
+		}
+	}
+	if testing.Verbose() {
+		for e := range calls {
+			t.Log(e)
+		}
+	}
+	conf := map[string]float64{}
+	for _, e := range sink.edges {
+		if e.Type == schema.RelCalls {
+			conf[fmt.Sprintf("%s -> %s", short(e.From), short(e.To))] = e.Confidence
+		}
+	}
+	for edge, c := range map[string]float64{
+		"fs/read_write.c#ksys_read -> fs/read_write.c#vfs_read":        1,
+		"fs/open.c#kernel_read -> fs/read_write.c#vfs_read":            0.9,
+		"fs/exec.c#set_brk -> mm/mmap.c#vm_brk":                        0.7,
+		"drivers/foo/foo.c#foo_init -> kernel/panic.c#add_taint_quiet": 0.8,
+		"fs/read_write.c#vfs_read -> drivers/foo/foo.c#foo_read":       0.45,
+		"drivers/foo/foo.c#foo_init -> drivers/foo/foo.c#foo_irq":      0.55,
+	} {
+		if conf[edge] != c {
+			t.Errorf("confidence of %s = %v, want %v", edge, conf[edge], c)
+		}
+	}
+	imports := edgeSet(sink, schema.RelImports)
+	want(t, imports,
+		"fs/read_write.c -> include/linux/fs.h (module-rule)",
+		"fs/read_write.c -> fs/internal.h (module-rule)",
+		"include/linux/fs.h -> include/linux/types.h (module-rule)",
+	)
+}

@@ -1,0 +1,324 @@
+package resolve
+
+// C resolution. A C call is resolved the way the compiler and linker see
+// it: from the calling translation unit (the .c file and every header it
+// includes, transitively), never across another file's static functions.
+//
+//  1. a definition in the same file                          → same-file
+//  2. a definition in a file the caller's file includes, directly or
+//     through other headers (static inline functions of headers)
+//  3. a prototype in the caller's file or a file it includes: the call
+//     lands on the non-static definitions of that name        → import-scoped
+//     (several definitions — configuration alternatives such as mm/mmap.c
+//     and mm/nommu.c — are all linked, with lower confidence)
+//  4. the only non-static definition of that name in the repository
+//     (the include chain was not followed: a generated or arch header
+//     missing from the tree)                                  → global-name
+//
+// Include paths are searched relative to the including file (quoted
+// includes), then under the kernel's include roots — include/, each
+// arch/*/include/ (x86 first), include/uapi/, arch/*/include/uapi/, with
+// <asm/x.h> falling back to include/asm-generic/x.h — then at the
+// repository root and finally as the one indexed path ending in the spec.
+//
+// A call through a struct member (`file->f_op->read(...)`) is linked to
+// every function stored in that member of that struct type anywhere in the
+// tree (designated initializers `.read = foo_read` of a declared struct
+// type, and assignments `x->read = foo_read` whose receiver type can be
+// inferred), with reason field-pointer. When the receiver's type cannot be
+// inferred, a member name that only one struct type stores functions in
+// stands for that type, with lower confidence.
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+// Confidences of C resolution (see doc.go).
+const (
+	cAltConf         = 0.7  // one of several visible definitions (configuration alternatives)
+	cMaxAlternatives = 4    // more visible definitions than this: ambiguous, unresolved
+	cFieldConf       = 0.45 // call through a member of an inferred struct type
+	cFieldGuessConf  = 0.4  // call through a member name only one struct type stores functions in
+	cVisibleConf     = 0.9
+)
+
+// cTables are the repository-wide tables of C resolution.
+type cTables struct {
+	protos map[string][]string // function name → files declaring it without a body
+
+	ids   map[string]int32 // file → dense id, for include closures
+	files []string         // id → file
+	incl  [][]int32        // id → resolved includes
+
+	// The include closure of one file at a time (calls are resolved file
+	// by file): stamp[id] == cur marks the files it reaches.
+	stamp     []uint32
+	cur       uint32
+	closureOf string
+
+	stores     map[string][]*sym   // struct type + "\x00" + member → functions stored in it
+	storeTypes map[string][]string // member → struct types with functions stored in it
+
+	archIncludes []string // arch/*/include directories, x86 first
+}
+
+func (t *cTables) id(file string) int32 {
+	if i, ok := t.ids[file]; ok {
+		return i
+	}
+	i := int32(len(t.files))
+	t.ids[file] = i
+	t.files = append(t.files, file)
+	t.incl = append(t.incl, nil)
+	t.stamp = append(t.stamp, 0)
+	return i
+}
+
+// cIndex fills the tables that need only the facts: prototypes and the
+// arch include roots.
+func (r *resolver) cIndex() {
+	t := &r.ctab
+	t.protos, t.ids = map[string][]string{}, map[string]int32{}
+	t.stores, t.storeTypes = map[string][]*sym{}, map[string][]string{}
+	for _, f := range r.in.Files {
+		if f.Language != "c" {
+			continue
+		}
+		for _, p := range f.Prototypes {
+			if ps := t.protos[p]; len(ps) == 0 || ps[len(ps)-1] != f.Path {
+				t.protos[p] = append(ps, f.Path)
+			}
+		}
+	}
+	for d := range r.dirs {
+		rest, ok := strings.CutPrefix(d, "arch/")
+		if !ok {
+			continue
+		}
+		if arch, sub, ok := strings.Cut(rest, "/"); ok && (sub == "include" || strings.HasPrefix(sub, "include/")) {
+			root := "arch/" + arch + "/include"
+			if !contains(t.archIncludes, root) {
+				t.archIncludes = append(t.archIncludes, root)
+			}
+		}
+	}
+	sort.Slice(t.archIncludes, func(i, j int) bool {
+		a, b := t.archIncludes[i], t.archIncludes[j]
+		if (a == "arch/x86/include") != (b == "arch/x86/include") {
+			return a == "arch/x86/include"
+		}
+		return a < b
+	})
+}
+
+func contains(xs []string, x string) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// cIncludePath resolves the spec of an #include written in file from to an
+// indexed path, "" when it is not in the repository.
+func (r *resolver) cIncludePath(from, spec string, quoted bool) string {
+	spec = path.Clean(spec)
+	if quoted {
+		if p := path.Join(path.Dir(from), spec); r.paths[p] {
+			return p
+		}
+	}
+	roots := []string{"include"}
+	roots = append(roots, r.ctab.archIncludes...)
+	roots = append(roots, "include/uapi")
+	for _, a := range r.ctab.archIncludes {
+		roots = append(roots, a+"/uapi")
+	}
+	for _, root := range roots {
+		if p := root + "/" + spec; r.paths[p] {
+			return p
+		}
+	}
+	if rest, ok := strings.CutPrefix(spec, "asm/"); ok {
+		if p := "include/asm-generic/" + rest; r.paths[p] {
+			return p
+		}
+	}
+	if r.paths[spec] {
+		return spec
+	}
+	return r.bySuffix("/" + spec)
+}
+
+// cAddInclude records that from includes to.
+func (r *resolver) cAddInclude(from, to string) {
+	t := &r.ctab
+	a, b := t.id(from), t.id(to)
+	t.incl[a] = append(t.incl[a], b)
+}
+
+// cClosure makes the include closure of file current (the file itself and
+// every file it reaches through includes).
+func (r *resolver) cClosure(file string) {
+	t := &r.ctab
+	if t.closureOf == file && t.cur != 0 {
+		return
+	}
+	t.closureOf = file
+	t.cur++
+	start := t.id(file)
+	t.stamp[start] = t.cur
+	queue := []int32{start}
+	for len(queue) > 0 {
+		n := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, m := range t.incl[n] {
+			if t.stamp[m] != t.cur {
+				t.stamp[m] = t.cur
+				queue = append(queue, m)
+			}
+		}
+	}
+}
+
+// cReaches reports whether file is in the current include closure.
+func (r *resolver) cReaches(file string) bool {
+	t := &r.ctab
+	i, ok := t.ids[file]
+	return ok && t.stamp[i] == t.cur
+}
+
+// cBareCall resolves a bare call (or function reference) in a C file by
+// translation-unit visibility.
+func (r *resolver) cBareCall(c ctx, name string) ([]*sym, string, float64, outcome) {
+	f := c.sc.f.Path
+	if c.caller != nil && r.isLocal(c, name) {
+		return nil, "", 0, dynamic // a function-pointer parameter or local
+	}
+	if ss := r.funcsByFile[f][name]; len(ss) > 0 {
+		return ss, schema.ReasonSameFile, 1, resolved
+	}
+	all := r.funcsByName[key("c", name)]
+	if len(all) == 0 {
+		return nil, "", 0, unresolved
+	}
+	r.cClosure(f)
+	var vis []*sym
+	for _, s := range all {
+		if r.cReaches(s.FilePath) {
+			vis = append(vis, s)
+		}
+	}
+	declared := false
+	for _, p := range r.ctab.protos[name] {
+		if r.cReaches(p) {
+			declared = true
+			break
+		}
+	}
+	if declared {
+		for _, s := range all {
+			if s.IsExported && !r.cReaches(s.FilePath) {
+				vis = append(vis, s)
+			}
+		}
+	}
+	switch {
+	case len(vis) == 1:
+		return vis, schema.ReasonImportScoped, cVisibleConf, resolved
+	case len(vis) > 1 && len(vis) <= cMaxAlternatives:
+		return vis, schema.ReasonImportScoped, cAltConf, resolved
+	case len(vis) > cMaxAlternatives:
+		return nil, "", 0, unresolved
+	}
+	var global *sym
+	for _, s := range all {
+		if s.IsExported {
+			if global != nil {
+				return nil, "", 0, unresolved // ambiguous
+			}
+			global = s
+		}
+	}
+	if global != nil {
+		return []*sym{global}, schema.ReasonGlobalName, globalConf("c"), resolved
+	}
+	return nil, "", 0, unresolved
+}
+
+// cStores builds the member-store tables from every C file's
+// registrations: the struct type (declared, or inferred from the assigned
+// receiver) and the functions the stored name resolves to in that file.
+func (r *resolver) cStores() {
+	t := &r.ctab
+	seen := map[string]bool{}
+	for _, f := range r.in.Files {
+		if f.Language != "c" {
+			continue
+		}
+		sc := r.scopes[f.Path]
+		for _, reg := range f.Registrations {
+			if reg.Field == "" {
+				continue
+			}
+			c := ctx{sc: sc, caller: r.syms[reg.CallerID], line: reg.Line}
+			typ := reg.Type
+			if typ == "" && reg.Receiver != "" {
+				if st := r.typeOfExpr(c, reg.Receiver); st != nil {
+					typ = st.Name
+				}
+			}
+			if typ == "" {
+				continue
+			}
+			targets, _, _, out := r.cBareCall(ctx{sc: sc}, reg.Name)
+			if out != resolved {
+				continue
+			}
+			k := typ + "\x00" + reg.Field
+			for _, s := range targets {
+				if seen[k+"\x00"+s.ID] {
+					continue
+				}
+				seen[k+"\x00"+s.ID] = true
+				if len(t.stores[k]) == 0 {
+					t.storeTypes[reg.Field] = append(t.storeTypes[reg.Field], typ)
+				}
+				t.stores[k] = append(t.stores[k], s)
+			}
+		}
+	}
+	for _, v := range t.stores {
+		sortSyms(v)
+	}
+	for _, v := range t.storeTypes {
+		sort.Strings(v)
+	}
+}
+
+// cFieldCall resolves a call through member name of a value of struct
+// type st (nil when the receiver's type is unknown).
+func (r *resolver) cFieldCall(st *sym, name string) ([]*sym, string, float64, outcome) {
+	t := &r.ctab
+	if st != nil {
+		if ss := t.stores[st.Name+"\x00"+name]; len(ss) > 0 {
+			return ss, schema.ReasonFieldPointer, cFieldConf, resolved
+		}
+		if _, ok := r.facts[st.ID].get(name, 0); ok {
+			return nil, "", 0, dynamic // a function-pointer member nothing is stored in
+		}
+		return nil, "", 0, unresolved
+	}
+	switch types := t.storeTypes[name]; len(types) {
+	case 0:
+		return nil, "", 0, unresolved
+	case 1:
+		return t.stores[types[0]+"\x00"+name], schema.ReasonFieldPointer, cFieldGuessConf, resolved
+	}
+	return nil, "", 0, dynamic // several struct types store functions in that member
+}

@@ -1,0 +1,54 @@
+package processes_test
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/gitnexus/gitnexus/ingest"
+	"github.com/gitnexus/gitnexus/processes"
+)
+
+// TestCKernelEntryPoints: on the kernel-style C fixture, the syscall and
+// the functions the driver registers (module_init, request_irq, its ops
+// table) are entry points through their registrations; the functions they
+// call are not.
+func TestCKernelEntryPoints(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../testdata/repos/ckernel")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := ingest.Run(context.Background(), dir, nopSink{}, ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := processes.FromIndex(res.Index, res.Edges)
+	reasons := map[string]string{}
+	for _, ep := range processes.ScoreEntryPoints(g) {
+		n := g.Nodes[ep.Node]
+		reasons[n.FilePath+"#"+n.Name] = strings.Join(ep.Reasons, ",")
+	}
+	for sym, want := range map[string]string{
+		"fs/read_write.c#sys_read":   "framework:c:syscall",
+		"drivers/foo/foo.c#foo_init": "framework:c:registered callback",
+		"drivers/foo/foo.c#foo_irq":  "framework:c:registered callback",
+		"drivers/foo/foo.c#foo_read": "framework:c:registered callback",
+		"drivers/foo/foo.c#foo_open": "framework:c:registered callback",
+	} {
+		if !strings.Contains(reasons[sym], want) {
+			t.Errorf("%s: reasons %q, want %s", sym, reasons[sym], want)
+		}
+	}
+	for _, sym := range []string{"fs/read_write.c#vfs_read", "fs/read_write.c#ksys_read", "drivers/foo/foo.c#helper"} {
+		if strings.Contains(reasons[sym], "framework:") {
+			t.Errorf("%s is not registered anywhere, got reasons %q", sym, reasons[sym])
+		}
+	}
+	pr := processes.Run(g, processes.Options{})
+	var labels []string
+	for _, p := range pr.Processes {
+		labels = append(labels, p.Label)
+	}
+	wantFlow(t, labels, "sys_read → ksys_read → vfs_read → helper")
+}

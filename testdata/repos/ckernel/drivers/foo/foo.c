@@ -1,0 +1,37 @@
+#include <linux/fs.h>
+#include <linux/module.h>
+
+/* Same name as the static helper of fs/read_write.c. */
+static int helper(void)
+{
+	return 1;
+}
+
+static ssize_t foo_read(struct file *file, char __user *buf, size_t count, loff_t *pos)
+{
+	return helper();
+}
+
+static int foo_open(struct inode *inode, struct file *file)
+{
+	return 0;
+}
+
+static irqreturn_t foo_irq(int irq, void *dev)
+{
+	return 0;
+}
+
+static const struct file_operations foo_fops = {
+	.owner = THIS_MODULE,
+	.read = foo_read,
+	.open = foo_open,
+};
+
+static int foo_init(void)
+{
+	if (request_irq(1, foo_irq, 0, "foo", 0))
+		add_taint_quiet(1);
+	return register_chrdev(0, "foo", &foo_fops);
+}
+module_init(foo_init);

@@ -59,3 +59,10 @@ func TestParseLead(t *testing.T) {
 		t.Errorf("a one-line query has no lead: %v", q.Lead)
 	}
 }
+
+func TestSystemMeansSys(t *testing.T) {
+	// kernel syscalls are sys_read, sys_write: "read system call" must reach them
+	if q := Parse("read system call"); !contains(q.Words, "sys") {
+		t.Errorf("words %v lack sys", q.Words)
+	}
+}

@@ -273,9 +273,7 @@ func (p *Pack) keyword(q *Query, opts Options) ([]Hit, error) {
 		boostByFile(nt.nodes, byDoc, r.FileBoost)
 	}
 	if r.MentionWeight > 0 {
-		for _, d := range mentionBoost(nt.nodes, q.Mentions, byDoc, r.MentionWeight) {
-			order = append(order, d)
-		}
+		order = append(order, mentionBoost(nt.nodes, q.Mentions, byDoc, r.MentionWeight)...)
 	}
 	hits := make([]*Hit, len(order))
 	for i, d := range order {

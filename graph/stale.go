@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -23,16 +24,24 @@ type Staleness struct {
 	// or deleted; Files names the first few (sorted).
 	ChangedFiles int      `json:"changed_files"`
 	Files        []string `json:"files,omitempty"`
-	Note         string   `json:"note"`
+	// AddedFiles counts files that appeared since the index was built in
+	// a directory the index holds files of, with an extension indexed
+	// files have; Added names the first few (sorted).
+	AddedFiles int      `json:"added_files"`
+	Added      []string `json:"added,omitempty"`
+	Note       string   `json:"note"`
 }
 
 // staleFilesListed bounds Staleness.Files.
 const staleFilesListed = 10
 
 // CheckStale compares the repository at root with the index's meta, cheaply:
-// HEAD is read from the git files (no git process), and each indexed
-// file is stat'ed (modified after m.IndexedAt, or gone); files added since
-// are not seen. nil when nothing moved, or when m is nil.
+// HEAD is read from the git files (no git process), each indexed file is
+// stat'ed (modified after m.IndexedAt, or gone), and each directory
+// holding indexed files is stat'ed: only one whose entries changed since
+// (its modification time moved) is read, for files added with an indexed
+// extension. Files added in directories the index has no file of are not
+// seen. nil when nothing moved, or when m is nil.
 func CheckStale(root string, m *Meta) *Staleness {
 	if m == nil {
 		return nil
@@ -48,9 +57,13 @@ func CheckStale(root string, m *Meta) *Staleness {
 			changed = append(changed, p)
 		}
 	}
-	if !s.HeadMoved && len(changed) == 0 {
+	added := addedFiles(root, m)
+	if !s.HeadMoved && len(changed) == 0 && len(added) == 0 {
 		return nil
 	}
+	sort.Strings(added)
+	s.AddedFiles = len(added)
+	s.Added = added[:min(len(added), staleFilesListed)]
 	sort.Strings(changed)
 	s.ChangedFiles = len(changed)
 	s.Files = changed[:min(len(changed), staleFilesListed)]
@@ -61,8 +74,50 @@ func CheckStale(root string, m *Meta) *Staleness {
 	if len(changed) > 0 {
 		parts = append(parts, fmt.Sprintf("%d indexed files changed since it was built (%s)", len(changed), strings.Join(s.Files, ", ")))
 	}
+	if len(added) > 0 {
+		parts = append(parts, fmt.Sprintf("%d files added since (%s)", len(added), strings.Join(s.Added, ", ")))
+	}
 	s.Note = "the index may be out of date: " + strings.Join(parts, "; ") + ": run `gitnexus analyze` to refresh"
 	return s
+}
+
+// addedFiles lists the files of root that are not in m.Files, sit in a
+// directory that holds indexed files and whose entries changed after
+// m.IndexedAt, and have an extension some indexed file has.
+func addedFiles(root string, m *Meta) []string {
+	dirs := map[string]bool{}
+	exts := map[string]bool{}
+	for p := range m.Files {
+		dirs[path.Dir(p)] = true
+		if e := path.Ext(p); e != "" {
+			exts[e] = true
+		}
+	}
+	var out []string
+	for d := range dirs {
+		full := filepath.Join(root, filepath.FromSlash(d))
+		fi, err := os.Stat(full)
+		if err != nil || !fi.ModTime().After(m.IndexedAt) {
+			continue
+		}
+		entries, err := os.ReadDir(full)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if !e.Type().IsRegular() || !exts[path.Ext(e.Name())] {
+				continue
+			}
+			p := path.Join(d, e.Name())
+			if d == "." {
+				p = e.Name()
+			}
+			if _, ok := m.Files[p]; !ok {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
 
 // staleTTL is how long CheckStaleCached reuses an answer.

@@ -53,6 +53,26 @@ func TestCheckStale(t *testing.T) {
 	if s == nil || s.ChangedFiles != 2 || s.HeadMoved || !strings.Contains(s.Note, "2 indexed files changed") {
 		t.Fatalf("after deleting b.go and touching a.go: %+v", s)
 	}
+	// A file added beside the indexed ones (with an indexed extension) is
+	// seen; one with another extension is not.
+	if err := os.WriteFile(filepath.Join(dir, "b.go"), []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m.Files = map[string]string{"a.go": "x"}
+	m.IndexedAt = time.Now().Add(-time.Minute)
+	if err := os.Chtimes(filepath.Join(dir, "a.go"), m.IndexedAt.Add(-time.Minute), m.IndexedAt.Add(-time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"new.go", "notes.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s = CheckStale(dir, m)
+	if s == nil || s.AddedFiles != 2 || strings.Join(s.Added, ",") != "b.go,new.go" || !strings.Contains(s.Note, "2 files added since") {
+		t.Fatalf("after adding b.go, new.go and notes.txt: %+v", s)
+	}
+	m.Files = map[string]string{"a.go": "x", "b.go": "y"}
 	// HEAD moves: a new commit, then the refs packed.
 	m.IndexedAt = time.Now().Add(time.Minute)
 	runGitIn(t, dir, "commit", "-q", "--allow-empty", "-m", "two")

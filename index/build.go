@@ -70,6 +70,11 @@ type Summary struct {
 	ParseStatus map[string]int     `json:"parse_status"`
 	Skipped     map[string]int     `json:"skipped"`
 	Phases      map[string]float64 `json:"phases"`
+	// PeakRSS is the process's peak resident memory in MiB during each
+	// stage: "ingest" (discover, parse, resolve), "processes", "load" (the
+	// graph COPYs), "pack" (the search pack), "embed" and "commit"; absent
+	// where /proc is not available.
+	PeakRSS map[string]int `json:"peak_rss_mib,omitempty"`
 	Seconds     float64            `json:"seconds"`
 	Embeddings  string             `json:"embeddings"`
 	Resolution  *resolve.Stats     `json:"resolution,omitempty"`
@@ -96,6 +101,7 @@ type Summary struct {
 // embed.ErrDeviceUnavailable.
 func Build(ctx context.Context, root string, opts Options) (sum *Summary, err error) {
 	start := time.Now()
+	peak := newPeakRSS()
 	progress := opts.Progress
 	if progress == nil {
 		progress = func(string, int, int) {}
@@ -146,6 +152,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	if err != nil {
 		return nil, fmt.Errorf("analyze %s: %w", root, err)
 	}
+	peak.mark("ingest")
 	st := res.Stats
 	if err := nothingIndexed(st.Files, res.Discovery); err != nil {
 		return nil, err
@@ -165,15 +172,19 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 			return nil, fmt.Errorf("write process: %w", err)
 		}
 	}
-	for _, e := range pres.Edges {
+	if err := pres.EachEdge(func(e schema.Edge) error {
 		if err := b.AddEdge(e); err != nil {
-			return nil, fmt.Errorf("write %s edge: %w", e.Type, err)
+			return fmt.Errorf("write %s edge: %w", e.Type, err)
 		}
 		st.Edges[string(e.Type)]++
+		return nil
+	}); err != nil {
+		return nil, err
 	}
 	st.Labels["Community"] = len(pres.Communities)
 	st.Labels["Process"] = len(pres.Processes)
 	st.Phases["processes"] = time.Since(t0).Seconds()
+	peak.mark("processes")
 
 	// The last symbols are embedded and the model closed before the load
 	// (see embedStage.drain).
@@ -201,10 +212,13 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	if err := b.Load(ctx, progress); err != nil {
 		return nil, fmt.Errorf("load graph: %w", err)
 	}
+	st.Phases["load"] = time.Since(t0).Seconds()
+	peak.mark("load")
 	progress("search", 0, 0)
 	if st.Phases["pack"], err = writePack(ctx, b); err != nil {
 		return nil, fmt.Errorf("build search pack: %w", err)
 	}
+	peak.mark("pack")
 	var embInfo graph.EmbeddingInfo
 	if emb != nil {
 		t1 := time.Now()
@@ -214,8 +228,8 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		}
 		embeddings = emb.status
 		st.Phases["embed"] = (embWait + time.Since(t1)).Seconds()
+		peak.mark("embed")
 	}
-	st.Phases["load"] = time.Since(t0).Seconds()
 
 	// 5. Commit: meta.json names the new database and its pack.
 	name := opts.Name
@@ -259,6 +273,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		return nil, fmt.Errorf("swap in the new index: %w", err)
 	}
 	committed = true
+	peak.mark("commit")
 
 	if err := discover.EnsureGitExclude(root, ".gitnexus/"); err != nil {
 		warn(fmt.Sprintf("could not add .gitnexus/ to .git/info/exclude: %v", err))
@@ -267,7 +282,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		Repo: name, Name: name, Path: root, Commit: meta.Commit, Git: discovery.Git,
 		Files: st.Files, Folders: st.Folders, Symbols: st.Symbols,
 		Languages: st.Languages, Kinds: st.Kinds, Nodes: st.Labels, Edges: st.Edges,
-		ParseStatus: st.ParseStatus, Skipped: st.Skipped, Phases: st.Phases,
+		ParseStatus: st.ParseStatus, Skipped: st.Skipped, Phases: st.Phases, PeakRSS: peak,
 		Seconds: time.Since(start).Seconds(), Embeddings: embeddings,
 		Resolution: resolution, Unresolved: samples, Processes: procStats,
 		Discovery: discovery, Meta: meta,

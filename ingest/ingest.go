@@ -82,7 +82,9 @@ type Stats struct {
 }
 
 // Index is the light view of a parsed repository: every file's facts with
-// symbol Content removed.
+// symbol Content removed. Once Run returns it holds the files' symbols
+// only: the raw references (imports, calls, heritage, type facts) are
+// dropped after resolution, their only reader.
 type Index struct {
 	Root  string
 	Files []*lang.Facts // sorted by path
@@ -165,6 +167,11 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 		res.Resolution = &rs
 		res.Samples = out.Samples
 		st.Phases["resolve"] = time.Since(t0).Seconds()
+	}
+	// The raw references served resolution only: the later phases read the
+	// symbols. On the Linux kernel the call sites alone are hundreds of MiB.
+	for _, f := range ix.Files {
+		f.Imports, f.Calls, f.Heritage, f.Types = nil, nil, nil, nil
 	}
 	if err := e.flushFiles(unresolved); err != nil {
 		return nil, err

@@ -46,7 +46,7 @@ func FromIndex(ix *ingest.Index, edges []schema.Edge) *Graph {
 			es = append(es, Edge{From: e.From, To: e.To, Type: e.Type, Confidence: e.Confidence})
 		}
 	}
-	return NewGraph(nodes, es)
+	return newGraph(nodes, es)
 }
 
 // decoratorsAt returns the lines starting with '@' or '[' (C# attributes)

@@ -171,7 +171,7 @@ func TestTracesFollowFlowsAndDedupe(t *testing.T) {
 	}
 	// STEP_IN_PROCESS edges carry 1-based steps in order.
 	var steps []string
-	for _, e := range res.Edges {
+	for _, e := range res.Edges() {
 		if e.Type == schema.RelStepInProcess && e.To == res.Processes[0].ID {
 			steps = append(steps, fmt.Sprintf("%d:%s", e.Step, e.From))
 		}

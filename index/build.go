@@ -74,12 +74,12 @@ type Summary struct {
 	// stage: "ingest" (discover, parse, resolve), "processes", "load" (the
 	// graph COPYs), "pack" (the search pack), "embed" and "commit"; absent
 	// where /proc is not available.
-	PeakRSS map[string]int `json:"peak_rss_mib,omitempty"`
-	Seconds     float64            `json:"seconds"`
-	Embeddings  string             `json:"embeddings"`
-	Resolution  *resolve.Stats     `json:"resolution,omitempty"`
-	Unresolved  []string           `json:"unresolved_samples,omitempty"`
-	Processes   processes.Stats    `json:"processes"`
+	PeakRSS    map[string]int  `json:"peak_rss_mib,omitempty"`
+	Seconds    float64         `json:"seconds"`
+	Embeddings string          `json:"embeddings"`
+	Resolution *resolve.Stats  `json:"resolution,omitempty"`
+	Unresolved []string        `json:"unresolved_samples,omitempty"`
+	Processes  processes.Stats `json:"processes"`
 
 	// Discovery is what file discovery saw (skip examples by reason).
 	Discovery *discover.Result `json:"-"`

@@ -18,15 +18,15 @@ type Options struct {
 type Result struct {
 	Communities []schema.Community
 	Processes   []schema.Process
-	Entries []EntryPoint
-	Stats   Stats
+	Entries     []EntryPoint
+	Stats       Stats
 
 	// The MEMBER_OF and STEP_IN_PROCESS edges, kept as node indexes of g
 	// (EachEdge makes the records): on the Linux kernel there are millions,
 	// and a schema.Edge each took most of the phase's memory.
-	g        *Graph
-	members  [][]int // per community
-	steps    [][]int // per process
+	g       *Graph
+	members [][]int // per community
+	steps   [][]int // per process
 }
 
 // EachEdge calls fn with every MEMBER_OF edge (symbol → Community) and

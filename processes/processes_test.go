@@ -251,3 +251,18 @@ func TestNearDupes(t *testing.T) {
 		t.Errorf("nearDupes kept %v, want %v", firsts, want)
 	}
 }
+
+// dedupe drops repeats and traces that run inside a longer one, and keeps
+// the first of each, in input order.
+func TestDedupeRepeatsAndInnerRuns(t *testing.T) {
+	tr := func(steps ...int) Trace { return Trace{Steps: steps} }
+	in := []Trace{tr(1, 2, 3, 4), tr(2, 3, 4), tr(5, 6, 7), tr(1, 2, 3, 4), tr(5, 6, 7), tr(9, 2, 3), tr(3, 4, 1)}
+	got := dedupe(in, 3)
+	var keys []string
+	for _, g := range got {
+		keys = append(keys, fmt.Sprint(g.Steps))
+	}
+	if want := "[[1 2 3 4] [5 6 7] [9 2 3] [3 4 1]]"; fmt.Sprint(keys) != want {
+		t.Errorf("dedupe = %v, want %s", keys, want)
+	}
+}

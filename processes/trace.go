@@ -3,8 +3,8 @@ package processes
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -148,36 +148,61 @@ func walk(g *Graph, start int, importance []float64, opts TraceOptions) [][]int 
 // dedupe drops identical traces and every trace that appears as a
 // contiguous run inside a longer one, keeping the order of the input.
 func dedupe(ts []Trace, minSteps int) []Trace {
-	key := func(steps []int) string {
-		var b strings.Builder
-		for i, s := range steps {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(strconv.Itoa(s))
-		}
-		return b.String()
+	// Every trace by the hash of its steps (a hit is checked step by step,
+	// so a collision costs a comparison, never a wrong answer). Then every
+	// contiguous run of every trace, of at least minSteps steps and shorter
+	// than the trace, marks the traces equal to it as inner. Only the
+	// traces are stored, not their runs: on the Linux kernel a set of every
+	// run took gigabytes.
+	byHash := make(map[uint64][]int, len(ts))
+	for i, t := range ts {
+		h := hashSteps(t.Steps)
+		byHash[h] = append(byHash[h], i)
 	}
-	inner := map[string]bool{}
+	find := func(steps []int) []int {
+		var out []int
+		for _, i := range byHash[hashSteps(steps)] {
+			if slices.Equal(ts[i].Steps, steps) {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	inner := make([]bool, len(ts))
 	for _, t := range ts {
 		n := len(t.Steps)
 		for l := minSteps; l < n; l++ {
 			for s := 0; s+l <= n; s++ {
-				inner[key(t.Steps[s:s+l])] = true
+				for _, i := range find(t.Steps[s : s+l]) {
+					inner[i] = true
+				}
 			}
 		}
 	}
-	seen := map[string]bool{}
+	seen := make([]bool, len(ts)) // an earlier identical trace was kept
 	var out []Trace
-	for _, t := range ts {
-		k := key(t.Steps)
-		if seen[k] || inner[k] {
+	for i, t := range ts {
+		if seen[i] || inner[i] {
 			continue
 		}
-		seen[k] = true
+		for _, j := range find(t.Steps) {
+			seen[j] = true
+		}
 		out = append(out, t)
 	}
 	return out
+}
+
+// hashSteps is the FNV-1a hash of a trace's node indexes.
+func hashSteps(steps []int) uint64 {
+	h := uint64(14695981039346656037)
+	for _, s := range steps {
+		for v, k := uint64(s), 0; k < 8; k, v = k+1, v>>8 {
+			h ^= v & 0xff
+			h *= 1099511628211
+		}
+	}
+	return h
 }
 
 // nearDupShare is how much of a flow's steps a longer sibling (same entry)
@@ -227,14 +252,10 @@ func nearDupes(ts []Trace) []Trace {
 // traces.
 func nearDupOfAny(steps []int, ts []Trace, kept []int) bool {
 	for _, k := range kept {
-		other := ts[k].Steps
-		in := map[int]bool{}
-		for _, s := range other {
-			in[s] = true
-		}
+		other := ts[k].Steps // at most MaxDepth steps: a scan beats a map
 		shared := 0
 		for _, s := range steps {
-			if in[s] {
+			if slices.Contains(other, s) {
 				shared++
 			}
 		}

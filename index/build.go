@@ -102,6 +102,7 @@ type Summary struct {
 func Build(ctx context.Context, root string, opts Options) (sum *Summary, err error) {
 	start := time.Now()
 	peak := newPeakRSS()
+	defer peak.close()
 	progress := opts.Progress
 	if progress == nil {
 		progress = func(string, int, int) {}
@@ -282,7 +283,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		Repo: name, Name: name, Path: root, Commit: meta.Commit, Git: discovery.Git,
 		Files: st.Files, Folders: st.Folders, Symbols: st.Symbols,
 		Languages: st.Languages, Kinds: st.Kinds, Nodes: st.Labels, Edges: st.Edges,
-		ParseStatus: st.ParseStatus, Skipped: st.Skipped, Phases: st.Phases, PeakRSS: peak,
+		ParseStatus: st.ParseStatus, Skipped: st.Skipped, Phases: st.Phases, PeakRSS: peak.close(),
 		Seconds: time.Since(start).Seconds(), Embeddings: embeddings,
 		Resolution: resolution, Unresolved: samples, Processes: procStats,
 		Discovery: discovery, Meta: meta,

@@ -1,57 +1,79 @@
 package index
 
 import (
-	"bufio"
-	"bytes"
-	"os"
-	"strconv"
+	"sync"
+	"time"
+
+	"github.com/gitnexus/gitnexus/graph"
 )
 
-// peakRSS records the process's peak resident memory per phase of a build,
-// in MiB: the kernel's high-water mark (VmHWM in /proc/self/status) read at
-// the end of each phase, then reset (writing 5 to /proc/self/clear_refs) so
-// the next phase starts from the memory it inherits. Where /proc is not
-// there (or refuses the reset) the map holds what could be read: a phase
-// whose mark cannot be reset reports the peak so far.
-type peakRSS map[string]int
-
-// newPeakRSS resets the high-water mark and starts recording.
-func newPeakRSS() peakRSS {
-	resetHWM()
-	return peakRSS{}
+// peakRSS records the process's peak resident memory per stage of a build,
+// in MiB, by sampling it every 20 ms (graph.ResidentBytes) from a
+// goroutine: mark(stage) stores the largest sample since the previous
+// mark. A sampler, not the kernel's high-water mark (VmHWM): resetting that
+// one (/proc/self/clear_refs) would also reset the figure `time -v` and
+// getrusage report for the whole process. A spike shorter than the period
+// can be missed. Without /proc nothing is recorded.
+type peakRSS struct {
+	mu    sync.Mutex
+	max   int64
+	marks map[string]int
+	stop  chan struct{}
+	done  chan struct{}
+	once  sync.Once
 }
 
-// mark records phase's peak and resets the mark for the next phase.
-func (p peakRSS) mark(phase string) {
-	if mib := readHWM(); mib > 0 {
-		p[phase] = mib
-	}
-	resetHWM()
+const peakPeriod = 20 * time.Millisecond
+
+// newPeakRSS starts sampling; close stops it.
+func newPeakRSS() *peakRSS {
+	p := &peakRSS{marks: map[string]int{}, stop: make(chan struct{}), done: make(chan struct{})}
+	p.sample()
+	go func() {
+		defer close(p.done)
+		t := time.NewTicker(peakPeriod)
+		defer t.Stop()
+		for {
+			select {
+			case <-p.stop:
+				return
+			case <-t.C:
+				p.sample()
+			}
+		}
+	}()
+	return p
 }
 
-func resetHWM() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+func (p *peakRSS) sample() {
+	b := graph.ResidentBytes()
+	p.mu.Lock()
+	if b > p.max {
+		p.max = b
+	}
+	p.mu.Unlock()
+}
 
-// readHWM is VmHWM in MiB (0 when it cannot be read).
-func readHWM() int {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
+// mark records stage's peak (the largest sample since the previous mark,
+// and the memory now) and starts the next stage from the memory now.
+func (p *peakRSS) mark(stage string) {
+	p.sample()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.max > 0 {
+		p.marks[stage] = int(p.max >> 20)
 	}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		rest, ok := bytes.CutPrefix(sc.Bytes(), []byte("VmHWM:"))
-		if !ok {
-			continue
-		}
-		f := bytes.Fields(rest) // "123456 kB"
-		if len(f) == 0 {
-			return 0
-		}
-		kb, err := strconv.Atoi(string(f[0]))
-		if err != nil {
-			return 0
-		}
-		return kb >> 10
+	p.max = 0
+	if b := graph.ResidentBytes(); b > 0 {
+		p.max = b
 	}
-	return 0
+}
+
+// close stops the sampler and returns the marks. Safe to call twice.
+func (p *peakRSS) close() map[string]int {
+	p.once.Do(func() { close(p.stop) })
+	<-p.done
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.marks
 }

@@ -356,16 +356,34 @@ func (g *graphCopy) sortEdges() {
 // readProcesses reads the processes and their steps.
 func (g *graphCopy) readProcesses(ctx context.Context, q Querier) error {
 	g.members, g.procs = map[string][]Membership{}, map[string]Process{}
-	res, err := readAll(ctx, q, fmt.Sprintf("MATCH (p:%s) RETURN p.id, p.label, p.priority, p.processType, p.stepCount, p.entryPointId, p.terminalId, p.communities", schema.LabelProcess))
+	// The processes a slice of rows at a time too: Kuzu holds a result in
+	// its buffer pool, and the kernel's 780k processes do not fit the
+	// build's 256 MiB in one.
+	n, err := readAll(ctx, q, fmt.Sprintf("MATCH (p:%s) RETURN count(p)", schema.LabelProcess))
 	if err != nil {
 		return fmt.Errorf("snapshot processes: %w", err)
 	}
-	for _, row := range res.Rows {
-		id := str(row[0])
-		p := Process{ID: id, Summary: str(row[1]), Priority: flt(row[2]), ProcessType: str(row[3]), StepCount: num(row[4]),
-			EntryPoint: str(row[5]), Terminal: str(row[6])}
-		p.Communities = strList(row[7])
-		g.procs[id] = p
+	total, seen := 0, 0
+	if len(n.Rows) == 1 {
+		total = num(n.Rows[0][0])
+	}
+	for lo := 0; lo < total; lo += packReadRows {
+		res, err := readAll(ctx, q, fmt.Sprintf("MATCH (p:%s) WHERE offset(id(p)) >= %d AND offset(id(p)) < %d RETURN p.id, p.label, p.priority, p.processType, p.stepCount, p.entryPointId, p.terminalId, p.communities",
+			schema.LabelProcess, lo, lo+packReadRows))
+		if err != nil {
+			return fmt.Errorf("snapshot processes: %w", err)
+		}
+		for _, row := range res.Rows {
+			id := str(row[0])
+			p := Process{ID: id, Summary: str(row[1]), Priority: flt(row[2]), ProcessType: str(row[3]), StepCount: num(row[4]),
+				EntryPoint: str(row[5]), Terminal: str(row[6])}
+			p.Communities = strList(row[7])
+			g.procs[id] = p
+			seen++
+		}
+	}
+	if seen != total {
+		return fmt.Errorf("snapshot processes: read %d of %d", seen, total)
 	}
 	// The steps a slice of rows at a time (by the edge's offset), as
 	// readEdges does: the Linux kernel has millions. Their strings are the

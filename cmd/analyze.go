@@ -197,6 +197,9 @@ func printAnalyzeSummary(s index.Summary, d *discover.Result, warned []string) {
 		}
 	}
 	scr.field("time", phaseItems(s.Phases))
+	if len(s.PeakRSS) > 0 {
+		scr.field("peak memory", peakItems(s.PeakRSS))
+	}
 	emb := s.Embeddings
 	for _, w := range warned {
 		if strings.Contains(w, emb) {
@@ -223,6 +226,17 @@ func countItems(m map[string]int) []string {
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return parts
+}
+
+// peakItems prints the peak resident memory of each stage in run order.
+func peakItems(m map[string]int) []string {
+	var parts []string
+	for _, k := range []string{"ingest", "processes", "load", "pack", "embed", "commit"} {
+		if v, ok := m[k]; ok {
+			parts = append(parts, fmt.Sprintf("%s %d MiB", k, v))
+		}
 	}
 	return parts
 }

@@ -35,6 +35,52 @@ func minBuildPool(threads int) uint64 {
 	return 96<<20 + 32<<20*uint64(threads)
 }
 
+// nodeGroupRows is the rows of one Kuzu node group (2^17 in Kuzu 0.11).
+const nodeGroupRows = 1 << 17
+
+// copyPool is the buffer pool a node COPY needs when the largest node
+// group of its file (nodeGroupRows consecutive rows) takes group bytes of
+// NDJSON: Kuzu builds a node group per thread in the pool and then appends
+// it to the table's own, so about threads+1 groups are resident at once, on
+// top of minBuildPool. NDJSON bytes overstate the in-memory strings (JSON
+// escapes), and a quarter more is added for the columns' overheads.
+// Measured with Kuzu 0.11.3 (300k rows of ~2.2 KB and ~4.2 KB): 2 threads
+// need 0.77-1 GiB for 2.2 KB rows and 1.5-2 GiB for 4.2 KB rows (a 128k-row
+// group of 290 and 550 MB); 1 thread needs under 512 MiB for 2.2 KB rows.
+// Below that size COPY fails with "The buffer pool is full".
+func copyPool(threads int, group int64) uint64 {
+	if threads <= 0 {
+		threads = runtime.NumCPU()
+	}
+	return minBuildPool(threads) + uint64(threads+1)*uint64(group)*5/4
+}
+
+// poolForLoad is the buffer pool Load opens the new database with: the
+// build's pool, raised to what the COPY of the largest node group needs
+// (copyPool), capped at three quarters of the machine's memory. The pool
+// is address space that Kuzu fills only as far as a statement needs, but
+// it keeps what it touched until the database is closed: Load reopens the
+// database with the build's own pool at its end, so the reads after it
+// (the search pack) do not fill one sized for the COPYs. Callers hold b.mu.
+func (b *Build) poolForLoad() uint64 {
+	var group int64
+	for _, rf := range b.files {
+		if rf.maxGroup > group {
+			group = rf.maxGroup
+		}
+	}
+	need := copyPool(b.opts.MaxThreads, group)
+	if capped := totalMemory() / 4 * 3; capped > 0 && need > capped {
+		b.log.Warn("the largest table needs more buffer pool than the machine can give; its COPY may fail", "need_MiB", need>>20, "using_MiB", capped>>20)
+		need = capped
+	}
+	if need <= b.opts.BufferPoolSize {
+		return b.opts.BufferPoolSize
+	}
+	b.log.Debug("load buffer pool sized for the largest node group", "group_MiB", group>>20, "pool_MiB", b.opts.BufferPoolSize>>20, "load_MiB", need>>20)
+	return need
+}
+
 // poolDefaults fills the buffer-pool and thread options a caller left
 // zero (from GITNEXUS_BUILD_POOL_MB and GITNEXUS_BUILD_THREADS, else the
 // defaults) and raises a pool too small for a COPY (minBuildPool), with a

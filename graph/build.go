@@ -61,6 +61,9 @@ type Build struct {
 	state buildState
 	files map[string]*rowFile // by nodeKey / relKey
 	ids   idSet               // hashes of the node ids added, by label
+	// loadPool is the buffer pool Load opened the database with
+	// (poolForLoad); after Load the database runs on opts.BufferPoolSize.
+	loadPool uint64
 
 	db      *kuzu.Database
 	conn    *kuzu.Connection

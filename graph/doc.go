@@ -113,7 +113,13 @@
 // Kuzu is linked through cgo (libkuzu.so). Its default buffer pool takes 80%
 // of RAM; builds default to 256 MiB (BuildOptions.BufferPoolSize, grown by
 // GrowBufferPool for large vector tables) and readers to 256 MiB
-// (OpenOptions.BufferPoolSize). Only one process may open
+// (OpenOptions.BufferPoolSize). Load alone runs on a larger pool when the
+// rows need it: a node COPY holds about threads+1 node groups (2^17 rows)
+// of its table in the pool, so a table of large rows (the Linux kernel's
+// 700k C functions with their source) fails with "The buffer pool is full"
+// in 256 MiB. Row files track the NDJSON bytes of their largest node group
+// and Load sizes the pool from it (copyPool, capped at 3/4 of RAM), then
+// reopens the database on the build's own pool. Only one process may open
 // a database read-write (only a Build does, on its new database); any
 // number may open it read-only.
 package graph

@@ -42,7 +42,8 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 		}
 	}
 	start := time.Now()
-	cfg := systemConfig(b.opts.BufferPoolSize, b.opts.MaxThreads, false)
+	b.loadPool = b.poolForLoad()
+	cfg := systemConfig(b.loadPool, b.opts.MaxThreads, false)
 	if b.db, err = openKuzu(b.dbPath(), cfg); err != nil {
 		return err
 	}

@@ -113,6 +113,10 @@ func watchMemory(ctx context.Context, done <-chan struct{}, limit int64, stop, h
 	return tripped.Load
 }
 
+// ResidentBytes is the process's resident set size from /proc/self/statm
+// (-1 when it cannot be read).
+func ResidentBytes() int64 { return residentBytes() }
+
 // residentBytes is the process's resident set size from /proc/self/statm
 // (-1 when it cannot be read).
 func residentBytes() int64 {

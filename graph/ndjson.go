@@ -18,6 +18,11 @@ type rowFile struct {
 	f    *os.File
 	w    *bufio.Writer
 	rows int
+	// bytes is the size of the file; groupBytes the bytes of the rows of
+	// the current node group (nodeGroupRows rows each, in file order) and
+	// maxGroup the largest group's bytes: what Kuzu's node COPY holds in its
+	// buffer pool at once (see copyPool).
+	bytes, groupBytes, maxGroup int64
 }
 
 func createRowFile(path string) (*rowFile, error) {
@@ -33,6 +38,14 @@ func (r *rowFile) write(line []byte) error {
 		return fmt.Errorf("write %s: %w", r.path, err)
 	}
 	r.rows++
+	r.bytes += int64(len(line))
+	r.groupBytes += int64(len(line))
+	if r.groupBytes > r.maxGroup {
+		r.maxGroup = r.groupBytes
+	}
+	if r.rows%nodeGroupRows == 0 {
+		r.groupBytes = 0
+	}
 	return nil
 }
 

@@ -70,11 +70,16 @@ type Summary struct {
 	ParseStatus map[string]int     `json:"parse_status"`
 	Skipped     map[string]int     `json:"skipped"`
 	Phases      map[string]float64 `json:"phases"`
-	Seconds     float64            `json:"seconds"`
-	Embeddings  string             `json:"embeddings"`
-	Resolution  *resolve.Stats     `json:"resolution,omitempty"`
-	Unresolved  []string           `json:"unresolved_samples,omitempty"`
-	Processes   processes.Stats    `json:"processes"`
+	// PeakRSS is the process's peak resident memory in MiB during each
+	// stage: "ingest" (discover, parse, resolve), "processes", "load" (the
+	// graph COPYs), "pack" (the search pack), "embed" and "commit"; absent
+	// where /proc is not available.
+	PeakRSS    map[string]int  `json:"peak_rss_mib,omitempty"`
+	Seconds    float64         `json:"seconds"`
+	Embeddings string          `json:"embeddings"`
+	Resolution *resolve.Stats  `json:"resolution,omitempty"`
+	Unresolved []string        `json:"unresolved_samples,omitempty"`
+	Processes  processes.Stats `json:"processes"`
 
 	// Discovery is what file discovery saw (skip examples by reason).
 	Discovery *discover.Result `json:"-"`
@@ -96,6 +101,8 @@ type Summary struct {
 // embed.ErrDeviceUnavailable.
 func Build(ctx context.Context, root string, opts Options) (sum *Summary, err error) {
 	start := time.Now()
+	peak := newPeakRSS()
+	defer peak.close()
 	progress := opts.Progress
 	if progress == nil {
 		progress = func(string, int, int) {}
@@ -146,6 +153,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	if err != nil {
 		return nil, fmt.Errorf("analyze %s: %w", root, err)
 	}
+	peak.mark("ingest")
 	st := res.Stats
 	if err := nothingIndexed(st.Files, res.Discovery); err != nil {
 		return nil, err
@@ -165,15 +173,19 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 			return nil, fmt.Errorf("write process: %w", err)
 		}
 	}
-	for _, e := range pres.Edges {
+	if err := pres.EachEdge(func(e schema.Edge) error {
 		if err := b.AddEdge(e); err != nil {
-			return nil, fmt.Errorf("write %s edge: %w", e.Type, err)
+			return fmt.Errorf("write %s edge: %w", e.Type, err)
 		}
 		st.Edges[string(e.Type)]++
+		return nil
+	}); err != nil {
+		return nil, err
 	}
 	st.Labels["Community"] = len(pres.Communities)
 	st.Labels["Process"] = len(pres.Processes)
 	st.Phases["processes"] = time.Since(t0).Seconds()
+	peak.mark("processes")
 
 	// The last symbols are embedded and the model closed before the load
 	// (see embedStage.drain).
@@ -201,10 +213,13 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	if err := b.Load(ctx, progress); err != nil {
 		return nil, fmt.Errorf("load graph: %w", err)
 	}
+	st.Phases["load"] = time.Since(t0).Seconds()
+	peak.mark("load")
 	progress("search", 0, 0)
 	if st.Phases["pack"], err = writePack(ctx, b); err != nil {
 		return nil, fmt.Errorf("build search pack: %w", err)
 	}
+	peak.mark("pack")
 	var embInfo graph.EmbeddingInfo
 	if emb != nil {
 		t1 := time.Now()
@@ -214,8 +229,8 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		}
 		embeddings = emb.status
 		st.Phases["embed"] = (embWait + time.Since(t1)).Seconds()
+		peak.mark("embed")
 	}
-	st.Phases["load"] = time.Since(t0).Seconds()
 
 	// 5. Commit: meta.json names the new database and its pack.
 	name := opts.Name
@@ -259,6 +274,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		return nil, fmt.Errorf("swap in the new index: %w", err)
 	}
 	committed = true
+	peak.mark("commit")
 
 	if err := discover.EnsureGitExclude(root, ".gitnexus/"); err != nil {
 		warn(fmt.Sprintf("could not add .gitnexus/ to .git/info/exclude: %v", err))
@@ -267,7 +283,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		Repo: name, Name: name, Path: root, Commit: meta.Commit, Git: discovery.Git,
 		Files: st.Files, Folders: st.Folders, Symbols: st.Symbols,
 		Languages: st.Languages, Kinds: st.Kinds, Nodes: st.Labels, Edges: st.Edges,
-		ParseStatus: st.ParseStatus, Skipped: st.Skipped, Phases: st.Phases,
+		ParseStatus: st.ParseStatus, Skipped: st.Skipped, Phases: st.Phases, PeakRSS: peak.close(),
 		Seconds: time.Since(start).Seconds(), Embeddings: embeddings,
 		Resolution: resolution, Unresolved: samples, Processes: procStats,
 		Discovery: discovery, Meta: meta,

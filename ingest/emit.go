@@ -145,7 +145,10 @@ func (e *emitter) file(r parsed, ix *Index) error {
 				return err
 			}
 		}
-		s.Content, s.SearchText = "", "" // the light index keeps no text
+		// The light index keeps no text the later phases do not read: the
+		// body, the search words, the doc comment (kernel-doc blocks run to
+		// kilobytes) and the hash.
+		s.Content, s.SearchText, s.DocComment, s.ContentHash = "", "", "", ""
 	}
 	if facts.Path == "" { // no grammar: keep the file in the index for path-level phases
 		facts = lang.Facts{Path: r.node.Path, Language: r.node.Language}

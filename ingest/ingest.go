@@ -82,7 +82,10 @@ type Stats struct {
 }
 
 // Index is the light view of a parsed repository: every file's facts with
-// symbol Content removed.
+// symbol Content removed. Once Run returns it holds the files' symbols
+// only: the raw references (imports, calls, heritage, type facts) are
+// dropped after resolution, their only reader — except the call sites of
+// kind "go" (goroutine starts), which processes reads.
 type Index struct {
 	Root  string
 	Files []*lang.Facts // sorted by path
@@ -165,6 +168,19 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 		res.Resolution = &rs
 		res.Samples = out.Samples
 		st.Phases["resolve"] = time.Since(t0).Seconds()
+	}
+	// The raw references served resolution only: the later phases read the
+	// symbols. On the Linux kernel the call sites alone are hundreds of MiB.
+	// Goroutine starts (`go f()`, few) stay: processes makes their targets
+	// entry points.
+	for _, f := range ix.Files {
+		var goCalls []lang.CallSite
+		for _, c := range f.Calls {
+			if c.Kind == "go" {
+				goCalls = append(goCalls, c)
+			}
+		}
+		f.Imports, f.Calls, f.Heritage, f.Types = nil, goCalls, nil, nil
 	}
 	if err := e.flushFiles(unresolved); err != nil {
 		return nil, err

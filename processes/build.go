@@ -89,7 +89,7 @@ func FromIndex(ix *ingest.Index, edges []schema.Edge) *Graph {
 	for i := range nodes {
 		nodes[i].Goroutine = goTarget[nodes[i].ID]
 	}
-	return NewGraph(nodes, es)
+	return newGraph(nodes, es)
 }
 
 // cRegistrationLine renders a C registration as the decorator line the

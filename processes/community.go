@@ -47,13 +47,9 @@ func DetectCommunities(g *Graph, opts CommunityOptions) Partition {
 	deadline := time.Now().Add(opts.Budget)
 	n := g.Len()
 
-	lv := level{adj: make([][]wedge, n), self: make([]float64, n)}
-	for i := 0; i < n; i++ {
-		for j, w := range g.und[i] {
-			lv.adj[i] = append(lv.adj[i], wedge{j, w})
-		}
-		sort.Slice(lv.adj[i], func(a, b int) bool { return lv.adj[i][a].to < lv.adj[i][b].to })
-	}
+	// The first level is g's undirected graph itself (sorted by
+	// neighbour): louvainPass and aggregate only read it.
+	lv := level{adj: g.und, self: make([]float64, n)}
 
 	// assign[i] is original node i's node at the current level.
 	assign := make([]int, n)
@@ -236,8 +232,8 @@ func components(g *Graph, members []int) [][]int {
 		comp := []int{s}
 		seen[s] = true
 		for q := 0; q < len(comp); q++ {
-			for j := range g.und[comp[q]] {
-				if in[j] && !seen[j] {
+			for _, e := range g.und[comp[q]] {
+				if j := e.to; in[j] && !seen[j] {
 					seen[j] = true
 					comp = append(comp, j)
 				}

@@ -1,6 +1,7 @@
 package processes
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
@@ -49,7 +50,11 @@ type Graph struct {
 	index map[string]int
 	out   [][]arc // CALLS successors
 	in    [][]arc // CALLS predecessors
-	und   []map[int]float64
+	// und is the undirected weighted graph of every edge: each node's
+	// neighbours sorted by index, weights of parallel edges summed. A
+	// sorted slice per node, not a map: on the Linux kernel (a million
+	// symbols) the maps alone took hundreds of MiB.
+	und [][]wedge
 }
 
 type arc struct {
@@ -62,7 +67,12 @@ type arc struct {
 // downstream sees the same order whatever order the caller used; edges
 // whose endpoints are not nodes are ignored.
 func NewGraph(nodes []Node, edges []Edge) *Graph {
-	ns := append([]Node(nil), nodes...)
+	return newGraph(append([]Node(nil), nodes...), append([]Edge(nil), edges...))
+}
+
+// newGraph is NewGraph on slices it may reorder and keep (FromIndex's own:
+// no copy of a million nodes).
+func newGraph(ns []Node, es []Edge) *Graph {
 	sort.Slice(ns, func(i, j int) bool { return ns[i].ID < ns[j].ID })
 	g := &Graph{Nodes: ns, index: make(map[string]int, len(ns))}
 	for i, n := range ns {
@@ -70,8 +80,7 @@ func NewGraph(nodes []Node, edges []Edge) *Graph {
 	}
 	g.out = make([][]arc, len(ns))
 	g.in = make([][]arc, len(ns))
-	g.und = make([]map[int]float64, len(ns))
-	es := append([]Edge(nil), edges...)
+	g.und = make([][]wedge, len(ns))
 	sort.Slice(es, func(i, j int) bool {
 		if es[i].From != es[j].From {
 			return es[i].From < es[j].From
@@ -110,20 +119,32 @@ func NewGraph(nodes []Node, edges []Edge) *Graph {
 				g.in[b] = append(g.in[b], arc{a, w, cb})
 			}
 		}
-		g.addUndirected(a, b, w)
+		g.und[a] = append(g.und[a], wedge{b, w})
+		g.und[b] = append(g.und[b], wedge{a, w})
+	}
+	for i, ws := range g.und {
+		g.und[i] = mergeWedges(ws)
 	}
 	return g
 }
 
-func (g *Graph) addUndirected(a, b int, w float64) {
-	if g.und[a] == nil {
-		g.und[a] = map[int]float64{}
+// mergeWedges sorts a node's neighbours by index and sums the weights of
+// repeated ones, in the order they were added (a stable sort), so the sums
+// do not depend on the sort.
+func mergeWedges(ws []wedge) []wedge {
+	if len(ws) < 2 {
+		return ws
 	}
-	if g.und[b] == nil {
-		g.und[b] = map[int]float64{}
+	sort.SliceStable(ws, func(a, b int) bool { return ws[a].to < ws[b].to })
+	out := ws[:1]
+	for _, e := range ws[1:] {
+		if last := &out[len(out)-1]; last.to == e.to {
+			last.w += e.w
+			continue
+		}
+		out = append(out, e)
 	}
-	g.und[a][b] += w
-	g.und[b][a] += w
+	return slices.Clip(out)
 }
 
 // Len is the number of nodes.

@@ -167,7 +167,7 @@ func TestJudgedBehaviours(t *testing.T) {
 					names[s.ID] = s.Name
 				}
 			}
-			for _, e := range pr.Edges {
+			for _, e := range pr.Edges() {
 				if e.Type == schema.RelStepInProcess {
 					steps[e.To] = append(steps[e.To], e)
 				}

@@ -151,10 +151,10 @@ func cohesion(g *Graph, members []int) float64 {
 	}
 	var inside, all float64
 	for _, m := range members {
-		for j, w := range g.und[m] {
-			all += w
-			if in[j] {
-				inside += w
+		for _, e := range g.und[m] {
+			all += e.w
+			if in[e.to] {
+				inside += e.w
 			}
 		}
 	}

@@ -172,7 +172,7 @@ func TestTracesFollowFlowsAndDedupe(t *testing.T) {
 	}
 	// STEP_IN_PROCESS edges carry 1-based steps in order.
 	var steps []string
-	for _, e := range res.Edges {
+	for _, e := range res.Edges() {
 		if e.Type == schema.RelStepInProcess && e.To == res.Processes[0].ID {
 			steps = append(steps, fmt.Sprintf("%d:%s", e.Step, e.From))
 		}
@@ -307,5 +307,20 @@ func TestSelectPathsShowsEachBranchOnce(t *testing.T) {
 	// leaf each; Run → check is two steps (too short).
 	if len(labels) != 1 || !strings.HasPrefix(labels[0], "Run → load → parse → leaf") {
 		t.Errorf("flows = %q, want one Run → load → parse → leaf*", labels)
+	}
+}
+
+// dedupe drops repeats and traces that run inside a longer one, and keeps
+// the first of each, in input order.
+func TestDedupeRepeatsAndInnerRuns(t *testing.T) {
+	tr := func(steps ...int) Trace { return Trace{Steps: steps} }
+	in := []Trace{tr(1, 2, 3, 4), tr(2, 3, 4), tr(5, 6, 7), tr(1, 2, 3, 4), tr(5, 6, 7), tr(9, 2, 3), tr(3, 4, 1)}
+	got := dedupe(in, 3, nil)
+	var keys []string
+	for _, g := range got {
+		keys = append(keys, fmt.Sprint(g.Steps))
+	}
+	if want := "[[1 2 3 4] [5 6 7] [9 2 3] [3 4 1]]"; fmt.Sprint(keys) != want {
+		t.Errorf("dedupe = %v, want %s", keys, want)
 	}
 }

@@ -18,11 +18,52 @@ type Options struct {
 type Result struct {
 	Communities []schema.Community
 	Processes   []schema.Process
-	// Edges are MEMBER_OF (symbol → Community) and STEP_IN_PROCESS (symbol
-	// → Process, 1-based Step).
-	Edges   []schema.Edge
-	Entries []EntryPoint
-	Stats   Stats
+	Entries     []EntryPoint
+	Stats       Stats
+
+	// The MEMBER_OF and STEP_IN_PROCESS edges, kept as node indexes of g
+	// (EachEdge makes the records): on the Linux kernel there are millions,
+	// and a schema.Edge each took most of the phase's memory.
+	g       *Graph
+	members [][]int // per community
+	steps   [][]int // per process
+}
+
+// EachEdge calls fn with every MEMBER_OF edge (symbol → Community) and
+// then every STEP_IN_PROCESS edge (symbol → Process, 1-based Step), in a
+// fixed order, and stops at fn's first error.
+func (r *Result) EachEdge(fn func(schema.Edge) error) error {
+	for c, members := range r.members {
+		for _, m := range members {
+			n := &r.g.Nodes[m]
+			if err := fn(schema.Edge{
+				Type: schema.RelMemberOf, From: n.ID, FromLabel: n.Label,
+				To: r.Communities[c].ID, ToLabel: schema.LabelCommunity, Confidence: 1, Reason: "louvain",
+			}); err != nil {
+				return err
+			}
+		}
+	}
+	for p, steps := range r.steps {
+		for i, s := range steps {
+			n := &r.g.Nodes[s]
+			if err := fn(schema.Edge{
+				Type: schema.RelStepInProcess, From: n.ID, FromLabel: n.Label,
+				To: r.Processes[p].ID, ToLabel: schema.LabelProcess, Confidence: 1, Reason: "trace", Step: i + 1,
+			}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Edges is every edge EachEdge yields, as one slice (for small graphs and
+// tests; a build streams them with EachEdge).
+func (r *Result) Edges() []schema.Edge {
+	var out []schema.Edge
+	_ = r.EachEdge(func(e schema.Edge) error { out = append(out, e); return nil })
+	return out
 }
 
 // Stats summarise a run for analyze's report.
@@ -37,7 +78,7 @@ type Stats struct {
 // Run detects communities, scores entry points and traces processes.
 func Run(g *Graph, opts Options) *Result {
 	t0 := time.Now()
-	res := &Result{}
+	res := &Result{g: g}
 	part := DetectCommunities(g, opts.Community)
 	res.Stats.CommunityTimedOut = part.TimedOut
 	lab := newLabeller(g)
@@ -52,13 +93,7 @@ func Run(g *Graph, opts Options) *Result {
 			Cohesion:    cohesion(g, members),
 			SymbolCount: len(members),
 		})
-		for _, m := range members {
-			n := &g.Nodes[m]
-			res.Edges = append(res.Edges, schema.Edge{
-				Type: schema.RelMemberOf, From: n.ID, FromLabel: n.Label,
-				To: commID[c], ToLabel: schema.LabelCommunity, Confidence: 1, Reason: "louvain",
-			})
-		}
+		res.members = append(res.members, members)
 		res.Stats.SymbolsInCommunity += len(members)
 	}
 	res.Stats.Communities = len(res.Communities)
@@ -96,13 +131,7 @@ func Run(g *Graph, opts Options) *Result {
 			p.Communities = []string{}
 		}
 		res.Processes = append(res.Processes, p)
-		for i, s := range t.Steps {
-			n := &g.Nodes[s]
-			res.Edges = append(res.Edges, schema.Edge{
-				Type: schema.RelStepInProcess, From: n.ID, FromLabel: n.Label,
-				To: p.ID, ToLabel: schema.LabelProcess, Confidence: 1, Reason: "trace", Step: i + 1,
-			})
-		}
+		res.steps = append(res.steps, t.Steps)
 	}
 	res.Stats.Seconds = time.Since(t0).Seconds()
 	return res

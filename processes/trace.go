@@ -5,8 +5,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -329,41 +329,65 @@ func selectPaths(paths [][]int, hub []bool, opts TraceOptions, callees int) [][]
 // when the longer one starts elsewhere: route registration from GET stays
 // a flow even though StaticFS's flow runs through GET.
 func dedupe(ts []Trace, minSteps int, own map[int]bool) []Trace {
-	key := func(steps []int) string {
-		var b strings.Builder
-		for i, s := range steps {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(strconv.Itoa(s))
-		}
-		return b.String()
+	// Every trace by the hash of its steps (a hit is checked step by step,
+	// so a collision costs a comparison, never a wrong answer). Then every
+	// contiguous run of every trace, of at least minSteps steps and shorter
+	// than the trace, marks the traces equal to it as inner (innerSame when
+	// the run starts the longer trace). Only the traces are stored, not
+	// their runs: on the Linux kernel a set of every run took gigabytes.
+	byHash := make(map[uint64][]int, len(ts))
+	for i, t := range ts {
+		h := hashSteps(t.Steps)
+		byHash[h] = append(byHash[h], i)
 	}
-	inner := map[string]bool{}     // contiguous runs of longer traces
-	innerSame := map[string]bool{} // the same, where the run starts the longer trace
+	find := func(steps []int) []int {
+		var out []int
+		for _, i := range byHash[hashSteps(steps)] {
+			if slices.Equal(ts[i].Steps, steps) {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	inner := make([]bool, len(ts))
+	innerSame := make([]bool, len(ts))
 	for _, t := range ts {
 		n := len(t.Steps)
 		for l := minSteps; l < n; l++ {
 			for s := 0; s+l <= n; s++ {
-				k := key(t.Steps[s : s+l])
-				inner[k] = true
-				if s == 0 {
-					innerSame[k] = true
+				for _, i := range find(t.Steps[s : s+l]) {
+					inner[i] = true
+					if s == 0 {
+						innerSame[i] = true
+					}
 				}
 			}
 		}
 	}
-	seen := map[string]bool{}
+	seen := make([]bool, len(ts)) // an earlier identical trace was kept
 	var out []Trace
-	for _, t := range ts {
-		k := key(t.Steps)
-		if seen[k] || innerSame[k] || inner[k] && !own[t.Entry] {
+	for i, t := range ts {
+		if seen[i] || innerSame[i] || inner[i] && !own[t.Entry] {
 			continue
 		}
-		seen[k] = true
+		for _, j := range find(t.Steps) {
+			seen[j] = true
+		}
 		out = append(out, t)
 	}
 	return out
+}
+
+// hashSteps is the FNV-1a hash of a trace's node indexes.
+func hashSteps(steps []int) uint64 {
+	h := uint64(14695981039346656037)
+	for _, s := range steps {
+		for v, k := uint64(s), 0; k < 8; k, v = k+1, v>>8 {
+			h ^= v & 0xff
+			h *= 1099511628211
+		}
+	}
+	return h
 }
 
 // nearDupShare is how much of a flow's steps a longer sibling (same entry)
@@ -413,14 +437,10 @@ func nearDupes(ts []Trace) []Trace {
 // traces.
 func nearDupOfAny(steps []int, ts []Trace, kept []int) bool {
 	for _, k := range kept {
-		other := ts[k].Steps
-		in := map[int]bool{}
-		for _, s := range other {
-			in[s] = true
-		}
+		other := ts[k].Steps // at most MaxDepth steps: a scan beats a map
 		shared := 0
 		for _, s := range steps {
-			if in[s] {
+			if slices.Contains(other, s) {
 				shared++
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 	"github.com/gitnexus/gitnexus/graph/text"
@@ -171,7 +172,9 @@ func (b *packBuilder) finish() (*Pack, error) {
 		b.g.adj = make([][2][]builtEdge, n)
 	}
 	image := encodePack(b.g, map[string]*bm25Index{secIdent: b.ident.done(n), secDoc: b.doc.done(n), secFile: b.file.done(n), secBody: b.body.done(n)})
-	p, err := openPack(string(image))
+	// image is never written again: the pack's strings may alias it
+	// instead of a copy (as ReadPack's do the file it read).
+	p, err := openPack(unsafe.String(unsafe.SliceData(image), len(image)))
 	if err != nil {
 		return nil, fmt.Errorf("pack: read back: %w", err)
 	}

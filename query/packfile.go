@@ -259,9 +259,15 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
 		}
 		base = len(h.buf)
 	}
-	out := head
+	total := len(head)
+	for _, n := range names {
+		total += len(sec[n])
+	}
+	out := make([]byte, 0, total) // one allocation: appending to head would double it as it grows
+	out = append(out, head...)
 	for _, n := range names {
 		out = append(out, sec[n]...)
+		delete(sec, n) // let the section go as soon as it is copied
 	}
 	return out
 }
@@ -276,7 +282,9 @@ func boolInt(b bool) int {
 // WriteFile writes the pack to path (through a temporary file and a
 // rename: a reader never sees half a pack).
 func (p *Pack) WriteFile(path string) error {
-	return graph.WriteFileAtomic(path, 0o644, []byte(p.src.all))
+	// The pack's bytes are only read here: no copy (a pack is hundreds of
+	// MiB on the largest repositories).
+	return graph.WriteFileAtomic(path, 0o644, unsafe.Slice(unsafe.StringData(p.src.all), len(p.src.all)))
 }
 
 // packData is a pack file's bytes and its table of contents.

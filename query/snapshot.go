@@ -356,31 +356,69 @@ func (g *graphCopy) sortEdges() {
 // readProcesses reads the processes and their steps.
 func (g *graphCopy) readProcesses(ctx context.Context, q Querier) error {
 	g.members, g.procs = map[string][]Membership{}, map[string]Process{}
-	res, err := readAll(ctx, q, fmt.Sprintf("MATCH (p:%s) RETURN p.id, p.label, p.priority, p.processType, p.stepCount, p.entryPointId, p.terminalId, p.communities", schema.LabelProcess))
+	// The processes a slice of rows at a time too: Kuzu holds a result in
+	// its buffer pool, and the kernel's 780k processes do not fit the
+	// build's 256 MiB in one.
+	n, err := readAll(ctx, q, fmt.Sprintf("MATCH (p:%s) RETURN count(p)", schema.LabelProcess))
 	if err != nil {
 		return fmt.Errorf("snapshot processes: %w", err)
 	}
-	for _, row := range res.Rows {
-		id := str(row[0])
-		p := Process{ID: id, Summary: str(row[1]), Priority: flt(row[2]), ProcessType: str(row[3]), StepCount: num(row[4]),
-			EntryPoint: str(row[5]), Terminal: str(row[6])}
-		p.Communities = strList(row[7])
-		g.procs[id] = p
+	total, seen := 0, 0
+	if len(n.Rows) == 1 {
+		total = num(n.Rows[0][0])
 	}
-	res, err = readAll(ctx, q, fmt.Sprintf("MATCH (s)-[r:%s]->(p:%s) RETURN s.id, p.id, r.step, s.name, s.filePath",
-		schema.RelStepInProcess, schema.LabelProcess))
+	for lo := 0; lo < total; lo += packReadRows {
+		res, err := readAll(ctx, q, fmt.Sprintf("MATCH (p:%s) WHERE offset(id(p)) >= %d AND offset(id(p)) < %d RETURN p.id, p.label, p.priority, p.processType, p.stepCount, p.entryPointId, p.terminalId, p.communities",
+			schema.LabelProcess, lo, lo+packReadRows))
+		if err != nil {
+			return fmt.Errorf("snapshot processes: %w", err)
+		}
+		for _, row := range res.Rows {
+			id := str(row[0])
+			p := Process{ID: id, Summary: str(row[1]), Priority: flt(row[2]), ProcessType: str(row[3]), StepCount: num(row[4]),
+				EntryPoint: str(row[5]), Terminal: str(row[6])}
+			p.Communities = strList(row[7])
+			g.procs[id] = p
+			seen++
+		}
+	}
+	if seen != total {
+		return fmt.Errorf("snapshot processes: read %d of %d", seen, total)
+	}
+	// The steps a slice of rows at a time (by the edge's offset), as
+	// readEdges does: the Linux kernel has millions. Their strings are the
+	// ones the nodes and processes already hold, not a copy per step.
+	top, err := readAll(ctx, q, fmt.Sprintf("MATCH ()-[r:%s]->() RETURN max(offset(id(r)))", schema.RelStepInProcess))
 	if err != nil {
 		return fmt.Errorf("snapshot process steps: %w", err)
 	}
-	for _, row := range res.Rows {
-		m := Membership{SymbolID: str(row[0]), ProcessID: str(row[1]), Step: num(row[2])}
-		p, ok := g.procs[m.ProcessID]
-		if !ok {
-			continue
+	maxOff := -1
+	if len(top.Rows) == 1 && top.Rows[0][0] != nil {
+		maxOff = num(top.Rows[0][0])
+	}
+	for lo := 0; lo <= maxOff; lo += packEdgeRows {
+		res, err := readAll(ctx, q, fmt.Sprintf("MATCH (s)-[r:%s]->(p:%s) WHERE offset(id(r)) >= %d AND offset(id(r)) < %d RETURN s.id, p.id, r.step, s.name, s.filePath",
+			schema.RelStepInProcess, schema.LabelProcess, lo, lo+packEdgeRows))
+		if err != nil {
+			return fmt.Errorf("snapshot process steps: %w", err)
 		}
-		g.members[m.SymbolID] = append(g.members[m.SymbolID], m)
-		p.Steps = append(p.Steps, Step{Index: m.Step, ID: m.SymbolID, Name: str(row[3]), FilePath: str(row[4])})
-		g.procs[m.ProcessID] = p
+		for _, row := range res.Rows {
+			p, ok := g.procs[str(row[1])]
+			if !ok {
+				continue
+			}
+			st := Step{Index: num(row[2]), ID: str(row[0])}
+			if i, ok := g.index[st.ID]; ok {
+				n := &g.nodes[i]
+				st.ID, st.Name, st.FilePath = n.ID, n.Name, n.FilePath
+			} else {
+				st.Name, st.FilePath = str(row[3]), str(row[4])
+			}
+			m := Membership{SymbolID: st.ID, ProcessID: p.ID, Step: st.Index}
+			g.members[m.SymbolID] = append(g.members[m.SymbolID], m)
+			p.Steps = append(p.Steps, st)
+			g.procs[p.ID] = p
+		}
 	}
 	for id, ms := range g.members {
 		sortMemberships(ms)

@@ -23,6 +23,7 @@ type multiResult struct {
 	Processes      []repoProcess     `json:"processes"`
 	ProcessSymbols []repoProcessSym  `json:"process_symbols"`
 	Definitions    []repoHit         `json:"definitions"`
+	Files          []repoFile        `json:"files"`
 	Failed         []repoFailure     `json:"failed"`
 	Notices        map[string]string `json:"notices,omitempty"`
 }
@@ -30,6 +31,11 @@ type multiResult struct {
 type repoHit struct {
 	Repo string `json:"repo"`
 	query.Hit
+}
+
+type repoFile struct {
+	Repo string `json:"repo"`
+	query.RankedFile
 }
 
 type repoProcessSym struct {
@@ -94,7 +100,7 @@ func runMultiQuery(ctx context.Context, in tools.QueryInput) error {
 	wg.Wait()
 
 	m := multiResult{Query: strings.TrimSpace(in.SearchQuery), Repos: []string{}, Processes: []repoProcess{}, ProcessSymbols: []repoProcessSym{},
-		Definitions: []repoHit{}, Failed: []repoFailure{}}
+		Definitions: []repoHit{}, Files: []repoFile{}, Failed: []repoFailure{}}
 	for _, o := range outs {
 		if o.err != nil {
 			m.Failed = append(m.Failed, repoFailure{o.name, o.err.Error()})
@@ -110,6 +116,9 @@ func runMultiQuery(ctx context.Context, in tools.QueryInput) error {
 		for _, d := range o.res.Definitions {
 			m.Definitions = append(m.Definitions, repoHit{o.name, d})
 		}
+		for _, f := range o.res.Files {
+			m.Files = append(m.Files, repoFile{o.name, f})
+		}
 		if len(o.res.Notices) > 0 {
 			if m.Notices == nil {
 				m.Notices = map[string]string{}
@@ -121,6 +130,7 @@ func runMultiQuery(ctx context.Context, in tools.QueryInput) error {
 	// merging by score interleaves the repositories' best answers.
 	sort.SliceStable(m.Processes, func(i, j int) bool { return m.Processes[i].Score > m.Processes[j].Score })
 	sort.SliceStable(m.Definitions, func(i, j int) bool { return m.Definitions[i].Score > m.Definitions[j].Score })
+	sort.SliceStable(m.Files, func(i, j int) bool { return m.Files[i].Score > m.Files[j].Score })
 	if len(m.Definitions) > in.MaxSymbols && in.MaxSymbols > 0 {
 		m.Definitions = m.Definitions[:in.MaxSymbols]
 	}

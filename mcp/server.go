@@ -285,7 +285,7 @@ func (s *Server) addTools() {
 	ro := &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(bool)}
 	addRepoTool(s, &sdk.Tool{Name: "query", Annotations: ro,
 		Description: "Search the code graph by keyword and meaning. Returns execution flows (processes) ranked by relevance, " +
-			"each with its matching symbols (process_symbols: filePath, startLine, step_index), plus definitions in no flow. " +
+			"each with its matching symbols (process_symbols: filePath, startLine, step_index), plus definitions in no flow, and the files ranked (files). " +
 			"task_context and goal take part in ranking; mode, lang, kind, name (glob), path (prefix), min_score and include_files narrow it. " +
 			"Next: context on a symbol for its callers and callees."},
 		func(in tools.QueryInput) string { return in.Repo }, s.query)

@@ -85,7 +85,8 @@ type Stats struct {
 // symbol Content removed. Once Run returns it holds the files' symbols
 // only: the raw references (imports, calls, heritage, type facts) are
 // dropped after resolution, their only reader — except the call sites of
-// kind "go" (goroutine starts), which processes reads.
+// kinds "go" (goroutine starts) and "closure" (calls in returned func
+// literals), which processes reads.
 type Index struct {
 	Root  string
 	Files []*lang.Facts // sorted by path
@@ -172,11 +173,12 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 	// The raw references served resolution only: the later phases read the
 	// symbols. On the Linux kernel the call sites alone are hundreds of MiB.
 	// Goroutine starts (`go f()`, few) stay: processes makes their targets
-	// entry points.
+	// entry points; so do calls inside returned func literals (few), which
+	// start their callers' request-time flows.
 	for _, f := range ix.Files {
 		var goCalls []lang.CallSite
 		for _, c := range f.Calls {
-			if c.Kind == "go" {
+			if c.Kind == "go" || c.Kind == "closure" {
 				goCalls = append(goCalls, c)
 			}
 		}

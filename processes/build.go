@@ -17,7 +17,8 @@ var decoratorLangs = map[string]bool{"python": true, "java": true, "typescript":
 
 // FromIndex builds the symbol graph from the ingest index and the resolved
 // edges (CALLS, EXTENDS, IMPLEMENTS; other types are ignored). A symbol a
-// call site of kind "go" resolves to is marked Goroutine. It re-reads
+// call site of kind "go" resolves to is marked Goroutine; a CALLS edge
+// from a call site of kind "closure" is marked Later. It re-reads
 // the few lines around each declaration in decorator languages to collect
 // decorators and annotations for the framework rules; a file that cannot be
 // read just yields none. C has no decorators; its analog is a registration
@@ -63,27 +64,42 @@ func FromIndex(ix *ingest.Index, edges []schema.Edge) *Graph {
 		line   int
 	}
 	goSites := map[site][]string{}
+	laterSites := map[site][]string{} // calls inside returned func literals
 	for _, f := range ix.Files {
 		for _, c := range f.Calls {
-			if c.Kind == "go" {
+			switch c.Kind {
+			case "go":
 				k := site{c.CallerID, c.Line}
 				goSites[k] = append(goSites[k], c.Name)
+			case "closure":
+				k := site{c.CallerID, c.Line}
+				laterSites[k] = append(laterSites[k], c.Name)
 			}
 		}
+	}
+	// at reports whether the edge's call site (its first, whose line the
+	// edge carries) is one of sites, calling the edge's target by name.
+	at := func(sites map[site][]string, e schema.Edge) bool {
+		if names, ok := sites[site{e.From, e.Line}]; ok {
+			if s := ix.Symbol(e.To); s != nil && contains(names, s.Name) {
+				return true
+			}
+		}
+		return false
 	}
 	goTarget := map[string]bool{}
 	var es []Edge
 	for _, e := range edges {
-		if e.Type == schema.RelCalls && len(goSites) > 0 {
-			if names, ok := goSites[site{e.From, e.Line}]; ok {
-				if s := ix.Symbol(e.To); s != nil && contains(names, s.Name) {
-					goTarget[e.To] = true
-				}
+		later := false
+		if e.Type == schema.RelCalls {
+			if len(goSites) > 0 && at(goSites, e) {
+				goTarget[e.To] = true
 			}
+			later = len(laterSites) > 0 && e.Reason != schema.ReasonReference && at(laterSites, e)
 		}
 		switch e.Type {
 		case schema.RelCalls, schema.RelExtends, schema.RelImplements:
-			es = append(es, Edge{From: e.From, To: e.To, Type: e.Type, Confidence: e.Confidence, Reason: e.Reason})
+			es = append(es, Edge{From: e.From, To: e.To, Type: e.Type, Confidence: e.Confidence, Reason: e.Reason, Later: later})
 		}
 	}
 	for i := range nodes {

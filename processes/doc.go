@@ -43,6 +43,17 @@
 // calling engine() and RouterGroup.GET — is not an entry point: its
 // delegate is. Symbols in test code (Node.IsTest) never are.
 //
+// A Go function that returns a func literal making calls — a middleware
+// constructor (gin's LoggerWithConfig, CustomRecoveryWithWriter), a
+// handler factory — is also the entry of that literal's flow: the calls
+// inside it (call sites of kind "closure", edges marked Later) run when
+// the returned func is called, per request, not when the constructor
+// runs. A walk through the constructor never takes them; the closure
+// flow starts with them and is labelled "F (returned func) → …". On gin
+// this moved ClientIP out of 53 route-registration flows into the
+// logger's own request-time flows (14 closure flows; 227 flows in all).
+// A literal stored in a variable first and then returned is not seen.
+//
 // # Traces
 //
 // From every entry point scoring at least MinEntryScore — all of them, none
@@ -76,11 +87,13 @@
 // that share 80% of a same-entry sibling's step names):
 //
 //	corpus      flows before → after   near-dup   judged behaviours covered
-//	gin          232 → 233              0%        3 → 10 of 10
+//	gin          232 → 227              0%        3 → 10 of 10
 //	flask        121 → 105              2%        5 → 9 of 10
-//	prometheus  1617 → 2673             3%        1 → 9 of 10
+//	prometheus  1617 → 2671             3%        1 → 9 of 10
 //
-// (before: session 5's tracer with this session's resolver fixes.)
+// (before: session 5's tracer with session 6's resolver fixes; after:
+// with closure flows, whose two gin judged lines now name the returned
+// func's flow — stack and ClientIP run per request, not at set-up.)
 // Prometheus has more flows because public API and goroutines are now
 // entry points; none was dropped for a count limit.
 package processes

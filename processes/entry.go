@@ -14,7 +14,10 @@ import (
 type EntryPoint struct {
 	Node    int
 	Score   float64
-	Reasons []string // why it scored: "shape", "exported", "name:main", "framework:net/http", ...
+	Reasons []string // why it scored: "shape", "exported", "name:main", "framework:net/http", "closure", ...
+	// Closure marks the start of the flow of the func literal Node
+	// returns (a middleware's per-request handler), apart from Node's own.
+	Closure bool
 }
 
 // Framework knowledge: each rule adds Bonus when it matches. A rule sees
@@ -103,6 +106,11 @@ const (
 // id). Callees and callers count real calls only (a callback named as a
 // value is not one), callers only from non-test code.
 //
+// A symbol that returns a func literal making calls (a middleware
+// constructor, a handler factory) is also the entry of that literal's
+// flow (Closure), scored (1 + log2(1 + its calls)) × 1.3 if exported: what
+// runs per request is a flow of its own, not a branch of the set-up.
+//
 // score = shape × (1.3 if exported) + API bonus + name bonus + framework
 // bonus, where shape = log2(1 + callees) / (1 + callers): a symbol many
 // others call is a utility, one that calls much and is called by few is
@@ -156,14 +164,36 @@ func ScoreEntryPoints(g *Graph) []EntryPoint {
 		if score > 0 {
 			out = append(out, EntryPoint{Node: i, Score: score, Reasons: reasons})
 		}
+		if later := g.laterCallees(i); later > 0 {
+			cs := 1 + math.Log2(1+float64(later))
+			if n.IsExported {
+				cs *= 1.3
+			}
+			out = append(out, EntryPoint{Node: i, Score: cs, Reasons: []string{"closure"}, Closure: true})
+		}
 	}
 	sort.SliceStable(out, func(a, b int) bool {
 		if out[a].Score != out[b].Score {
 			return out[a].Score > out[b].Score
 		}
-		return g.Nodes[out[a].Node].ID < g.Nodes[out[b].Node].ID
+		if out[a].Node != out[b].Node {
+			return g.Nodes[out[a].Node].ID < g.Nodes[out[b].Node].ID
+		}
+		return !out[a].Closure && out[b].Closure
 	})
 	return out
+}
+
+// laterCallees counts the symbols i calls inside a func literal it
+// returns (Edge.Later).
+func (g *Graph) laterCallees(i int) int {
+	n := 0
+	for _, a := range g.out[i] {
+		if a.later && !a.callback {
+			n++
+		}
+	}
+	return n
 }
 
 func contains(xs []string, x string) bool {

@@ -290,3 +290,59 @@ func (s *shards) sendWithBackoff(i int) {}
 	}
 	t.Errorf("no entry point has the goroutine reason: %+v", pr.Entries)
 }
+
+// TestReturnedClosureStartsAFlow: a middleware constructor's returned func
+// runs per request: its calls are a flow of their own, labelled as the
+// returned func's, and no flow of the constructor's set-up takes them.
+func TestReturnedClosureStartsAFlow(t *testing.T) {
+	pr, labels := flows(t, map[string]string{
+		"go.mod": "module example.com/mw\n",
+		"mw/logger.go": `package mw
+
+type Context struct{}
+
+type HandlerFunc func(*Context)
+
+func Logger() HandlerFunc { return LoggerWithConfig(defaultConfig()) }
+
+func LoggerWithConfig(conf string) HandlerFunc {
+	out := newWriter(conf)
+	return func(c *Context) {
+		start := now()
+		c.Next()
+		record(out, start)
+	}
+}
+
+func defaultConfig() string { return checkConfig("") }
+func checkConfig(s string) string { return s }
+func newWriter(conf string) string { return checkConfig(conf) }
+func now() int { return 0 }
+func (c *Context) Next() { c.dispatch() }
+func (c *Context) dispatch() { c.abort() }
+func (c *Context) abort() {}
+func record(out string, start int) { format(out) }
+func format(s string) { write(s) }
+func write(s string) {}
+`,
+	})
+	t.Logf("flows: %q", labels)
+	wantFlow(t, labels, "LoggerWithConfig (returned func) → Next → dispatch → abort")
+	closure := 0
+	for _, ep := range pr.Entries {
+		if ep.Closure {
+			closure++
+			if len(ep.Reasons) != 1 || ep.Reasons[0] != "closure" {
+				t.Errorf("closure entry without its reason: %+v", ep)
+			}
+		}
+	}
+	if closure != 1 {
+		t.Errorf("%d closure entries, want 1 (LoggerWithConfig): %+v", closure, pr.Entries)
+	}
+	for _, l := range labels {
+		if strings.HasPrefix(l, "Logger → LoggerWithConfig → Next") || strings.HasPrefix(l, "LoggerWithConfig → record") || strings.HasPrefix(l, "LoggerWithConfig → Next") {
+			t.Errorf("a set-up flow runs into the returned func: %q", l)
+		}
+	}
+}

@@ -42,6 +42,11 @@ type Edge struct {
 	// edge with reason "reference" is a callback named, not a call made:
 	// it ties communities together but is never a step of a flow.
 	Reason string
+	// Later marks a call made inside a func literal the caller returns
+	// (lang.CallSite kind "closure"): it runs when the returned func is
+	// called — per request for a middleware — so a flow through the
+	// caller does not take it; the caller's closure flow starts with it.
+	Later bool
 }
 
 // Graph is the symbol graph: nodes by dense index, adjacency by index.
@@ -61,6 +66,7 @@ type arc struct {
 	to       int
 	conf     float64
 	callback bool // a function named as a value, not called here
+	later    bool // called inside a func literal the caller returns (Edge.Later)
 }
 
 // NewGraph builds a Graph. Nodes are sorted by id so that every algorithm
@@ -105,6 +111,14 @@ func newGraph(ns []Node, es []Edge) *Graph {
 			k := [2]int{a, b}
 			cb := e.Reason == schema.ReasonReference
 			if i, dup := seenCall[k]; dup { // keep the best confidence of parallel call edges; a real call beats a callback
+				if !e.Later && g.out[a][i].later { // a call made now as well: not only later
+					g.out[a][i].later = false
+					for j := range g.in[b] {
+						if g.in[b][j].to == a {
+							g.in[b][j].later = false
+						}
+					}
+				}
 				if w > g.out[a][i].conf || g.out[a][i].callback && !cb {
 					g.out[a][i].conf, g.out[a][i].callback = max(w, g.out[a][i].conf), g.out[a][i].callback && cb
 					for j := range g.in[b] {
@@ -115,8 +129,8 @@ func newGraph(ns []Node, es []Edge) *Graph {
 				}
 			} else {
 				seenCall[k] = len(g.out[a])
-				g.out[a] = append(g.out[a], arc{b, w, cb})
-				g.in[b] = append(g.in[b], arc{a, w, cb})
+				g.out[a] = append(g.out[a], arc{b, w, cb, e.Later})
+				g.in[b] = append(g.in[b], arc{a, w, cb, e.Later})
 			}
 		}
 		g.und[a] = append(g.und[a], wedge{b, w})

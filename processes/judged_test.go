@@ -28,7 +28,9 @@ import (
 // ("Engine.handleHTTPRequest") or by file and qualified name
 // ("tree.go:node.addRoute"). The first token must be the flow's entry
 // point; the others must appear later in the flow in that order (not
-// necessarily adjacent).
+// necessarily adjacent). A first token ending in " (returned func)" names
+// the flow of the func literal the entry returns (a middleware's
+// per-request handler), labelled so.
 type behaviour struct {
 	name  string
 	steps []string
@@ -80,9 +82,14 @@ func stepMatches(token, id, name string) bool {
 	return token == qual
 }
 
-// covers reports whether a flow (ids and names of its steps) shows b.
-func covers(b behaviour, ids, names []string) bool {
-	if len(ids) == 0 || !stepMatches(b.steps[0], ids[0], names[0]) {
+// covers reports whether a flow (its label, ids and names of its steps)
+// shows b.
+func covers(b behaviour, label string, ids, names []string) bool {
+	if len(ids) == 0 {
+		return false
+	}
+	entry, closure := strings.CutSuffix(b.steps[0], returnedFunc)
+	if closure != isClosureFlow(label) || !stepMatches(entry, ids[0], names[0]) {
 		return false
 	}
 	j := 1
@@ -92,6 +99,14 @@ func covers(b behaviour, ids, names []string) bool {
 		}
 	}
 	return j == len(b.steps)
+}
+
+// returnedFunc is what a closure flow's label says after its entry's name.
+const returnedFunc = " (returned func)"
+
+func isClosureFlow(label string) bool {
+	first, _, _ := strings.Cut(label, " → ")
+	return strings.HasSuffix(first, returnedFunc)
 }
 
 // nearDupShare is the processes issue's measure: the share of flows whose
@@ -184,7 +199,11 @@ func TestJudgedBehaviours(t *testing.T) {
 					ns = append(ns, names[e.From])
 				}
 				flowIDs[p.ID] = ids
-				flowEntries = append(flowEntries, p.EntryPointID)
+				entry := p.EntryPointID
+				if isClosureFlow(p.Label) { // the returned func's flows: an entry of their own
+					entry += returnedFunc
+				}
+				flowEntries = append(flowEntries, entry)
 				flowNames = append(flowNames, ns)
 			}
 			covered := 0
@@ -196,7 +215,7 @@ func TestJudgedBehaviours(t *testing.T) {
 					for i, id := range ids {
 						ns[i] = names[id]
 					}
-					if covers(b, ids, ns) {
+					if covers(b, p.Label, ids, ns) {
 						by = p.Label
 						break
 					}

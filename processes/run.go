@@ -117,6 +117,9 @@ func Run(g *Graph, opts Options) *Result {
 		if len(comms) > 1 {
 			ptype = "cross_community"
 		}
+		if t.Closure {
+			names[0] += " (returned func)"
+		}
 		p := schema.Process{
 			ID:           ProcessID(ids),
 			Label:        FlowLabel(names),

@@ -50,6 +50,9 @@ type Trace struct {
 	Entry int
 	Score float64 // the entry point's score
 	Steps []int
+	// Closure marks the flow of the func literal Entry returns: its first
+	// step is a call made inside that literal (Edge.Later).
+	Closure bool
 }
 
 // TraceStats say what happened to the entry points.
@@ -71,8 +74,8 @@ func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, Trace
 	importance := branchImportance(g, opts.MinConfidence)
 	hub := hubs(g)
 	var all []Trace
-	walked := map[int]int{} // entry → number of raw paths
-	own := map[int]bool{}   // entries whose flows stay even inside another's
+	walked := map[entryKey]int{} // entry → number of raw paths
+	own := map[int]bool{}        // entries whose flows stay even inside another's
 	for _, ep := range entries {
 		if ep.Score < opts.MinEntryScore {
 			st.BelowScore++
@@ -82,19 +85,19 @@ func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, Trace
 		if ep.ownRight() {
 			own[ep.Node] = true
 		}
-		paths := selectPaths(trimHubTails(walk(g, ep.Node, importance, opts), hub, opts.MinSteps), hub, opts, g.realCallees(ep.Node))
-		walked[ep.Node] = len(paths)
+		paths := selectPaths(trimHubTails(walk(g, ep.Node, importance, opts, ep.Closure), hub, opts.MinSteps), hub, opts, g.realCallees(ep.Node))
+		walked[entryKey{ep.Node, ep.Closure}] = len(paths)
 		if len(paths) == 0 {
 			st.TooShort++
 		}
 		for _, p := range paths {
-			all = append(all, Trace{Entry: ep.Node, Score: ep.Score, Steps: p})
+			all = append(all, Trace{Entry: ep.Node, Score: ep.Score, Steps: p, Closure: ep.Closure})
 		}
 	}
 	kept := nearDupes(dedupe(all, opts.MinSteps, own))
-	have := map[int]bool{}
+	have := map[entryKey]bool{}
 	for _, t := range kept {
-		have[t.Entry] = true
+		have[entryKey{t.Entry, t.Closure}] = true
 	}
 	for e, n := range walked {
 		if n > 0 && !have[e] {
@@ -106,12 +109,20 @@ func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, Trace
 	return kept, st
 }
 
+// entryKey tells an entry point's own flows from those of the func
+// literal it returns.
+type entryKey struct {
+	node    int
+	closure bool
+}
+
 // maxReach caps the two-level reach branchImportance counts.
 const maxReach = 64
 
 // branchImportance ranks each symbol as a branch of a flow: how much of
 // the repository's own behaviour lies behind it (the calls it makes and
-// the calls those make, two levels, capped), discounted by how many
+// the calls those make, two levels, capped; not the calls inside a func
+// literal it returns, which a flow through it does not take), discounted by how many
 // callers it has — a symbol everything calls (logging, asserts,
 // conversions, debug printing) is a utility, rarely the step a reader
 // follows:
@@ -120,7 +131,7 @@ const maxReach = 64
 //
 // Learned from the graph alone, no list of names.
 func branchImportance(g *Graph, minConf float64) []float64 {
-	follow := func(a arc) bool { return !a.callback && a.conf >= minConf }
+	follow := func(a arc) bool { return !a.callback && !a.later && a.conf >= minConf }
 	out1 := make([]int, g.Len())
 	for i := range out1 {
 		for _, a := range g.out[i] {
@@ -171,8 +182,11 @@ const delegateFactor = 4
 
 // walk enumerates maximal call paths from start, depth-first, callees by
 // importance (branchImportance × confidence, a delegate first, then id),
-// never revisiting a node on the path. Callbacks are not followed.
-func walk(g *Graph, start int, importance []float64, opts TraceOptions) [][]int {
+// never revisiting a node on the path. Callbacks are not followed, nor
+// calls made inside a returned func literal (they happen later) — except
+// from start when closure is set: then the walk is the returned literal's
+// flow, and its first steps are exactly those calls.
+func walk(g *Graph, start int, importance []float64, opts TraceOptions, closure bool) [][]int {
 	var out [][]int
 	onPath := map[int]bool{start: true}
 	path := []int{start}
@@ -188,7 +202,7 @@ func walk(g *Graph, start int, importance []float64, opts TraceOptions) [][]int 
 		var next []arc
 		if len(path) < opts.MaxDepth {
 			for _, a := range g.out[u] {
-				if a.conf >= opts.MinConfidence && !a.callback && !onPath[a.to] {
+				if a.conf >= opts.MinConfidence && !a.callback && !onPath[a.to] && a.later == (closure && u == start) {
 					next = append(next, a)
 				}
 			}
@@ -403,13 +417,14 @@ const nearDupShare = 0.8
 // differ in their last step (main → handle → validate, main → handle →
 // save) are different behaviours and are all kept.
 func nearDupes(ts []Trace) []Trace {
-	byEntry := map[int][]int{}
-	var entries []int
+	byEntry := map[entryKey][]int{}
+	var entries []entryKey
 	for i, t := range ts {
-		if _, ok := byEntry[t.Entry]; !ok {
-			entries = append(entries, t.Entry)
+		k := entryKey{t.Entry, t.Closure}
+		if _, ok := byEntry[k]; !ok {
+			entries = append(entries, k)
 		}
-		byEntry[t.Entry] = append(byEntry[t.Entry], i)
+		byEntry[k] = append(byEntry[k], i)
 	}
 	drop := make([]bool, len(ts))
 	for _, e := range entries {

@@ -132,8 +132,11 @@ type CallSite struct {
 	Receiver string
 	// Kind is "call" (an invocation), "go" (an invocation started as a
 	// goroutine: `go f(x)`; resolved as a call), "new" (constructor:
-	// `new X()`, `X{...}` is not a call), or "reference" (a function
-	// passed as a value or argument without being called).
+	// `new X()`, `X{...}` is not a call), "closure" (an invocation inside
+	// a func literal the caller returns, so it runs when the returned func
+	// is called, not when the caller runs; Go; resolved as a call), or
+	// "reference" (a function passed as a value or argument without being
+	// called).
 	Kind string
 	Args int // argument count, -1 if unknown
 	Line int

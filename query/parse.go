@@ -1,6 +1,7 @@
 package query
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/gitnexus/gitnexus/graph/text"
@@ -63,7 +64,9 @@ type Phrase struct {
 //	Parse("k8s auth").Words             = [k8s kubernetes auth authentication authorization]
 //	Parse("user repository").Phrases    = [{userrepository 2}]
 func Parse(q string) *Query {
-	out := &Query{Raw: q, Mentions: parseMentions(q)}
+	out := &Query{Raw: q}
+	q = dropEnvListings(q)
+	out.Mentions = parseMentions(q)
 	type seg struct{ words []string }
 	var segs []seg
 	nwords := 0
@@ -159,4 +162,72 @@ func (q *Query) terms(maxPhrase int) []string {
 		}
 	}
 	return out
+}
+
+// An environment listing is what an issue template asks a reporter to
+// paste: versions of the interpreter, the OS and every dependency
+// (`python: 3.6.8`, `numpy: 1.17.2`, `LC_ALL: None`, `requests==2.31.0`).
+// It names nothing in the repository, and its tens of words took the
+// query's MaxTerms budget before the words after it were read.
+var (
+	reKeyValue  = regexp.MustCompile(`^\s*[\w.\-]+\s*(?::\s*(\S.*)|[=~<>]=\s*(\S.*))$`)
+	reVersionIs = regexp.MustCompile(`^(v?\d[\w.\-+]*|None|null|N/A|unknown|installed)\b`)
+)
+
+// minListing is the fewest consecutive key-value lines that can make a
+// listing.
+const minListing = 5
+
+// dropEnvListings removes from q every run of at least minListing
+// consecutive `key: value` (or `name==version`) lines, at least three
+// and a third of which have a version, a number or None for value (one
+// short other line among them is taken along): the environment
+// listings of bug reports (pandas' and xarray's show_versions, pip freeze).
+// A run of configuration keys with words for values stays. The result
+// keeps the other lines in order; q is returned as is when nothing goes.
+func dropEnvListings(q string) string {
+	if !strings.Contains(q, "\n") {
+		return q
+	}
+	lines := strings.Split(q, "\n")
+	drop := make([]bool, len(lines))
+	dropped := false
+	for i := 0; i < len(lines); {
+		j, n, versions := i, 0, 0
+		for j < len(lines) && len(lines[j]) < 200 {
+			m := reKeyValue.FindStringSubmatch(lines[j])
+			if m == nil {
+				// one short line inside a listing ("[GCC 7.3.0]" under the
+				// python version) does not end it
+				if n > 0 && j+1 < len(lines) && len(lines[j]) < 60 && reKeyValue.MatchString(lines[j+1]) {
+					j++
+					continue
+				}
+				break
+			}
+			n++
+			if reVersionIs.MatchString(m[1] + m[2]) {
+				versions++
+			}
+			j++
+		}
+		if n >= minListing && versions >= 3 && 3*versions >= n {
+			for k := i; k < j; k++ {
+				drop[k] = true
+			}
+			dropped = true
+		}
+		i = max(j, i+1)
+	}
+	if !dropped {
+		return q
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		if !drop[i] {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }

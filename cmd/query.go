@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -151,13 +152,21 @@ func noMatches(q string) error {
 // then. The answer is marked stale when the repository moved on from the
 // index (from the meta.json read once here). This is the pack-only
 // sibling of runTool, which opens the database first.
-func searchRepo(ctx context.Context, root string, in tools.QueryInput) (*query.Result, error) {
+func searchRepo(ctx context.Context, root string, in tools.QueryInput) (res *query.Result, err error) {
+	// The pack is mapped (query.MapPack): a file cut short under us
+	// faults, which this makes an error instead of a crash.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, queryError(fmt.Errorf("%w (reading it failed: %v)", query.ErrPackDamaged, r))
+		}
+	}()
 	meta, err := graph.ReadMeta(root)
 	if err != nil {
 		return nil, queryError(err)
 	}
 	t0 := time.Now()
-	pack, err := query.ReadPack(graph.CompanionPath(root, meta, graph.PackSuffix))
+	pack, err := query.MapPack(graph.CompanionPath(root, meta, graph.PackSuffix))
 	if err != nil {
 		return nil, queryError(err)
 	}
@@ -175,7 +184,7 @@ func searchRepo(ctx context.Context, root string, in tools.QueryInput) (*query.R
 		vf, closeEmb, notice = vectorRetriever(d, queryFlags.modelDir, queryFlags.device)
 		defer closeEmb()
 	}
-	res, err := tools.Query(ctx, db, pack, in, vf)
+	res, err = tools.Query(ctx, db, pack, in, vf)
 	if err != nil {
 		return nil, queryError(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"unicode"
@@ -33,6 +34,29 @@ import (
 type Pack struct {
 	Snapshot
 	ident, doc, file, body lazy[*bm25Index]
+}
+
+// prefetch starts decoding, each in a goroutine of its own, the indexes
+// of the fields a keyword search is about to read and the process table
+// the answer is grouped by: a one-shot query decodes them all, and on two
+// cores side by side is faster than one after another (astropy, a query
+// in prose: 37 ms of decoding before). The search's own calls wait for
+// them (lazy); errors come back there. Already decoded sections (a warm
+// server) cost a goroutine that returns at once.
+func (p *Pack) prefetch(fields []field) {
+	run := func(f func()) {
+		go func() {
+			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true)) // a mapped pack (MapPack)
+			f()
+		}()
+	}
+	for _, f := range fields {
+		if f.weight > 0 {
+			name := f.name
+			run(func() { _, _ = p.index(name) })
+		}
+	}
+	run(func() { _, _ = p.processTable() })
 }
 
 // index is the named BM25 index, decoded on first use.
@@ -237,6 +261,7 @@ func (p *Pack) keyword(q *Query, opts Options) ([]Hit, error) {
 			termWeights[w] = max(termWeights[w], 1) * r.LeadTermWeight
 		}
 	}
+	p.prefetch(fields)
 	byDoc := map[int32]float64{}
 	var order []int32
 	for _, f := range fields {

@@ -104,8 +104,21 @@ type lazy[T any] struct {
 // decoded reports whether the value has been computed.
 func (l *lazy[T]) decoded() bool { return l.done.Load() }
 
+// get computes the value on the first call. A panic while decoding (a
+// damaged pack the checks missed; a fault on a mapped pack, under
+// debug.SetPanicOnFault) becomes ErrPackDamaged, for this and every later
+// call, instead of taking the process down.
 func (l *lazy[T]) get(f func() (T, error)) (T, error) {
-	l.once.Do(func() { l.v, l.err = f(); l.done.Store(true) })
+	l.once.Do(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				var zero T
+				l.v, l.err = zero, fmt.Errorf("%w (decoding failed: %v)", ErrPackDamaged, r)
+			}
+			l.done.Store(true)
+		}()
+		l.v, l.err = f()
+	})
 	return l.v, l.err
 }
 

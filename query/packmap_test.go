@@ -1,0 +1,69 @@
+//go:build unix
+
+package query
+
+import (
+	"context"
+	"errors"
+	"os"
+	"runtime/debug"
+	"slices"
+	"testing"
+)
+
+// TestMapPack: a mapped pack answers as a read one does, refuses what
+// ReadPack refuses, and a file cut short under a mapping fails the search
+// with ErrPackDamaged under SetPanicOnFault instead of killing the process.
+func TestMapPack(t *testing.T) {
+	path, data, secs := packImage(t)
+	read, err := ReadPack(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapped, err := MapPack(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Mode: ModeKeyword}
+	a, errA := Search(context.Background(), read, "router", opts)
+	b, errB := Search(context.Background(), mapped, "router", opts)
+	if errA != nil || errB != nil || len(ids(a)) == 0 || !slices.Equal(ids(a), ids(b)) {
+		t.Fatalf("mapped answer differs: %v %v\n%v\n%v", errA, errB, ids(a), ids(b))
+	}
+	if _, err := MapPack(path + ".none"); !errors.Is(err, ErrNoPack) {
+		t.Errorf("missing pack: %v", err)
+	}
+	empty := path + ".empty"
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := MapPack(empty); !errors.Is(err, ErrPackDamaged) {
+		t.Errorf("empty pack: %v", err)
+	}
+
+	// Map a fresh copy, then cut it before the body index: its pages are
+	// gone, and reading them faults.
+	cut := path + ".cut"
+	if err := os.WriteFile(cut, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := MapPack(cut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := min(secs[secIdent].off, secs[secDoc].off, secs[secBody].off, secs[secNodes].off)
+	if err := os.Truncate(cut, int64(off)&^4095); err != nil {
+		t.Fatal(err)
+	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Logf("fault became a panic, recovered: %v", r)
+			}
+		}()
+		if _, err := Search(context.Background(), p, "router handles a request in prose with many words", opts); !errors.Is(err, ErrPackDamaged) {
+			t.Errorf("search over a truncated mapping: %v", err)
+		}
+	}()
+}

@@ -150,7 +150,7 @@ func noMatches(q string) error {
 // not hold — vectors (hybrid and vector modes on an index with
 // embeddings) and source text (include_content) — opened read-only only
 // then. The answer is marked stale when the repository moved on from the
-// index (from the meta.json read once here). This is the pack-only
+// index (from the meta.json read once here; checked while it searches). This is the pack-only
 // sibling of runTool, which opens the database first.
 func searchRepo(ctx context.Context, root string, in tools.QueryInput) (res *query.Result, err error) {
 	// The pack is mapped (query.MapPack): a file cut short under us
@@ -165,6 +165,14 @@ func searchRepo(ctx context.Context, root string, in tools.QueryInput) (res *que
 	if err != nil {
 		return nil, queryError(err)
 	}
+	// Whether the repository moved on (a stat of every indexed file) is
+	// found out beside the search, on the other core.
+	var stale *graph.Staleness
+	staleDone := make(chan struct{})
+	go func() {
+		defer close(staleDone)
+		stale = graph.CheckStaleCached(root, meta)
+	}()
 	t0 := time.Now()
 	pack, err := query.MapPack(graph.CompanionPath(root, meta, graph.PackSuffix))
 	if err != nil {
@@ -192,7 +200,8 @@ func searchRepo(ctx context.Context, root string, in tools.QueryInput) (res *que
 		// As the MCP server does: the notice is part of the answer.
 		res.Notices = append(res.Notices, notice)
 	}
-	tools.MarkStale(res, root, meta) // from the meta read above
+	<-staleDone
+	res.SetStale(stale) // what tools.MarkStale does, from the meta read above
 	return res, nil
 }
 

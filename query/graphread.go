@@ -97,7 +97,7 @@ func (s *Snapshot) Node(id string) (n Node, ok bool, err error) {
 	if err != nil {
 		return Node{}, false, err
 	}
-	i, ok := nt.index[id]
+	i, ok := nt.index(id)
 	if !ok {
 		return Node{}, false, nil
 	}
@@ -161,7 +161,7 @@ func (s *Snapshot) Edges(id string, out bool, rels ...schema.RelType) ([]Edge, e
 	if err != nil {
 		return nil, err
 	}
-	i, ok := nt.index[id]
+	i, ok := nt.index(id)
 	if !ok {
 		return nil, nil
 	}
@@ -193,7 +193,7 @@ func (s *Snapshot) CommunityOf(id string) (c Community, ok bool, err error) {
 	if err != nil {
 		return Community{}, false, err
 	}
-	i, ok := nt.index[id]
+	i, ok := nt.index(id)
 	if !ok || ds[i].community == 0 {
 		return Community{}, false, nil
 	}

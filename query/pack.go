@@ -37,12 +37,13 @@ type Pack struct {
 }
 
 // prefetch starts decoding, each in a goroutine of its own, the indexes
-// of the fields a keyword search is about to read and the process table
-// the answer is grouped by: a one-shot query decodes them all, and on two
-// cores side by side is faster than one after another (astropy, a query
-// in prose: 37 ms of decoding before). The search's own calls wait for
-// them (lazy); errors come back there. Already decoded sections (a warm
-// server) cost a goroutine that returns at once.
+// of the fields a keyword search is about to read and (unless the pack is
+// one-shot, which scans for its hits' flows instead) the process table
+// the answer is grouped by: on two cores side by side is faster than one
+// after another (astropy, a query in prose: 37 ms of decoding before).
+// The search's own calls wait for them (lazy); errors come back there.
+// Already decoded sections (a warm server) cost a goroutine that returns
+// at once.
 func (p *Pack) prefetch(fields []field) {
 	run := func(f func()) {
 		go func() {
@@ -56,7 +57,9 @@ func (p *Pack) prefetch(fields []field) {
 			run(func() { _, _ = p.index(name) })
 		}
 	}
-	run(func() { _, _ = p.processTable() })
+	if !p.oneShot { // a one-shot search scans for its hits' flows instead
+		run(func() { _, _ = p.processTable() })
+	}
 }
 
 // index is the named BM25 index, decoded on first use.

@@ -3,4 +3,10 @@
 package query
 
 // MapPack is ReadPack where files cannot be mapped.
-func MapPack(path string) (*Pack, error) { return ReadPack(path) }
+func MapPack(path string) (*Pack, error) {
+	p, err := ReadPack(path)
+	if err == nil {
+		p.oneShot = true
+	}
+	return p, err
+}

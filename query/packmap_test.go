@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"testing"
@@ -30,6 +32,7 @@ func TestMapPack(t *testing.T) {
 	if errA != nil || errB != nil || len(ids(a)) == 0 || !slices.Equal(ids(a), ids(b)) {
 		t.Fatalf("mapped answer differs: %v %v\n%v\n%v", errA, errB, ids(a), ids(b))
 	}
+
 	if _, err := MapPack(path + ".none"); !errors.Is(err, ErrNoPack) {
 		t.Errorf("missing pack: %v", err)
 	}
@@ -66,4 +69,35 @@ func TestMapPack(t *testing.T) {
 			t.Errorf("search over a truncated mapping: %v", err)
 		}
 	}()
+}
+
+// TestOneShotFlows: a mapped pack (one-shot) scans the process list for
+// its hits' flows, a read one decodes the table; the answers are equal.
+func TestOneShotFlows(t *testing.T) {
+	fx := newFixture(t, true)
+	path := filepath.Join(t.TempDir(), "x.pack")
+	if err := fx.pack.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	read, err := ReadPack(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapped, err := MapPack(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"login session password", "create session", "config", "nothing matches this"} {
+		a, errA := Search(context.Background(), read, q, Options{Mode: ModeKeyword})
+		b, errB := Search(context.Background(), mapped, q, Options{Mode: ModeKeyword})
+		if errA != nil || errB != nil {
+			t.Fatal(errA, errB)
+		}
+		if !reflect.DeepEqual(a.Processes, b.Processes) || !reflect.DeepEqual(a.ProcessSymbols, b.ProcessSymbols) || !reflect.DeepEqual(a.Definitions, b.Definitions) {
+			t.Errorf("%q: flows differ:\n%+v\n%+v\n%+v\n%+v", q, a.Processes, b.Processes, a.ProcessSymbols, b.ProcessSymbols)
+		}
+		if q == "login session password" && len(b.Processes) != 1 {
+			t.Errorf("%q: %d flows from the mapped pack, want the login flow", q, len(b.Processes))
+		}
+	}
 }

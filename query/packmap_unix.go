@@ -51,5 +51,6 @@ func MapPack(path string) (*Pack, error) {
 		_ = syscall.Munmap(data) // nothing points into it yet
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	p.oneShot = true
 	return p, nil
 }

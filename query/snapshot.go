@@ -27,6 +27,10 @@ import (
 // file: read the new pack when the index is swapped.
 type Snapshot struct {
 	src *packData
+	// oneShot: the process reads this pack for one answer and exits
+	// (MapPack). Such a search scans the process list for its hits'
+	// flows instead of decoding a table of every flow it would use once.
+	oneShot bool
 
 	nodesL   lazy[nodeTable]
 	edgesL   lazy[adjacency]
@@ -38,8 +42,32 @@ type Snapshot struct {
 
 // nodeTable is the decoded nodes section.
 type nodeTable struct {
-	nodes []Hit            // symbols and files; Score and Matched unset
-	index map[string]int32 // node id → position in nodes
+	nodes []Hit // symbols and files; Score and Matched unset
+	ix    *nodeIndex
+}
+
+// nodeIndex maps node ids to positions, built on the first lookup: a
+// keyword search reads nodes by position only, and a one-shot query that
+// needs no id saves building a map of every node (prometheus: 3 ms).
+type nodeIndex struct {
+	once sync.Once
+	m    map[string]int32
+}
+
+// index is the position of the node with id.
+func (nt nodeTable) index(id string) (int32, bool) {
+	if nt.ix == nil {
+		return 0, false
+	}
+	nt.ix.once.Do(func() {
+		m := make(map[string]int32, len(nt.nodes))
+		for i := range nt.nodes {
+			m[nt.nodes[i].ID] = int32(i)
+		}
+		nt.ix.m = m
+	})
+	i, ok := nt.ix.m[id]
+	return i, ok
 }
 
 // adjacency is the decoded edges section: adj[node][dir] are the node's
@@ -163,7 +191,7 @@ func (s *Snapshot) node(id string) (h Hit, ok bool, err error) {
 	if err != nil {
 		return Hit{}, false, err
 	}
-	i, ok := nt.index[id]
+	i, ok := nt.index(id)
 	if !ok {
 		return Hit{}, false, nil
 	}
@@ -200,7 +228,7 @@ func (s *Snapshot) neighbors(ids []string, rels []schema.RelType, fanout int, fi
 	var out []Neighbor
 	for d := range 2 {
 		for _, id := range sorted {
-			i, ok := nt.index[id]
+			i, ok := nt.index(id)
 			if !ok {
 				continue
 			}
@@ -225,6 +253,20 @@ func (s *Snapshot) neighbors(ids []string, rels []schema.RelType, fanout int, fi
 // processesOf finds the process memberships of the hits and describes each
 // process they are in, with all its steps.
 func (s *Snapshot) processesOf(hits []Hit) ([]Membership, map[string]Process, error) {
+	if s.oneShot && !s.procsL.decoded() {
+		ids := map[string]bool{}
+		for _, h := range hits {
+			if schema.Label(h.Label).IsSymbol() {
+				ids[h.ID] = true
+			}
+		}
+		members, procs, err := s.src.scanProcesses(ids)
+		if err != nil || len(members) == 0 {
+			return nil, nil, err
+		}
+		sortMemberships(members)
+		return members, procs, nil
+	}
 	pt, err := s.processTable()
 	if err != nil {
 		return nil, nil, err

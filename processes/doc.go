@@ -43,16 +43,19 @@
 // calling engine() and RouterGroup.GET — is not an entry point: its
 // delegate is. Symbols in test code (Node.IsTest) never are.
 //
-// A Go function that returns a func literal making calls — a middleware
-// constructor (gin's LoggerWithConfig, CustomRecoveryWithWriter), a
-// handler factory — is also the entry of that literal's flow: the calls
+// A Go or JS/TS function that returns an anonymous function making calls
+// — a middleware constructor (gin's LoggerWithConfig,
+// CustomRecoveryWithWriter; an Express `return function (req, res,
+// next)`), a handler factory — is also the entry of that function's flow: the calls
 // inside it (call sites of kind "closure", edges marked Later) run when
 // the returned func is called, per request, not when the constructor
 // runs. A walk through the constructor never takes them; the closure
 // flow starts with them and is labelled "F (returned func) → …". On gin
 // this moved ClientIP out of 53 route-registration flows into the
 // logger's own request-time flows (14 closure flows; 227 flows in all).
-// A literal stored in a variable first and then returned is not seen.
+// A function stored in a variable first and then returned is not seen;
+// in Python the returned inner def is a symbol of its own, an entry by
+// its shape.
 //
 // # Traces
 //

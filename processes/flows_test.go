@@ -346,3 +346,39 @@ func write(s string) {}
 		}
 	}
 }
+
+// TestReturnedFunctionStartsAFlowJS: an Express-style middleware factory
+// returns a function; what that function calls runs per request.
+func TestReturnedFunctionStartsAFlowJS(t *testing.T) {
+	_, labels := flows(t, map[string]string{
+		"package.json": `{"name": "mw"}`,
+		"lib/logger.js": `function logger(opts) {
+  const fmt = compile(opts);
+  return function (req, res, next) {
+    record(req, fmt);
+    next();
+  };
+}
+const timing = (opts) => (req, res, next) => { measure(req); next(); };
+function compile(o) { return check(o); }
+function check(o) { return o; }
+function record(req, fmt) { write(format(req, fmt)); }
+function format(r, f) { return pad(r); }
+function pad(r) { return r; }
+function write(s) { flush(s); }
+function flush(s) {}
+function measure(r) { stamp(r); }
+function stamp(r) { now(r); }
+function now(r) {}
+module.exports = { logger, timing, compile, record };
+`,
+	})
+	t.Logf("flows: %q", labels)
+	wantFlow(t, labels, "logger (returned func) → record → format → pad")
+	wantFlow(t, labels, "timing (returned func) → measure → stamp → now")
+	for _, l := range labels {
+		if strings.HasPrefix(l, "logger → record") {
+			t.Errorf("a set-up flow runs into the returned function: %q", l)
+		}
+	}
+}

@@ -29,7 +29,10 @@
 //   - Qualified names: "Type.Method" (Go), "Outer.Inner.method" (Python,
 //     Java, JS/TS classes); functions are their bare name.
 //   - CallSite.Kind: "call", "new" or "reference" (a function or method
-//     value used without being called: callbacks, `s.handle`).
+//     value used without being called: callbacks, `s.handle`); Go also
+//     "go" (`go f()`), and Go and JS/TS "closure": a call inside an
+//     anonymous function the enclosing declaration returns (resolved as a
+//     call; processes starts the returned function's own flow with it).
 //   - TypeFact.Type is a bare type name ("*Engine" → "Engine",
 //     "List<Foo>" → "List"), or "call:F" / "call:recv.F" meaning "the result
 //     of calling F": the resolver follows F's "return" facts. A function with

@@ -460,34 +460,16 @@ func (x *goExtractor) call(scope string, c *sitter.Node) {
 	kind := "call"
 	if p := c.Parent(); p != nil && p.Kind() == "go_statement" {
 		kind = "go" // `go s.runShard(...)`: the callee runs as a goroutine
-	} else if inReturnedFuncLit(c) {
+	} else if inReturnedFunc(c, goFuncLits, goScopeKinds) {
 		kind = "closure" // runs when the returned func is called (a middleware, per request)
 	}
 	x.f.Facts.Calls = append(x.f.Facts.Calls, CallSite{CallerID: scope, Name: name, Receiver: recv, Kind: kind, Args: nargs, Line: lineOf(c)})
 }
 
-// inReturnedFuncLit reports whether c lies inside a func literal that its
-// enclosing declaration returns (`return func(c *Context) { ... }`, also
-// among several results): code that runs when the caller of the returned
-// func calls it — a middleware per request — not when the declaration
-// runs. A literal stored first (`h := func...; return h`) is not seen.
-func inReturnedFuncLit(c *sitter.Node) bool {
-	for n := c.Parent(); n != nil; n = n.Parent() {
-		switch n.Kind() {
-		case "function_declaration", "method_declaration", "source_file":
-			return false
-		case "func_literal":
-			p := n.Parent()
-			if p != nil && p.Kind() == "expression_list" {
-				p = p.Parent()
-			}
-			if p != nil && p.Kind() == "return_statement" {
-				return true
-			}
-		}
-	}
-	return false
-}
+var (
+	goFuncLits   = map[string]bool{"func_literal": true}
+	goScopeKinds = map[string]bool{"function_declaration": true, "method_declaration": true, "source_file": true}
+)
 
 // genericCall records `F[T](x)` and `pkg.F[*T](x)`, which tree-sitter
 // parses as a conversion to a generic type (the syntax is ambiguous): a

@@ -853,8 +853,17 @@ func (x *esExtractor) call(n *sitter.Node, c esCtx) {
 		x.requireImport(n, "", nil)
 		return
 	}
-	x.f.Facts.Calls = append(x.f.Facts.Calls, CallSite{CallerID: c.scope, Name: name, Receiver: recv, Kind: "call", Args: nargs, Line: lineOf(n)})
+	kind := "call"
+	if inReturnedFunc(n, esFuncKinds, esScopeKinds) {
+		kind = "closure" // runs when the returned function is called (a middleware, per request)
+	}
+	x.f.Facts.Calls = append(x.f.Facts.Calls, CallSite{CallerID: c.scope, Name: name, Receiver: recv, Kind: kind, Args: nargs, Line: lineOf(n)})
 }
+
+var (
+	esFuncKinds  = map[string]bool{"function_expression": true, "arrow_function": true, "generator_function": true, "function": true}
+	esScopeKinds = map[string]bool{"function_declaration": true, "generator_function_declaration": true, "method_definition": true, "class_body": true, "program": true}
+)
 
 func (x *esExtractor) newExpr(n *sitter.Node, c esCtx) {
 	name, recv := x.callee(field(n, "constructor"))

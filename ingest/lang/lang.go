@@ -133,8 +133,9 @@ type CallSite struct {
 	// Kind is "call" (an invocation), "go" (an invocation started as a
 	// goroutine: `go f(x)`; resolved as a call), "new" (constructor:
 	// `new X()`, `X{...}` is not a call), "closure" (an invocation inside
-	// a func literal the caller returns, so it runs when the returned func
-	// is called, not when the caller runs; Go; resolved as a call), or
+	// an anonymous function the caller returns, so it runs when the
+	// returned function is called, not when the caller runs; Go and
+	// JS/TS, see inReturnedFunc; resolved as a call), or
 	// "reference" (a function passed as a value or argument without being
 	// called).
 	Kind string
@@ -233,4 +234,41 @@ func CapContent(b []byte) string {
 		cut--
 	}
 	return string(b[:cut])
+}
+
+// inReturnedFunc reports whether n lies inside an anonymous function (a
+// node of one of funcKinds) that the enclosing declaration returns —
+// `return func(c *Context) {...}`, `return function (req, res, next)
+// {...}`, the body of an arrow `opts => (req, res) => {...}`, also among
+// several results or in parentheses: code that runs when whoever got the
+// returned function calls it (a middleware, per request), not when the
+// declaration runs. The walk up stops at the first of scopeKinds (the
+// declaration itself). A function stored first (`h := func...; return h`)
+// is not seen.
+func inReturnedFunc(n *sitter.Node, funcKinds, scopeKinds map[string]bool) bool {
+	for n = n.Parent(); n != nil; n = n.Parent() {
+		k := n.Kind()
+		if scopeKinds[k] {
+			return false
+		}
+		if !funcKinds[k] {
+			continue
+		}
+		p := n.Parent()
+		for p != nil && (p.Kind() == "expression_list" || p.Kind() == "parenthesized_expression") {
+			p = p.Parent()
+		}
+		if p == nil {
+			return false
+		}
+		if p.Kind() == "return_statement" {
+			return true
+		}
+		if funcKinds[p.Kind()] { // an arrow whose body is this function
+			if b := p.ChildByFieldName("body"); b != nil && b.Id() == n.Id() {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -324,3 +324,37 @@ func TestDedupeRepeatsAndInnerRuns(t *testing.T) {
 		t.Errorf("dedupe = %v, want %s", keys, want)
 	}
 }
+
+// TestFlowBudget: over MaxProcesses, the best entries' flows are kept, the
+// walk stops once twice the budget is in hand, and the stats say so.
+func TestFlowBudget(t *testing.T) {
+	var ns []Node
+	var es []Edge
+	// 40 independent chains main_i → s_i → t_i → u_i; entry i calls i+1
+	// helpers more, so scores differ.
+	for i := 0; i < 40; i++ {
+		e, s, u, v := fmt.Sprintf("e%02d", i), fmt.Sprintf("s%02d", i), fmt.Sprintf("t%02d", i), fmt.Sprintf("u%02d", i)
+		ns = append(ns, fn(e, "p/x.go"), fn(s, "p/x.go"), fn(u, "p/x.go"), fn(v, "p/x.go"))
+		es = append(es, call(e, s), call(s, u), call(u, v))
+		for k := 0; k <= i%5; k++ {
+			h := fmt.Sprintf("h%02d_%d", i, k)
+			ns = append(ns, fn(h, "p/x.go"))
+			es = append(es, call(e, h))
+		}
+	}
+	g := NewGraph(ns, es)
+	entries := ScoreEntryPoints(g)
+	all, st := TraceAll(g, entries, TraceOptions{MaxProcesses: 1000})
+	if st.OverBudget != 0 || st.CutFlows != 0 || len(all) < 10 {
+		t.Fatalf("unbounded: %d flows, stats %+v", len(all), st)
+	}
+	ts, st := TraceAll(g, entries, TraceOptions{MaxProcesses: 5})
+	if len(ts) != 5 || st.Processes != 5 || st.OverBudget == 0 {
+		t.Fatalf("budget 5: %d flows, stats %+v", len(ts), st)
+	}
+	for i, tr := range ts { // the first five flows of the unbounded run: best entries first
+		if !slices.Equal(tr.Steps, all[i].Steps) {
+			t.Errorf("flow %d: %v, want %v", i, tr.Steps, all[i].Steps)
+		}
+	}
+}

@@ -19,7 +19,22 @@ type TraceOptions struct {
 	MinSteps         int     // shortest process kept (0: 3)
 	MaxPathsPerEntry int     // most processes from one entry point (0: 12)
 	MaxRawPaths      int     // most candidate paths walked from one entry point before selection (0: 64)
+	// MaxProcesses bounds the flows of the whole graph (0: one per
+	// SymbolsPerProcess symbols, at least MinProcessBudget): entry points
+	// are walked best first, walking stops once twice the budget of paths
+	// is in hand, and the kept flows are cut to the budget. It binds only
+	// on very large graphs: the Linux kernel's million symbols gave 780k
+	// flows (530 MB of process rows), which nobody reads and which took
+	// most of analyze's load and pack; gin, flask and prometheus stay far
+	// below it.
+	MaxProcesses int
 }
+
+// The default flow budget (TraceOptions.MaxProcesses).
+const (
+	SymbolsPerProcess = 10
+	MinProcessBudget  = 5000
+)
 
 func (o *TraceOptions) defaults() {
 	if o.MinEntryScore == 0 {
@@ -64,12 +79,19 @@ type TraceStats struct {
 	Subsumed    int `json:"subsumed"`     // walked, but every path lies inside another process
 	WithProcess int `json:"with_process"` // entry points that start at least one process
 	Processes   int `json:"processes"`
+	OverBudget  int `json:"over_budget"` // entry points not walked: the flow budget was in hand (MaxProcesses)
+	CutFlows    int `json:"cut_flows"`   // flows past the budget, dropped (the lowest entry scores)
 }
 
-// TraceAll walks every entry point scoring at least MinEntryScore and
-// returns the deduplicated processes, ordered by entry score then id.
+// TraceAll walks every entry point scoring at least MinEntryScore, best
+// first, within the flow budget (MaxProcesses), and returns the
+// deduplicated processes, ordered by entry score then id.
 func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, TraceStats) {
 	opts.defaults()
+	budget := opts.MaxProcesses
+	if budget <= 0 {
+		budget = max(MinProcessBudget, g.Len()/SymbolsPerProcess)
+	}
 	st := TraceStats{Ranked: len(entries)}
 	importance := branchImportance(g, opts.MinConfidence)
 	hub := hubs(g)
@@ -79,6 +101,10 @@ func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, Trace
 	for _, ep := range entries {
 		if ep.Score < opts.MinEntryScore {
 			st.BelowScore++
+			continue
+		}
+		if len(all) >= 2*budget {
+			st.OverBudget++
 			continue
 		}
 		st.Traced++
@@ -95,6 +121,10 @@ func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, Trace
 		}
 	}
 	kept := nearDupes(dedupe(all, opts.MinSteps, own))
+	if len(kept) > budget { // in entry-score order: the weakest entries' flows go
+		st.CutFlows = len(kept) - budget
+		kept = kept[:budget]
+	}
 	have := map[entryKey]bool{}
 	for _, t := range kept {
 		have[entryKey{t.Entry, t.Closure}] = true

@@ -29,6 +29,7 @@ var analyzeFlags struct {
 	modelDir          string
 	device            string
 	name              string
+	force             bool
 }
 
 var analyzeCmd = &cobra.Command{
@@ -42,7 +43,11 @@ The new index is built beside the old one and swapped in atomically when it
 is complete: an interrupted or failed analyze leaves the previous index as it
 was. Files are chosen as git would (tracked plus untracked-but-not-ignored),
 minus .gitnexusignore patterns, default excludes (vendored and generated
-code, lock files, minified bundles), binaries and files over --max-file-size.`,
+code, lock files, minified bundles), binaries and files over --max-file-size.
+
+A re-analyze parses only the files whose content changed: the parse result
+of every file is kept beside the index, by content hash, and reused (the
+index is the same as a cold analyze gives; --force parses everything).`,
 	Example: `  gitnexus analyze ~/src/myrepo
   gitnexus analyze -r myrepo --skip-embeddings
   gitnexus analyze . --exclude 'testdata/' --include vendor/`,
@@ -61,6 +66,7 @@ func init() {
 	f.StringVar(&analyzeFlags.modelDir, "model-dir", "", "embedding model directory (default: $GITNEXUS_MODEL_DIR or $GITNEXUS_HOME/models/snowflake-arctic-embed-xs)")
 	f.StringVar(&analyzeFlags.device, "device", "auto", "embedding device: auto, cpu, cuda or dml")
 	f.StringVar(&analyzeFlags.name, "name", "", "name to register the repository under (default: the directory name)")
+	f.BoolVar(&analyzeFlags.force, "force", false, "parse every file again instead of reusing the last analyze's parse results for files whose content is unchanged")
 	rootCmd.AddCommand(analyzeCmd)
 }
 
@@ -131,6 +137,7 @@ func runAnalyze(c *cobra.Command, args []string) error {
 		Embed:          embed.Options{ModelDir: analyzeFlags.modelDir, Device: dev},
 		Name:           analyzeFlags.name,
 		ToolVersion:    Version,
+		Force:          analyzeFlags.force,
 		Progress:       prog.Update,
 		Warn:           warn,
 	})
@@ -178,7 +185,7 @@ func printAnalyzeSummary(s index.Summary, d *discover.Result, warned []string) {
 	scr.field("files", append([]string{fmt.Sprintf("%d in %d folders:", s.Files, s.Folders)}, countItems(s.Languages)...))
 	scr.field("symbols", append([]string{fmt.Sprintf("%d:", s.Symbols)}, countItems(s.Kinds)...))
 	scr.field("edges", countItems(s.Edges))
-	scr.field("parse", countItems(s.ParseStatus))
+	scr.field("parse", append(countItems(s.ParseStatus), fmt.Sprintf("(%d parsed, %d unchanged since the last analyze)", s.Parsed, s.Reused)))
 	if r := s.Resolution; r != nil {
 		scr.field("calls", []string{fmt.Sprintf("%d sites:", r.CallSites), fmt.Sprintf("%d resolved", r.Resolved),
 			fmt.Sprintf("%d external", r.External), fmt.Sprintf("%d dynamic", r.Dynamic), fmt.Sprintf("%d unresolved", r.Unresolved)})

@@ -9,6 +9,9 @@
 //	db-<stamp>.kuzu    the live Kuzu 0.11 database (a single file)
 //	db-<stamp>.kuzu.pack  its search pack, a companion (Build.Attach) that
 //	                   is swapped in and removed with it
+//	db-<stamp>.kuzu.facts the fact cache, a companion too: every file's
+//	                   parse result by content hash (ingest.FactCache), so
+//	                   the next analyze parses only changed files
 //	lock               flock'ed by the one process building a new index
 //	staging-<rand>/    a build in progress: its row files, and the new database
 //	                   unless that is built in a scratch directory on a

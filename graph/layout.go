@@ -16,6 +16,7 @@ import (
 //	lock                 flock'ed by the one analyze that may write
 //	db-<stamp>.kuzu      the live Kuzu database (one file, never written after Commit)
 //	db-<stamp>.kuzu.pack its search pack (query.Pack), a companion (Build.Attach)
+//	db-<stamp>.kuzu.facts its fact cache (ingest.FactCache), a companion too
 //	staging-<random>/    a build in progress: NDJSON row files and the new db.kuzu
 const (
 	IndexDirName = ".gitnexus"
@@ -169,8 +170,13 @@ func syncDir(dir string) error {
 }
 
 // CompanionSuffixes are the files a build may attach to its database
-// (Build.Attach): PackSuffix, the search pack.
-var CompanionSuffixes = []string{PackSuffix}
+// (Build.Attach): PackSuffix, the search pack, and FactsSuffix, the parse
+// results the next analyze reuses.
+var CompanionSuffixes = []string{PackSuffix, FactsSuffix}
+
+// FactsSuffix names the fact cache beside a database: db-<stamp>.kuzu.facts
+// (ingest.FactCache), every file's parse result keyed by its content hash.
+const FactsSuffix = ".facts"
 
 // PackSuffix names the search pack beside a database: db-<stamp>.kuzu.pack.
 const PackSuffix = ".pack"

@@ -40,6 +40,10 @@ type Options struct {
 	Name string
 	// ToolVersion is recorded in meta.json.
 	ToolVersion string
+	// Force parses every file: the live index's fact cache (the parse
+	// results of the last analyze, by content hash) is not read. The index
+	// built is the same either way; Force only costs time.
+	Force bool
 	// Graph tunes the database build (threads, buffer pool); zero fields
 	// take graph's defaults.
 	Graph graph.BuildOptions
@@ -55,21 +59,25 @@ type Options struct {
 // Summary is what a build did: counts, phase durations and what each
 // optional step did. Its JSON is `gitnexus analyze --json`.
 type Summary struct {
-	Repo        string             `json:"repo"`
-	Name        string             `json:"name"`
-	Path        string             `json:"path"`
-	Commit      string             `json:"commit,omitempty"`
-	Git         bool               `json:"git"`
-	Files       int                `json:"files"`
-	Folders     int                `json:"folders"`
-	Symbols     int                `json:"symbols"`
-	Languages   map[string]int     `json:"languages"`
-	Kinds       map[string]int     `json:"kinds"`
-	Nodes       map[string]int     `json:"nodes"`
-	Edges       map[string]int     `json:"edges"`
-	ParseStatus map[string]int     `json:"parse_status"`
-	Skipped     map[string]int     `json:"skipped"`
-	Phases      map[string]float64 `json:"phases"`
+	Repo        string         `json:"repo"`
+	Name        string         `json:"name"`
+	Path        string         `json:"path"`
+	Commit      string         `json:"commit,omitempty"`
+	Git         bool           `json:"git"`
+	Files       int            `json:"files"`
+	Folders     int            `json:"folders"`
+	Symbols     int            `json:"symbols"`
+	Languages   map[string]int `json:"languages"`
+	Kinds       map[string]int `json:"kinds"`
+	Nodes       map[string]int `json:"nodes"`
+	Edges       map[string]int `json:"edges"`
+	ParseStatus map[string]int `json:"parse_status"`
+	Skipped     map[string]int `json:"skipped"`
+	// Parsed counts the files parsed; Reused those whose parse result came
+	// from the last analyze's fact cache (content unchanged).
+	Parsed int                `json:"parsed"`
+	Reused int                `json:"reused"`
+	Phases map[string]float64 `json:"phases"`
 	// PeakRSS is the process's peak resident memory in MiB during each
 	// stage: "ingest" (discover, parse, resolve), "processes", "load" (the
 	// graph COPYs), "pack" (the search pack), "embed" and "commit"; absent
@@ -144,14 +152,35 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		}
 	}
 
-	// 2. Discover, parse, resolve: rows stream into the build's NDJSON files.
+	// 2. Discover, parse, resolve: rows stream into the build's NDJSON
+	// files. Files whose content the live index's fact cache holds are not
+	// parsed again; every file's parse result goes to the new cache.
+	stamp := ingest.FactStamp()
+	var cache *ingest.FactCache
+	if !opts.Force {
+		cache = openFactCache(root, stamp)
+		defer cache.Close()
+	}
+	factsPath := filepath.Join(b.StagingDir(), "facts")
+	if stamp == "" {
+		factsPath = ""
+	}
 	res, err := ingest.Run(ctx, root, emb.sink(b), ingest.Options{
-		Discover: opts.Discover,
-		Workers:  opts.Workers,
-		Progress: progress,
+		Discover:   opts.Discover,
+		Workers:    opts.Workers,
+		Progress:   progress,
+		Cache:      cache,
+		CacheOut:   factsPath,
+		CacheStamp: stamp,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("analyze %s: %w", root, err)
+	}
+	cache.Close()
+	if factsPath != "" {
+		if err := b.Attach(graph.FactsSuffix, factsPath); err != nil {
+			return nil, err
+		}
 	}
 	peak.mark("ingest")
 	st := res.Stats
@@ -283,7 +312,8 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		Repo: name, Name: name, Path: root, Commit: meta.Commit, Git: discovery.Git,
 		Files: st.Files, Folders: st.Folders, Symbols: st.Symbols,
 		Languages: st.Languages, Kinds: st.Kinds, Nodes: st.Labels, Edges: st.Edges,
-		ParseStatus: st.ParseStatus, Skipped: st.Skipped, Phases: st.Phases, PeakRSS: peak.close(),
+		ParseStatus: st.ParseStatus, Skipped: st.Skipped, Parsed: st.Parsed, Reused: st.Reused,
+		Phases: st.Phases, PeakRSS: peak.close(),
 		Seconds: time.Since(start).Seconds(), Embeddings: embeddings,
 		Resolution: resolution, Unresolved: samples, Processes: procStats,
 		Discovery: discovery, Meta: meta,
@@ -313,6 +343,21 @@ func nothingIndexed(files int, d *discover.Result) error {
 		msg += fmt.Sprintf(", most of them (%d) by %s (%s)", r.Files, r.Rule, r.Reason)
 	}
 	return fmt.Errorf("%w: %s; to index them, pass --include PATTERN (repeatable), add a !PATTERN line to .gitnexusignore, or use --no-default-excludes", ErrNothingIndexed, msg)
+}
+
+// openFactCache opens the live index's fact cache, or returns nil (with a
+// debug line saying why) when there is none or it cannot serve this build.
+func openFactCache(root, stamp string) *ingest.FactCache {
+	m, err := graph.ReadMeta(root)
+	if err != nil {
+		return nil
+	}
+	c, err := ingest.OpenFactCache(graph.CompanionPath(root, m, graph.FactsSuffix), stamp)
+	if err != nil {
+		slog.Debug("fact cache not used: every file is parsed", "err", err)
+		return nil
+	}
+	return c
 }
 
 // writePack writes the search pack (query.Pack) of the database being

@@ -17,6 +17,14 @@
 //     keyword-only index, not an error.
 //  2. Ingest (package ingest): discover the files as git would, parse them
 //     in parallel with tree-sitter, resolve imports, calls and heritage.
+//     A file whose path, language and content hash the live index's fact
+//     cache holds is not parsed: its parse result is read back (Force
+//     skips the cache); every file's result goes into the new index's
+//     cache. A parse is a pure function of those three for one build of
+//     gitnexus, so the index is the one a cold analyze builds
+//     (TestReanalyzeEqualsColdBuild). On prometheus (1,177 files) this
+//     takes a re-analyze from 3.3 s to 2.1 s; the rest (resolution,
+//     processes, the graph load and the search pack) is still redone.
 //     Rows stream into the build's NDJSON files as they come; what stays
 //     in memory is the compact symbol index and call edges resolution and
 //     the next stage need.

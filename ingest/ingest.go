@@ -44,6 +44,14 @@ type Options struct {
 	// SkipResolve leaves out cross-file resolution (IMPORTS, CALLS,
 	// EXTENDS, IMPLEMENTS); File.Unresolved stays -1 ("not computed").
 	SkipResolve bool
+	// Cache, when set, holds an earlier run's parse results (see
+	// factcache.go): a file whose path, language and content hash it holds
+	// is not parsed again.
+	Cache *FactCache
+	// CacheOut, when set, is where this run writes the parse result of
+	// every file (reused or parsed) for the next run, stamped CacheStamp.
+	CacheOut   string
+	CacheStamp string
 }
 
 // Result is what a run produced besides the records it streamed.
@@ -76,6 +84,10 @@ type Stats struct {
 	Edges       map[string]int `json:"edges"`       // edges by type
 	ParseStatus map[string]int `json:"parseStatus"` // files by parse status
 	Skipped     map[string]int `json:"skipped"`     // files left out, by reason
+	// Parsed counts the files parsed by this run, Reused those whose parse
+	// result came from the fact cache (Options.Cache).
+	Parsed int `json:"parsed"`
+	Reused int `json:"reused"`
 	// FileHashes maps each file's path to the sha256 of its content.
 	FileHashes map[string]string  `json:"-"`
 	Phases     map[string]float64 `json:"phases"` // seconds per phase
@@ -128,10 +140,32 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 	}
 
 	ix := &Index{Root: disc.Root, byID: map[string]*schema.Symbol{}}
-	if err := parseAll(ctx, disc.Files, opts.Workers, progress, func(r parsed) error {
+	var fw *factWriter
+	if opts.CacheOut != "" {
+		if fw, err = newFactWriter(opts.CacheOut, opts.CacheStamp); err != nil {
+			return nil, err
+		}
+		defer fw.abort()
+	}
+	if err := parseAll(ctx, disc.Files, opts.Workers, opts.Cache, fw != nil, progress, func(r parsed) error {
+		if r.reused {
+			st.Reused++
+		} else if r.err == nil && r.status != schema.ParseNoGrammar {
+			st.Parsed++
+		}
+		if fw != nil && r.record != nil {
+			if err := fw.add(r.node.Path, r.facts.Language, r.node.ContentHash, r.record); err != nil {
+				return err
+			}
+		}
 		return e.file(r, ix)
 	}); err != nil {
 		return nil, err
+	}
+	if fw != nil {
+		if err := fw.close(); err != nil {
+			return nil, err
+		}
 	}
 	sort.Slice(ix.Files, func(i, j int) bool { return ix.Files[i].Path < ix.Files[j].Path })
 	st.Phases["parse"] = time.Since(t0).Seconds()
@@ -199,11 +233,16 @@ type parsed struct {
 	status schema.ParseStatus
 	err    error // read error: the file is skipped with a reason
 	reason string
+	// record is the encoded parse result for the fact cache (nil when
+	// none is written or the result is not cacheable); reused says it came
+	// from the old cache.
+	record []byte
+	reused bool
 }
 
 // parseAll parses files on workers and hands each result to consume, on the
 // calling goroutine, in completion order. A consume error stops the run.
-func parseAll(ctx context.Context, files []discover.File, workers int, progress Progress, consume func(parsed) error) error {
+func parseAll(ctx context.Context, files []discover.File, workers int, cache *FactCache, record bool, progress Progress, consume func(parsed) error) error {
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
@@ -219,7 +258,7 @@ func parseAll(ctx context.Context, files []discover.File, workers int, progress 
 			p := lang.NewParser()
 			defer p.Close()
 			for f := range jobs {
-				r := parseOne(ctx, p, f)
+				r := parseOne(ctx, p, f, cache, record)
 				select {
 				case results <- r:
 				case <-ctx.Done():
@@ -260,7 +299,10 @@ func parseAll(ctx context.Context, files []discover.File, workers int, progress 
 	return ctx.Err()
 }
 
-func parseOne(ctx context.Context, p *lang.Parser, f discover.File) parsed {
+// parseOne reads and parses one file, or takes its parse result from the
+// cache when the cache holds this content; with record it also encodes the
+// result for the next run's cache.
+func parseOne(ctx context.Context, p *lang.Parser, f discover.File, cache *FactCache, record bool) parsed {
 	r := parsed{file: f}
 	src, err := os.ReadFile(f.Abs)
 	if err != nil {
@@ -282,11 +324,21 @@ func parseOne(ctx context.Context, p *lang.Parser, f discover.File) parsed {
 		r.status = schema.ParseNoGrammar
 		return r
 	}
+	if raw, rec, ok := cache.lookup(f.Path, l.Name, r.node.ContentHash); ok {
+		r.facts, r.status, r.reused = rec.Facts, rec.Status, true
+		if record {
+			r.record = raw
+		}
+		return r
+	}
 	facts, status, err := p.Parse(ctx, f.Path, l, src)
 	if err != nil {
 		slog.Debug("parse failed", "file", f.Path, "err", err)
 	}
 	r.facts, r.status = facts, status
+	if record && cacheable(status) && facts.Path == f.Path && facts.Language == l.Name {
+		r.record = encodeFacts(&cachedFacts{Status: status, Facts: facts})
+	}
 	return r
 }
 

@@ -1,0 +1,293 @@
+package index
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/query"
+)
+
+// TestReanalyzeEqualsColdBuild: a re-analyze that reuses the fact cache
+// builds exactly the index a cold analyze (Force) of the same tree builds —
+// every node and edge with every property, the counts in meta.json and the
+// search answers — after each of a random sequence of edits (functions
+// added by copying a file's text into another, lines deleted, files added,
+// moved and deleted) on fixture repositories in several languages. It also
+// checks the cache was used: only the changed files are parsed.
+func TestReanalyzeEqualsColdBuild(t *testing.T) {
+	t.Setenv("GITNEXUS_HOME", t.TempDir())
+	ctx := context.Background()
+	for _, name := range []string{"goshop", "pyapp", "tsapp", "mixed", "ckernel"} {
+		t.Run(name, func(t *testing.T) {
+			root := fixture(t, name)
+			rng := rand.New(rand.NewSource(int64(len(name)) * 7919))
+			if _, err := Build(ctx, root, Options{SkipEmbeddings: true}); err != nil {
+				t.Fatal(err)
+			}
+			for step := 0; step < 4; step++ {
+				changed, what := randomEdit(t, rng, root)
+				sum, err := Build(ctx, root, Options{SkipEmbeddings: true})
+				if err != nil {
+					t.Fatalf("step %d (%s): incremental: %v", step, what, err)
+				}
+				if sum.Reused == 0 {
+					t.Errorf("step %d (%s): no parse result reused (parsed %d)", step, what, sum.Parsed)
+				}
+				if sum.Parsed > changed {
+					t.Errorf("step %d (%s): %d files parsed, %d changed", step, what, sum.Parsed, changed)
+				}
+				cold := filepath.Join(t.TempDir(), name)
+				copyTree(t, root, cold)
+				if _, err := Build(ctx, cold, Options{SkipEmbeddings: true, Force: true}); err != nil {
+					t.Fatalf("step %d: cold: %v", step, err)
+				}
+				a, b := dumpIndex(t, root), dumpIndex(t, cold)
+				if d := firstDiff(a, b); d != "" {
+					t.Fatalf("step %d (%s): the re-analyzed index differs from a cold build: %s", step, what, d)
+				}
+			}
+		})
+	}
+}
+
+// TestDamagedFactCacheIsAMiss: a fact cache garbled after commit only costs
+// a full parse; the index built is still right.
+func TestDamagedFactCacheIsAMiss(t *testing.T) {
+	t.Setenv("GITNEXUS_HOME", t.TempDir())
+	ctx := context.Background()
+	root := fixture(t, "goshop")
+	if _, err := Build(ctx, root, Options{SkipEmbeddings: true}); err != nil {
+		t.Fatal(err)
+	}
+	want := dumpIndex(t, root)
+	m, err := graph.ReadMeta(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := graph.CompanionPath(root, m, graph.FactsSuffix)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(3))
+	for i := 0; i < len(b)/20; i++ {
+		b[20+rng.Intn(len(b)-40)] ^= byte(1 + rng.Intn(255))
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(ctx, root, Options{SkipEmbeddings: true}); err != nil {
+		t.Fatal(err)
+	}
+	if d := firstDiff(dumpIndex(t, root), want); d != "" {
+		t.Fatalf("after a damaged fact cache: %s", d)
+	}
+}
+
+// randomEdit changes the tree at root and returns how many indexed files
+// it changed (an upper bound on what a re-analyze must parse) and what it
+// did.
+func randomEdit(t *testing.T, rng *rand.Rand, root string) (int, string) {
+	t.Helper()
+	var files []string
+	if err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".gitnexus" {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && !strings.HasPrefix(d.Name(), ".") {
+			files = append(files, p)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(files)
+	pick := func() string { return files[rng.Intn(len(files))] }
+	rel := func(p string) string { r, _ := filepath.Rel(root, p); return r }
+	read := func(p string) string {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	write := func(p, s string) {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	switch k := rng.Intn(5); k {
+	case 0: // another file's text appended: new functions, calls, imports
+		dst := pick()
+		var same []string
+		for _, f := range files {
+			if filepath.Ext(f) == filepath.Ext(dst) && f != dst {
+				same = append(same, f)
+			}
+		}
+		if len(same) == 0 {
+			same = []string{dst}
+		}
+		src := same[rng.Intn(len(same))]
+		write(dst, read(dst)+"\n"+read(src))
+		return 1, "appended " + rel(src) + " to " + rel(dst)
+	case 1: // lines deleted: a function, an import or a call goes
+		p := pick()
+		lines := strings.Split(read(p), "\n")
+		i := rng.Intn(len(lines))
+		j := min(len(lines), i+1+rng.Intn(4))
+		write(p, strings.Join(append(lines[:i:i], lines[j:]...), "\n"))
+		return 1, fmt.Sprintf("deleted lines %d-%d of %s", i+1, j, rel(p))
+	case 2: // a file copied under a new name: new symbols with clashing names
+		p := pick()
+		q := filepath.Join(filepath.Dir(p), fmt.Sprintf("copy%d%s", rng.Intn(1000), filepath.Ext(p)))
+		write(q, read(p))
+		return 1, "copied " + rel(p) + " to " + rel(q)
+	case 3: // a file moved to another folder
+		p := pick()
+		q := filepath.Join(root, "moved", fmt.Sprintf("m%d", rng.Intn(1000)), filepath.Base(p))
+		if err := os.MkdirAll(filepath.Dir(q), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(p, q); err != nil {
+			t.Fatal(err)
+		}
+		return 1, "moved " + rel(p) + " to " + rel(q)
+	default: // a file deleted
+		if len(files) < 3 {
+			return 0, "nothing"
+		}
+		p := pick()
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+		return 0, "deleted " + rel(p)
+	}
+}
+
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if e.Name() == ".gitnexus" {
+			continue
+		}
+		if e.IsDir() {
+			copyTree(t, filepath.Join(src, e.Name()), filepath.Join(dst, e.Name()))
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// dumpIndex is the index of root as sorted lines: every node with its
+// properties, every edge with its endpoints and properties (Kuzu's
+// internal ids, which depend on load order, left out), meta.json's counts,
+// and the answers of a few searches.
+func dumpIndex(t *testing.T, root string) []string {
+	t.Helper()
+	ctx := context.Background()
+	db, err := graph.Open(ctx, root, graph.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var out []string
+	for _, q := range []string{
+		"MATCH (n) RETURN n",
+		"MATCH (a)-[r]->(b) RETURN a.id, r, b.id",
+	} {
+		res, err := db.QueryAll(ctx, q, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, row := range res.Rows {
+			b, err := json.Marshal(stripInternal(row))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, string(b))
+		}
+	}
+	m := db.Meta()
+	b, _ := json.Marshal([]any{m.Counts, m.Files, m.ParseStatus, m.Skipped, m.Languages, m.Kinds, m.Calls, m.Unresolved})
+	out = append(out, "meta "+string(b))
+	pack, err := query.ReadPack(graph.CompanionPath(root, m, graph.PackSuffix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"validate order", "save", "open file read", "greet user", "main"} {
+		res, err := query.Search(ctx, pack, q, query.Options{Mode: query.ModeKeyword})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Repo = graph.RepoRef{}
+		b, _ := json.Marshal(res)
+		out = append(out, "search "+q+" "+string(b))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// stripInternal drops Kuzu's internal ids (_id, _src, _dst) from a row.
+func stripInternal(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := map[string]any{}
+		for k, e := range x {
+			if k == "_id" || k == "_src" || k == "_dst" {
+				continue
+			}
+			m[k] = stripInternal(e)
+		}
+		return m
+	case []any:
+		s := make([]any, len(x))
+		for i, e := range x {
+			s[i] = stripInternal(e)
+		}
+		return s
+	}
+	return v
+}
+
+func firstDiff(a, b []string) string {
+	for i := 0; i < len(a) || i < len(b); i++ {
+		switch {
+		case i >= len(a):
+			return fmt.Sprintf("%d lines vs %d; cold has %s", len(a), len(b), b[i])
+		case i >= len(b):
+			return fmt.Sprintf("%d lines vs %d; re-analyzed has %s", len(a), len(b), a[i])
+		case a[i] != b[i]:
+			return fmt.Sprintf("re-analyzed %s\ncold        %s", a[i], b[i])
+		}
+	}
+	return ""
+}

@@ -23,6 +23,7 @@ require (
 
 require (
 	github.com/BurntSushi/toml v1.5.0 // indirect
+	github.com/fsnotify/fsnotify v1.10.1 // indirect
 	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

@@ -2,14 +2,17 @@ package cmd
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -30,6 +33,7 @@ var analyzeFlags struct {
 	device            string
 	name              string
 	force             bool
+	watch             bool
 }
 
 var analyzeCmd = &cobra.Command{
@@ -47,10 +51,16 @@ code, lock files, minified bundles), binaries and files over --max-file-size.
 
 A re-analyze parses only the files whose content changed: the parse result
 of every file is kept beside the index, by content hash, and reused (the
-index is the same as a cold analyze gives; --force parses everything).`,
+index is the same as a cold analyze gives; --force parses everything).
+
+With --watch, analyze stays running after the first index and re-analyzes
+after each burst of changes (a save, a git checkout) to the directories
+holding indexed files, printing one line per update; a running
+'gitnexus mcp' sees each update without a restart.`,
 	Example: `  gitnexus analyze ~/src/myrepo
   gitnexus analyze -r myrepo --skip-embeddings
-  gitnexus analyze . --exclude 'testdata/' --include vendor/`,
+  gitnexus analyze . --exclude 'testdata/' --include vendor/
+  gitnexus analyze --watch --skip-embeddings`,
 	Args: cobra.MaximumNArgs(1),
 	RunE: runAnalyze,
 }
@@ -66,6 +76,7 @@ func init() {
 	f.StringVar(&analyzeFlags.modelDir, "model-dir", "", "embedding model directory (default: $GITNEXUS_MODEL_DIR or $GITNEXUS_HOME/models/snowflake-arctic-embed-xs)")
 	f.StringVar(&analyzeFlags.device, "device", "auto", "embedding device: auto, cpu, cuda or dml")
 	f.StringVar(&analyzeFlags.name, "name", "", "name to register the repository under (default: the directory name)")
+	f.BoolVar(&analyzeFlags.watch, "watch", false, "stay running: re-analyze after each burst of changes to the repository and print one line per update (with --json, one object per line) until interrupted")
 	f.BoolVar(&analyzeFlags.force, "force", false, "parse every file again instead of reusing the last analyze's parse results for files whose content is unchanged")
 	rootCmd.AddCommand(analyzeCmd)
 }
@@ -125,7 +136,7 @@ func runAnalyze(c *cobra.Command, args []string) error {
 		newScreen(os.Stderr).message("gitnexus: " + msg)
 	}
 
-	sum, err := index.Build(ctx, abs, index.Options{
+	opts := index.Options{
 		Discover: discover.Options{
 			MaxFileSize:       analyzeFlags.maxFileSize,
 			Excludes:          analyzeFlags.excludes,
@@ -140,7 +151,11 @@ func runAnalyze(c *cobra.Command, args []string) error {
 		Force:          analyzeFlags.force,
 		Progress:       prog.Update,
 		Warn:           warn,
-	})
+	}
+	if analyzeFlags.watch {
+		return watchAnalyze(ctx, abs, opts, prog, &warned)
+	}
+	sum, err := index.Build(ctx, abs, opts)
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
@@ -164,6 +179,73 @@ func runAnalyze(c *cobra.Command, args []string) error {
 	}
 	printAnalyzeSummary(*sum, sum.Discovery, warned)
 	return nil
+}
+
+// watchAnalyze runs analyze --watch: the first update prints the usual
+// summary, each later one a line; --json prints one object per update.
+func watchAnalyze(ctx context.Context, abs string, opts index.Options, prog *progress, warned *[]string) error {
+	updates := 0
+	err := index.Watch(ctx, abs, opts, index.WatchOptions{OnUpdate: func(u index.WatchUpdate) {
+		updates++
+		if updates == 1 {
+			prog.Done()
+		}
+		if u.Err == nil {
+			if reg, err := graph.LoadRegistry(); err != nil {
+				opts.Warn(fmt.Sprintf("repository registry: %v", err))
+			} else if err := reg.Register(graph.EntryFromMeta(u.Summary.Meta)); err != nil {
+				opts.Warn(fmt.Sprintf("register %s: %v", u.Summary.Name, err))
+			}
+		}
+		if flagJSON {
+			line := map[string]any{"update": updates, "changed": u.Changed, "events": u.Events}
+			if u.Err != nil {
+				line["error"] = u.Err.Error()
+			} else {
+				line["summary"] = u.Summary
+			}
+			if err := json.NewEncoder(os.Stdout).Encode(line); err != nil { // one compact line
+				slog.Warn("write update", "err", err)
+			}
+			return
+		}
+		switch {
+		case u.Err != nil:
+			newScreen(os.Stderr).message(fmt.Sprintf("gitnexus: update failed (the previous index stays live): %v", u.Err))
+		case updates == 1:
+			printAnalyzeSummary(*u.Summary, u.Summary.Discovery, *warned)
+			stdout().linef("Watching %s for changes (Ctrl-C to stop)", abs)
+		default:
+			s := u.Summary
+			stdout().linef("%s updated in %.1fs: %d parsed, %d unchanged; %d files, %d symbols, %d flows (%s)",
+				time.Now().Format(time.TimeOnly), s.Seconds, s.Parsed, s.Reused, s.Files, s.Symbols,
+				s.Processes.Trace.Processes, changedItems(u.Changed, u.Events))
+		}
+	}})
+	code := ExitError
+	if ctx.Err() != nil {
+		code, err = 130, errors.New("interrupted: stopped watching; the index is the last update's")
+	}
+	if err == nil {
+		return nil
+	}
+	if !flagJSON {
+		return &Error{Code: code, Err: err}
+	}
+	// --json: the end is one more compact line, like the updates.
+	_ = json.NewEncoder(os.Stdout).Encode(map[string]any{"error": err.Error(), "code": code})
+	newScreen(os.Stderr).message("gitnexus: " + err.Error())
+	return &Error{Code: code, Err: err, Answered: true}
+}
+
+// changedItems names what started an update: its first paths, and how
+// many events it coalesced.
+func changedItems(paths []string, events int) string {
+	s := strings.Join(paths, ", ")
+	if events > len(paths) {
+		s += fmt.Sprintf("; %d events", events)
+	}
+	return s
 }
 
 // interrupted turns an error caused by Ctrl-C into a clear message.

@@ -291,3 +291,112 @@ func firstDiff(a, b []string) string {
 	}
 	return ""
 }
+
+// TestReanalyzeEqualsColdBuildOnCorpus: the same comparison on a real
+// corpus (prometheus, from ../shared/bench/corpora.sh): a function body
+// changed, a function with a new call added, 50 files changed at once, a
+// file deleted and one moved; the re-analyzed index equals a cold build.
+func TestReanalyzeEqualsColdBuildOnCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the prometheus corpus: skipped with -short")
+	}
+	home, _ := os.UserHomeDir()
+	dir := os.Getenv("CORPUS_DIR")
+	if dir == "" {
+		dir = filepath.Join(home, ".cache", "gitnexus-corpora")
+	}
+	src := filepath.Join(dir, "prometheus")
+	if _, err := os.Stat(src); err != nil {
+		if os.Getenv("GITNEXUS_REQUIRE_CORPORA") != "" {
+			t.Fatalf("corpus prometheus absent at %s (GITNEXUS_REQUIRE_CORPORA is set)", src)
+		}
+		t.Skipf("corpus prometheus absent at %s: fetch it with ../shared/bench/corpora.sh prometheus", src)
+	}
+	t.Setenv("GITNEXUS_HOME", t.TempDir())
+	ctx := context.Background()
+	root := filepath.Join(t.TempDir(), "prometheus")
+	copyTree(t, src, root)
+	if _, err := Build(ctx, root, Options{SkipEmbeddings: true}); err != nil {
+		t.Fatal(err)
+	}
+	goFiles := corpusGoFiles(t, root)
+	edit := func(p string, f func(string) string) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(f(string(b))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A body change: a call inserted in the first function of tsdb/head.go.
+	edit(filepath.Join(root, "tsdb", "head.go"), func(s string) string {
+		i := strings.Index(s, "\nfunc ")
+		j := i + strings.Index(s[i:], "{\n") + 2
+		return s[:j] + "\tgnxTouched()\n" + s[j:]
+	})
+	// A new function calling an existing one, in 50 files (the first is
+	// the one-file case).
+	for i, p := range goFiles[:50] {
+		edit(p, func(s string) string {
+			name := "init"
+			if k := strings.Index(s, "\nfunc "); k >= 0 {
+				rest := s[k+6:]
+				if e := strings.IndexAny(rest, "([ "); e > 0 && rest[0] != '(' {
+					name = rest[:e]
+				}
+			}
+			return s + fmt.Sprintf("\nfunc gnxAdded%d() {\n\t%s()\n}\n", i, name)
+		})
+	}
+	if err := os.Remove(goFiles[60]); err != nil {
+		t.Fatal(err)
+	}
+	moved := filepath.Join(root, "moved", filepath.Base(goFiles[61]))
+	if err := os.MkdirAll(filepath.Dir(moved), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(goFiles[61], moved); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Build(ctx, root, Options{SkipEmbeddings: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Parsed > 52 || sum.Reused < 500 {
+		t.Errorf("re-analyze parsed %d, reused %d (want at most 52 parsed)", sum.Parsed, sum.Reused)
+	}
+	cold := filepath.Join(t.TempDir(), "prometheus")
+	copyTree(t, root, cold)
+	if _, err := Build(ctx, cold, Options{SkipEmbeddings: true, Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	a, b := dumpIndex(t, root), dumpIndex(t, cold)
+	if d := firstDiff(a, b); d != "" {
+		t.Fatalf("the re-analyzed prometheus index differs from a cold build: %s", d)
+	}
+	t.Logf("prometheus: %d lines of index equal; re-analyze parsed %d files, reused %d", len(a), sum.Parsed, sum.Reused)
+}
+
+// corpusGoFiles lists the non-test .go files under root, sorted.
+func corpusGoFiles(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == ".gitnexus" || d.Name() == "vendor" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
+}

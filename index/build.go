@@ -365,11 +365,8 @@ func openFactCache(root, stamp string) *ingest.FactCache {
 // Every search reads it: without one the index cannot be searched.
 func writePack(ctx context.Context, b *graph.Build) (float64, error) {
 	t0 := time.Now()
-	// Start from an empty buffer pool: the load before this left it full
-	// (see graph.Build.Settle).
-	if err := b.Settle(); err != nil {
-		return 0, err
-	}
+	// The pack reads the database as Load left it: settled, with an empty
+	// buffer pool (Load reopens it at its end; see graph.Build.Settle).
 	p, err := query.BuildPack(ctx, b)
 	if err != nil {
 		return 0, err

@@ -177,7 +177,9 @@ func (b *packBuilder) addSymbol(h Hit, searchText, signature, docComment, qualif
 // in the body field: every word of its identifiers, string literals and
 // comments, as text.Words splits them.
 func (b *packBuilder) addBody(id, content string) {
-	if i, ok := b.g.index[id]; ok && content != "" {
+	// Only for the node just added: a repeated id (ignored by addSymbol)
+	// must not index its text into the first one's document again.
+	if i, ok := b.g.index[id]; ok && content != "" && int(i) == len(b.g.nodes)-1 {
 		b.body.add(i, content)
 	}
 }

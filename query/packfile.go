@@ -207,24 +207,22 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
 		for doc := range g.nodes {
 			w.buf = binary.LittleEndian.AppendUint32(w.buf, ix.length(int32(doc)))
 		}
-		terms := slices.Sorted(maps.Keys(ix.postings))
-		var blob []byte
+		// The builder keeps each term's postings in this encoding already
+		// (postingList): they are copied, not re-encoded.
+		terms := slices.Sorted(maps.Keys(ix.built))
+		size := 0
 		w.i(len(terms))
 		for _, t := range terms {
-			ps := ix.postings[t]
-			start := len(blob)
-			prev := int32(0)
-			for _, po := range ps {
-				blob = binary.AppendUvarint(blob, uint64(po.doc-prev))
-				blob = binary.AppendUvarint(blob, uint64(po.tf))
-				prev = po.doc
-			}
+			pl := ix.built[t]
 			w.raw(t)
-			w.i(len(ps))
-			w.i(len(blob) - start)
+			w.i(int(pl.count))
+			w.i(len(pl.buf))
+			size += len(pl.buf)
 		}
-		w.i(len(blob))
-		w.buf = append(w.buf, blob...)
+		w.i(size)
+		for _, t := range terms {
+			w.buf = append(w.buf, ix.built[t].buf...)
+		}
 		sec[name] = w.buf
 	}
 

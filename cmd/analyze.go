@@ -217,8 +217,12 @@ func watchAnalyze(ctx context.Context, abs string, opts index.Options, prog *pro
 			stdout().linef("Watching %s for changes (Ctrl-C to stop)", abs)
 		default:
 			s := u.Summary
-			stdout().linef("%s updated in %.1fs: %d parsed, %d unchanged; %d files, %d symbols, %d flows (%s)",
-				time.Now().Format(time.TimeOnly), s.Seconds, s.Parsed, s.Reused, s.Files, s.Symbols,
+			ch := ""
+			if c := s.Changes; c != nil {
+				ch = fmt.Sprintf("%d added, %d changed, %d deleted; ", c.Added, c.Changed, c.Deleted)
+			}
+			stdout().linef("%s updated in %.1fs: %s%d parsed, %d unchanged; %d files, %d symbols, %d flows (%s)",
+				time.Now().Format(time.TimeOnly), s.Seconds, ch, s.Parsed, s.Reused, s.Files, s.Symbols,
 				s.Processes.Trace.Processes, changedItems(u.Changed, u.Events))
 		}
 	}})
@@ -268,6 +272,9 @@ func printAnalyzeSummary(s index.Summary, d *discover.Result, warned []string) {
 	scr.field("symbols", append([]string{fmt.Sprintf("%d:", s.Symbols)}, countItems(s.Kinds)...))
 	scr.field("edges", countItems(s.Edges))
 	scr.field("parse", append(countItems(s.ParseStatus), fmt.Sprintf("(%d parsed, %d unchanged since the last analyze)", s.Parsed, s.Reused)))
+	if c := s.Changes; c != nil {
+		scr.field("changes", []string{fmt.Sprintf("%d files added, %d changed, %d deleted since the last analyze", c.Added, c.Changed, c.Deleted)})
+	}
 	if r := s.Resolution; r != nil {
 		scr.field("calls", []string{fmt.Sprintf("%d sites:", r.CallSites), fmt.Sprintf("%d resolved", r.Resolved),
 			fmt.Sprintf("%d external", r.External), fmt.Sprintf("%d dynamic", r.Dynamic), fmt.Sprintf("%d unresolved", r.Unresolved)})

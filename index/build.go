@@ -75,9 +75,12 @@ type Summary struct {
 	Skipped     map[string]int `json:"skipped"`
 	// Parsed counts the files parsed; Reused those whose parse result came
 	// from the last analyze's fact cache (content unchanged).
-	Parsed int                `json:"parsed"`
-	Reused int                `json:"reused"`
-	Phases map[string]float64 `json:"phases"`
+	Parsed int `json:"parsed"`
+	Reused int `json:"reused"`
+	// Changes compares the indexed files with the index this build
+	// replaced (nil when there was none).
+	Changes *FileChanges       `json:"changes,omitempty"`
+	Phases  map[string]float64 `json:"phases"`
 	// PeakRSS is the process's peak resident memory in MiB during each
 	// stage: "ingest" (discover, parse, resolve), "processes", "load" (the
 	// graph COPYs), "pack" (the search pack), "embed" and "commit"; absent
@@ -160,6 +163,13 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	if !opts.Force {
 		cache = openFactCache(root, stamp)
 		defer cache.Close()
+	}
+	var before map[string]string // the replaced index's files and hashes
+	if m, err := graph.ReadMeta(root); err == nil {
+		before = m.Files
+		if before == nil {
+			before = map[string]string{}
+		}
 	}
 	factsPath := filepath.Join(b.StagingDir(), "facts")
 	if stamp == "" {
@@ -313,7 +323,8 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		Files: st.Files, Folders: st.Folders, Symbols: st.Symbols,
 		Languages: st.Languages, Kinds: st.Kinds, Nodes: st.Labels, Edges: st.Edges,
 		ParseStatus: st.ParseStatus, Skipped: st.Skipped, Parsed: st.Parsed, Reused: st.Reused,
-		Phases: st.Phases, PeakRSS: peak.close(),
+		Changes: compareFiles(before, st.FileHashes),
+		Phases:  st.Phases, PeakRSS: peak.close(),
 		Seconds: time.Since(start).Seconds(), Embeddings: embeddings,
 		Resolution: resolution, Unresolved: samples, Processes: procStats,
 		Discovery: discovery, Meta: meta,
@@ -343,6 +354,38 @@ func nothingIndexed(files int, d *discover.Result) error {
 		msg += fmt.Sprintf(", most of them (%d) by %s (%s)", r.Files, r.Rule, r.Reason)
 	}
 	return fmt.Errorf("%w: %s; to index them, pass --include PATTERN (repeatable), add a !PATTERN line to .gitnexusignore, or use --no-default-excludes", ErrNothingIndexed, msg)
+}
+
+// FileChanges counts how the indexed files differ from the previous
+// index's: added, changed (another content hash) and deleted. A renamed
+// file is one deleted and one added.
+type FileChanges struct {
+	Added   int `json:"added"`
+	Changed int `json:"changed"`
+	Deleted int `json:"deleted"`
+}
+
+// compareFiles compares file hashes by path; nil when there was no
+// previous index (before nil).
+func compareFiles(before, after map[string]string) *FileChanges {
+	if before == nil {
+		return nil
+	}
+	c := &FileChanges{}
+	for p, h := range after {
+		switch old, ok := before[p]; {
+		case !ok:
+			c.Added++
+		case old != h:
+			c.Changed++
+		}
+	}
+	for p := range before {
+		if _, ok := after[p]; !ok {
+			c.Deleted++
+		}
+	}
+	return c
 }
 
 // openFactCache opens the live index's fact cache, or returns nil (with a

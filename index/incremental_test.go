@@ -366,6 +366,9 @@ func TestReanalyzeEqualsColdBuildOnCorpus(t *testing.T) {
 	if sum.Parsed > 52 || sum.Reused < 500 {
 		t.Errorf("re-analyze parsed %d, reused %d (want at most 52 parsed)", sum.Parsed, sum.Reused)
 	}
+	if c := sum.Changes; c == nil || *c != (FileChanges{Added: 1, Changed: 51, Deleted: 2}) {
+		t.Errorf("changes %+v, want 1 added (the moved file), 51 changed, 2 deleted", c)
+	}
 	cold := filepath.Join(t.TempDir(), "prometheus")
 	copyTree(t, root, cold)
 	if _, err := Build(ctx, cold, Options{SkipEmbeddings: true, Force: true}); err != nil {

@@ -3,14 +3,17 @@ package query
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math"
 	"runtime/debug"
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
 	"github.com/gitnexus/gitnexus/graph/text"
 )
@@ -98,6 +101,7 @@ var packReadRows = 20000
 // the processes. The pack is laid out as its file will be (WriteFile
 // writes those bytes) and read back through the same decoder as ReadPack.
 func BuildPack(ctx context.Context, q Querier) (*Pack, error) {
+	start := time.Now()
 	b := newPackBuilder()
 	// The node tables are read on a goroutine of their own, a slice of
 	// rows ahead of the indexing: reading (Kuzu, through cgo) and
@@ -139,16 +143,29 @@ func BuildPack(ctx context.Context, q Querier) (*Pack, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	step := func(name string, t0 time.Time) {
+		slog.Debug("pack: "+name, "took", time.Since(t0), "rss_MiB", graph.RSSMiB())
+	}
+	step("nodes read and indexed", start)
+	t0 := time.Now()
 	if err := b.g.readEdges(ctx, q); err != nil {
 		return nil, err
 	}
+	step("edges read", t0)
+	t0 = time.Now()
 	if err := b.g.readProcesses(ctx, q); err != nil {
 		return nil, err
 	}
+	step("processes read", t0)
+	t0 = time.Now()
 	if err := b.g.readCommunities(ctx, q); err != nil {
 		return nil, err
 	}
-	return b.finish()
+	step("communities read", t0)
+	t0 = time.Now()
+	p, err := b.finish()
+	step("encoded", t0)
+	return p, err
 }
 
 // nodeChunk is a slice of one node table's rows, or the error that ended

@@ -102,7 +102,9 @@ func (t *strTable) ref(v string) uint64 {
 	return r
 }
 
-// encodePack lays out a pack file from what BuildPack read.
+// encodePack lays out a pack file from what BuildPack read. It consumes g
+// and the indexes: each part is dropped once its section is written, so
+// that the builder's memory and the image's do not add up.
 func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
 	st := &strTable{refs: map[string]uint64{}}
 	sec := map[string][]byte{}
@@ -145,6 +147,7 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
 		}
 	}
 	done(secEdgeAttrs)
+	g.adj = nil // encodePack consumes g: each part goes once written
 
 	sw()
 	for i := range g.nodes {
@@ -159,6 +162,7 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
 		w.i(int(nd.community))
 	}
 	done(secDetails)
+	g.details = nil
 
 	sw()
 	w.i(len(g.comms))
@@ -199,9 +203,18 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
 		}
 	}
 	done(secProcesses)
+	g.procs, g.members = nil, nil
 
 	for name, ix := range indexes {
 		sw()
+		// One allocation of about the section's size: appending would
+		// double the largest section (the body index: hundreds of MiB on
+		// the Linux kernel) as it grows.
+		need := 4*len(g.nodes) + 32
+		for t, pl := range ix.built {
+			need += len(t) + len(pl.buf) + 12 // three varints, as a rule
+		}
+		w.buf = make([]byte, 0, need)
 		w.i(ix.numDocs)
 		w.f(ix.avgLen)
 		for doc := range g.nodes {
@@ -224,7 +237,9 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
 			w.buf = append(w.buf, ix.built[t].buf...)
 		}
 		sec[name] = w.buf
+		ix.built, ix.docLen = nil, nil
 	}
+	g.nodes, g.index = nil, nil
 
 	sw()
 	w.i(len(st.tab))

@@ -60,7 +60,12 @@ type Build struct {
 	mu    sync.Mutex
 	state buildState
 	files map[string]*rowFile // by nodeKey / relKey
-	ids   idSet               // hashes of the node ids added, by label
+	// loaded is the row file each rel pair was copied from (its own, or
+	// the copy without dangling edges), by relKey: what EachEdge reads.
+	loaded map[string]string
+	// edgeRowsInexact: a COPY dropped rows its file has (EachEdge refuses).
+	edgeRowsInexact bool
+	ids             idSet // hashes of the node ids added, by label
 	// loadPool is the buffer pool Load opened the database with
 	// (poolForLoad); after Load the database runs on opts.BufferPoolSize.
 	loadPool uint64

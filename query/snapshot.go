@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -342,8 +343,24 @@ func (g *graphCopy) readEdges(ctx context.Context, q Querier) error {
 	g.adj = make([][2][]builtEdge, len(g.nodes))
 	reasons := map[string]uint32{}
 	for ri, rt := range relOrder {
-		// A slice of rows at a time (by the edge's offset in its table),
-		// so that memory does not grow with the largest table's result.
+		// Straight from the rows the database was loaded from, where q has
+		// them (a graph.Build before Commit: analyze's case): one pass
+		// over the files, the same rows in the same order.
+		if er, ok := q.(edgeRowReader); ok {
+			err := er.EachEdge(ctx, rt, func(e graph.EdgeRow) error {
+				g.addEdge(e.From, e.To, e.Confidence, e.Reason, e.Line, uint8(ri), reasons)
+				return nil
+			})
+			if err == nil {
+				continue
+			}
+			if !errors.Is(err, graph.ErrEdgeRowsInexact) {
+				return fmt.Errorf("snapshot %s edges: %w", rt, err)
+			}
+		}
+		// Else a slice of rows at a time (by the edge's offset in its
+		// table), so that memory does not grow with the largest table's
+		// result. Kuzu scans the table for each slice.
 		top, err := readAll(ctx, q, fmt.Sprintf("MATCH ()-[r:%s]->() RETURN max(offset(id(r)))", rt))
 		if err != nil {
 			return fmt.Errorf("snapshot %s edges: %w", rt, err)
@@ -368,41 +385,64 @@ func (g *graphCopy) readEdges(ctx context.Context, q Querier) error {
 // packEdgeRows is how many edges readEdges reads per statement.
 var packEdgeRows = 8192
 
+// edgeRowReader is a Querier that can also hand over a rel type's rows
+// from the files its database was loaded from (graph.Build).
+type edgeRowReader interface {
+	EachEdge(ctx context.Context, rt schema.RelType, fn func(graph.EdgeRow) error) error
+}
+
 // addEdges adds rows (a.id, b.id, confidence, reason, line) of relOrder[ri].
 func (g *graphCopy) addEdges(rows [][]any, ri uint8, reasons map[string]uint32) {
 	for _, row := range rows {
-		a, okA := g.index[str(row[0])]
-		b, okB := g.index[str(row[1])]
-		if !okA || !okB {
-			continue // an endpoint that is no search result (Folder, ...)
-		}
-		reason := str(row[3])
-		ref, ok := reasons[reason]
-		if !ok {
-			ref = uint32(len(g.reasons))
-			reasons[reason] = ref
-			g.reasons = append(g.reasons, reason)
-		}
-		e := builtEdge{snapEdge{rel: ri}, edgeAttr{conf: flt(row[2]), reason: ref, line: int32(min(max(num(row[4]), 0), math.MaxInt32))}}
-		e.to = b
-		g.adj[a][0] = append(g.adj[a][0], e)
-		e.to = a
-		g.adj[b][1] = append(g.adj[b][1], e)
-		g.edges++
+		g.addEdge(str(row[0]), str(row[1]), flt(row[2]), str(row[3]), num(row[4]), ri, reasons)
 	}
 }
 
+// addEdge adds one edge of relOrder[ri] between the nodes from and to;
+// an endpoint that is no search result (a Folder, ...) leaves it out.
+func (g *graphCopy) addEdge(from, to string, conf float64, reason string, line int, ri uint8, reasons map[string]uint32) {
+	a, okA := g.index[from]
+	b, okB := g.index[to]
+	if !okA || !okB {
+		return
+	}
+	ref, ok := reasons[reason]
+	if !ok {
+		ref = uint32(len(g.reasons))
+		reasons[reason] = ref
+		g.reasons = append(g.reasons, reason)
+	}
+	e := builtEdge{snapEdge{rel: ri}, edgeAttr{conf: conf, reason: ref, line: int32(min(max(line, 0), math.MaxInt32))}}
+	e.to = b
+	g.adj[a][0] = append(g.adj[a][0], e)
+	e.to = a
+	g.adj[b][1] = append(g.adj[b][1], e)
+	g.edges++
+}
+
 // sortEdges orders each node's edge lists by relationship, then the other
-// node's id.
+// node's id, then the site line, reason and confidence: a total order, so
+// the pack is the same whatever order the rows came in (the database and
+// the row files give them in different orders).
 func (g *graphCopy) sortEdges() {
 	for i := range g.adj {
 		for d := range 2 {
 			es := g.adj[i][d]
-			sort.SliceStable(es, func(x, y int) bool {
-				if rx, ry := es[x].relType(), es[y].relType(); rx != ry {
+			sort.Slice(es, func(x, y int) bool {
+				ex, ey := &es[x], &es[y]
+				if rx, ry := ex.relType(), ey.relType(); rx != ry {
 					return rx < ry
 				}
-				return g.nodes[es[x].to].ID < g.nodes[es[y].to].ID
+				if ix, iy := g.nodes[ex.to].ID, g.nodes[ey.to].ID; ix != iy {
+					return ix < iy
+				}
+				if ex.line != ey.line {
+					return ex.line < ey.line
+				}
+				if rx, ry := g.reasons[ex.reason], g.reasons[ey.reason]; rx != ry {
+					return rx < ry
+				}
+				return ex.conf < ey.conf
 			})
 		}
 	}

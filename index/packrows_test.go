@@ -1,0 +1,96 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/ingest"
+	"github.com/gitnexus/gitnexus/processes"
+	"github.com/gitnexus/gitnexus/query"
+)
+
+// dbOnly hides graph.Build's row reading: BuildPack then reads every
+// table back from the database.
+type dbOnly struct{ b *graph.Build }
+
+func (d dbOnly) Query(ctx context.Context, s string, p map[string]any) (*graph.Result, error) {
+	return d.b.Query(ctx, s, p)
+}
+
+// TestPackEdgesFromRowsEqualDatabase: the pack analyze builds (edges read
+// from the row files the database was loaded from) is byte for byte the
+// pack read wholly from the database, on fixtures in several languages
+// and, when the corpus is here, prometheus.
+func TestPackEdgesFromRowsEqualDatabase(t *testing.T) {
+	t.Setenv("GITNEXUS_HOME", t.TempDir())
+	ctx := context.Background()
+	roots := map[string]string{}
+	for _, name := range []string{"goshop", "mixed", "ckernel", "pyapp"} {
+		roots[name] = fixture(t, name)
+	}
+	home, _ := os.UserHomeDir()
+	if p := filepath.Join(home, ".cache", "gitnexus-corpora", "prometheus"); !testing.Short() {
+		if _, err := os.Stat(p); err == nil {
+			roots["prometheus"] = p
+		}
+	}
+	for name, root := range roots {
+		t.Run(name, func(t *testing.T) {
+			if name == "prometheus" { // build beside a copy: the corpus stays as fetched
+				cp := filepath.Join(t.TempDir(), "prometheus")
+				copyTree(t, root, cp)
+				root = cp
+			}
+			b, err := graph.NewBuild(ctx, root, graph.BuildOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Abort()
+			res, err := ingest.Run(ctx, root, b, ingest.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pres := processes.Run(processes.FromIndex(res.Index, res.Edges), processes.Options{})
+			for _, p := range pres.Processes {
+				if err := b.AddProcess(p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := pres.EachEdge(b.AddEdge); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.Load(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+			write := func(q query.Querier, file string) []byte {
+				p, err := query.BuildPack(ctx, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				path := filepath.Join(t.TempDir(), file)
+				if err := p.WriteFile(path); err != nil {
+					t.Fatal(err)
+				}
+				data, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return data
+			}
+			rows, db := write(b, "rows.pack"), write(dbOnly{b}, "db.pack")
+			if !bytes.Equal(rows, db) {
+				for i := range rows {
+					if rows[i] != db[i] {
+						t.Logf("first difference at byte %d: rows %q db %q", i, rows[max(0, i-40):min(len(rows), i+40)], db[max(0, i-40):min(len(db), i+40)])
+						break
+					}
+				}
+				t.Fatalf("the pack with edges from the row files (%d bytes) differs from the pack read from the database (%d bytes)", len(rows), len(db))
+			}
+		})
+	}
+}

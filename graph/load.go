@@ -151,6 +151,32 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 	return nil
 }
 
+// EachNode calls fn with every row of node table l as Load copied it (an
+// NDJSON line, the order of offset(id(n))), without going through the
+// database. Load checked that the table holds as many rows as the file.
+// Only after a successful Load, before Commit.
+func (b *Build) EachNode(ctx context.Context, l schema.Label, fn func(line []byte) error) error {
+	b.mu.Lock()
+	if b.state != stateLoaded {
+		b.mu.Unlock()
+		return errors.New("graph build: EachNode needs a successful Load first")
+	}
+	rf := b.files[nodeKey(l)]
+	b.mu.Unlock()
+	if rf == nil {
+		return nil
+	}
+	n := 0
+	return eachLine(rf.path, func(line []byte) error {
+		if n++; n%65536 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		return fn(line)
+	})
+}
+
 // ErrEdgeRowsInexact is EachEdge's answer when a COPY skipped rows of its
 // file (the ignore_errors fallback): then only the database is right.
 var ErrEdgeRowsInexact = errors.New("graph build: the edge tables lack rows their files hold")

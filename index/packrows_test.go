@@ -21,11 +21,11 @@ func (d dbOnly) Query(ctx context.Context, s string, p map[string]any) (*graph.R
 	return d.b.Query(ctx, s, p)
 }
 
-// TestPackEdgesFromRowsEqualDatabase: the pack analyze builds (edges read
-// from the row files the database was loaded from) is byte for byte the
-// pack read wholly from the database, on fixtures in several languages
+// TestPackFromRowsEqualsDatabase: the pack analyze builds (nodes and edges
+// read from the row files the database was loaded from) is byte for byte
+// the pack read wholly from the database, on fixtures in several languages
 // and, when the corpus is here, prometheus.
-func TestPackEdgesFromRowsEqualDatabase(t *testing.T) {
+func TestPackFromRowsEqualsDatabase(t *testing.T) {
 	t.Setenv("GITNEXUS_HOME", t.TempDir())
 	ctx := context.Background()
 	roots := map[string]string{}
@@ -89,7 +89,7 @@ func TestPackEdgesFromRowsEqualDatabase(t *testing.T) {
 						break
 					}
 				}
-				t.Fatalf("the pack with edges from the row files (%d bytes) differs from the pack read from the database (%d bytes)", len(rows), len(db))
+				t.Fatalf("the pack from the row files (%d bytes) differs from the pack read from the database (%d bytes)", len(rows), len(db))
 			}
 		})
 	}

@@ -36,7 +36,9 @@
 // No full-text index is built: keyword search runs on the search pack
 // (package query), written beside the database and attached to the build
 // (Attach) so that it is swapped in with it. Exec runs further
-// statements (vector tables, more COPYs from StagingDir) before Commit.
+// statements (vector tables, more COPYs from StagingDir) before Commit;
+// EachNode and EachEdge hand the loaded rows back from their files (the
+// search pack reads nodes and edges so, not through the database).
 // Commit moves the new database beside the old one, replaces meta.json
 // atomically, and only then removes the old database. Abort (or any failure,
 // or a crash) leaves the previous index and meta.json untouched and

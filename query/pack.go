@@ -97,10 +97,15 @@ var packReadRows = 20000
 // BuildPack reads a Pack from an index just loaded (a *graph.Build before
 // commit): the nodes, with their stored isTest, and the text they are
 // searched by straight from the symbol tables (name, searchText,
-// signature, docComment) and the File table (name, path), a slice of rows at a time so that a large
-// repository's text is never all in memory at once; then the edges and
-// the processes. The pack is laid out as its file will be (WriteFile
-// writes those bytes) and read back through the same decoder as ReadPack.
+// signature, docComment, content) and the File table (name, path), a
+// slice of rows at a time so that a large repository's text is never all
+// in memory at once; then the edges and the processes. Nodes and edges
+// come from the row files the database was loaded from when q hands them
+// over (graph.Build's EachNode and EachEdge: one pass over each file,
+// where the database costs a cgo call per value and, for edges, a table
+// scan per slice), else from the database; the pack is byte for byte the
+// same either way. It is laid out as its file will be (WriteFile writes
+// those bytes) and read back through the same decoder as ReadPack.
 func BuildPack(ctx context.Context, q Querier) (*Pack, error) {
 	start := time.Now()
 	b := newPackBuilder()

@@ -16,7 +16,8 @@
 // the limit is soft).
 //
 // GITNEXUS_CPUPROFILE=FILE writes a CPU profile of the whole run, for
-// performance work.
+// performance work; GITNEXUS_HEAPPROFILE=FILE (analyze) the live heap once
+// ingest is done, its peak (index.Build).
 package main
 
 import (

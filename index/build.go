@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"time"
 
 	"github.com/gitnexus/gitnexus/embed"
@@ -193,6 +194,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		}
 	}
 	peak.mark("ingest")
+	writeHeapProfile("ingest")
 	st := res.Stats
 	if err := nothingIndexed(st.Files, res.Discovery); err != nil {
 		return nil, err
@@ -423,6 +425,27 @@ func writePack(ctx context.Context, b *graph.Build) (float64, error) {
 	}
 	slog.Debug("search pack written", "took", time.Since(t0), "rss_MiB", graph.RSS)
 	return time.Since(t0).Seconds(), nil
+}
+
+// writeHeapProfile writes the live Go heap after stage to the file named
+// by GITNEXUS_HEAPPROFILE (a debugging aid beside main's
+// GITNEXUS_CPUPROFILE), after a collection; nothing when unset.
+func writeHeapProfile(stage string) {
+	p := os.Getenv("GITNEXUS_HEAPPROFILE")
+	if p == "" {
+		return
+	}
+	runtime.GC()
+	f, err := os.Create(p)
+	if err != nil {
+		slog.Warn("heap profile", "err", err)
+		return
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		slog.Warn("heap profile", "err", err)
+	}
+	slog.Debug("heap profile written", "stage", stage, "file", p, "heap", heapMiB())
 }
 
 // heapMiB describes the Go heap and the process's resident memory, for the

@@ -115,7 +115,9 @@ func Watch(ctx context.Context, root string, opts Options, wo WatchOptions) erro
 		return err
 	}
 	if len(ws.dirs) == 0 { // the first analyze failed: watch the root at least
-		ws.add(".")
+		if err := ws.add("."); err != nil {
+			return fmt.Errorf("watch %s: %w", root, err)
+		}
 	}
 
 	pending := map[string]bool{}
@@ -193,10 +195,22 @@ func (ws *watchSet) follow(m *graph.Meta) {
 			want[d] = true
 		}
 	}
+	failed, example := 0, ""
+	var firstErr error
 	for d := range want {
 		if !ws.dirs[d] {
-			ws.add(d)
+			if err := ws.add(d); err != nil {
+				if failed++; failed == 1 {
+					example, firstErr = d, err
+				}
+			}
 		}
+	}
+	if failed > 0 {
+		// One line, not one per directory: the usual cause is the
+		// system's inotify watch limit (fs.inotify.max_user_watches).
+		slog.Warn(fmt.Sprintf("watch: %d of %d directories cannot be watched (changes there are not seen until another change starts an update); first %s: %v; if the inotify watch limit is the cause, raise fs.inotify.max_user_watches",
+			failed, len(want), example, firstErr))
 	}
 	for d := range ws.dirs {
 		if !want[d] {
@@ -206,14 +220,16 @@ func (ws *watchSet) follow(m *graph.Meta) {
 	}
 }
 
-func (ws *watchSet) add(dir string) {
+// add watches dir; a directory that vanished meanwhile is no error.
+func (ws *watchSet) add(dir string) error {
 	if err := ws.w.Add(filepath.Join(ws.root, filepath.FromSlash(dir))); err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			slog.Warn("watch: cannot watch "+dir, "err", err)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
 		}
-		return
+		return err
 	}
 	ws.dirs[dir] = true
+	return nil
 }
 
 // relevant says whether ev may change the index, and its repo-relative path.

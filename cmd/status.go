@@ -128,6 +128,13 @@ run ` + "`gitnexus analyze`" + ` to rebuild it.`,
 		} else {
 			fmt.Fprintf(w, "  search      no search pack (an index from an older gitnexus): searches fail until `gitnexus analyze` writes one\n")
 		}
+		if db, ok := m.Sums[m.DBFile]; ok {
+			line := fmt.Sprintf("  disk        database %.1f MB", float64(db.Size)/1e6)
+			if f, ok := m.Sums[m.DBFile+graph.FactsSuffix]; ok {
+				line += fmt.Sprintf(", parse cache %.1f MB (what the next analyze reuses)", float64(f.Size)/1e6)
+			}
+			fmt.Fprintln(w, line)
+		}
 		scr.field("time", phaseItems(m.Phases))
 		return nil
 	},

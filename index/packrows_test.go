@@ -55,6 +55,11 @@ func TestPackFromRowsEqualsDatabase(t *testing.T) {
 				t.Fatal(err)
 			}
 			pres := processes.Run(processes.FromIndex(res.Index, res.Edges), processes.Options{})
+			for _, c := range pres.Communities {
+				if err := b.AddCommunity(c); err != nil {
+					t.Fatal(err)
+				}
+			}
 			for _, p := range pres.Processes {
 				if err := b.AddProcess(p); err != nil {
 					t.Fatal(err)

@@ -2,9 +2,12 @@ package query
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 
+	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
@@ -270,6 +273,10 @@ func (s *Snapshot) Processes() ([]Process, error) {
 // readCommunities reads the communities and each symbol's membership into
 // the details (after the nodes were added).
 func (g *graphCopy) readCommunities(ctx context.Context, q Querier) error {
+	if ok, err := g.readCommunityRows(ctx, q); ok || err != nil {
+		return err
+	}
+	g.comms = nil
 	res, err := readAll(ctx, q, fmt.Sprintf("MATCH (c:%s) RETURN c.id, c.label, c.cohesion, c.symbolCount, c.keywords", schema.LabelCommunity))
 	if err != nil {
 		return fmt.Errorf("snapshot communities: %w", err)
@@ -295,4 +302,46 @@ func (g *graphCopy) readCommunities(ctx context.Context, q Querier) error {
 		}
 	}
 	return nil
+}
+
+// readCommunityRows is readCommunities from the row files (Community
+// nodes, MEMBER_OF edges) when q hands them over; ok false (and no error)
+// when it does not or they cannot serve.
+func (g *graphCopy) readCommunityRows(ctx context.Context, q Querier) (ok bool, err error) {
+	nr, ok1 := q.(nodeRowReader)
+	er, ok2 := q.(edgeRowReader)
+	if !ok1 || !ok2 {
+		return false, nil
+	}
+	if err := nr.EachNode(ctx, schema.LabelCommunity, func(line []byte) error {
+		var c schema.Community
+		if err := json.Unmarshal(line, &c); err != nil {
+			return err
+		}
+		g.comms = append(g.comms, Community{ID: c.ID, Label: c.Label, Cohesion: c.Cohesion, SymbolCount: c.SymbolCount, Keywords: c.Keywords})
+		return nil
+	}); err != nil {
+		return false, fmt.Errorf("snapshot communities: %w", err)
+	}
+	sort.Slice(g.comms, func(i, j int) bool { return g.comms[i].ID < g.comms[j].ID })
+	pos := make(map[string]int32, len(g.comms))
+	for i, c := range g.comms {
+		pos[c.ID] = int32(i + 1)
+	}
+	for len(g.details) < len(g.nodes) {
+		g.details = append(g.details, nodeDetails{})
+	}
+	err = er.EachEdge(ctx, schema.RelMemberOf, func(e graph.EdgeRow) error {
+		if i, ok := g.index[e.From]; ok {
+			g.details[i].community = pos[e.To]
+		}
+		return nil
+	})
+	if errors.Is(err, graph.ErrEdgeRowsInexact) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("snapshot community members: %w", err)
+	}
+	return true, nil
 }

@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -451,6 +452,11 @@ func (g *graphCopy) sortEdges() {
 // readProcesses reads the processes and their steps.
 func (g *graphCopy) readProcesses(ctx context.Context, q Querier) error {
 	g.members, g.procs = map[string][]Membership{}, map[string]Process{}
+	// From the row files where q has them, as readEdges does.
+	if ok, err := g.readProcessRows(ctx, q); ok || err != nil {
+		return err
+	}
+	g.members, g.procs = map[string][]Membership{}, map[string]Process{}
 	// The processes a slice of rows at a time too: Kuzu holds a result in
 	// its buffer pool, and the kernel's 780k processes do not fit the
 	// build's 256 MiB in one.
@@ -515,6 +521,12 @@ func (g *graphCopy) readProcesses(ctx context.Context, q Querier) error {
 			g.procs[p.ID] = p
 		}
 	}
+	g.sortProcesses()
+	return nil
+}
+
+// sortProcesses orders each symbol's memberships and each process's steps.
+func (g *graphCopy) sortProcesses() {
 	for id, ms := range g.members {
 		sortMemberships(ms)
 		g.members[id] = ms
@@ -522,7 +534,58 @@ func (g *graphCopy) readProcesses(ctx context.Context, q Querier) error {
 	for _, p := range g.procs {
 		sort.SliceStable(p.Steps, func(i, j int) bool { return p.Steps[i].Index < p.Steps[j].Index })
 	}
-	return nil
+}
+
+// errRowsUnusable stops a read from the row files that met a row the
+// database path would read otherwise (a step of a symbol the pack does
+// not hold): the caller reads the database instead.
+var errRowsUnusable = errors.New("rows unusable")
+
+// readProcessRows reads the processes and their steps from the row files
+// (Process nodes, STEP_IN_PROCESS edges) when q hands them over; ok false
+// (and no error) when it does not or they cannot serve.
+func (g *graphCopy) readProcessRows(ctx context.Context, q Querier) (ok bool, err error) {
+	nr, ok1 := q.(nodeRowReader)
+	er, ok2 := q.(edgeRowReader)
+	if !ok1 || !ok2 {
+		return false, nil
+	}
+	if err := nr.EachNode(ctx, schema.LabelProcess, func(line []byte) error {
+		var r schema.Process
+		if err := json.Unmarshal(line, &r); err != nil {
+			return err
+		}
+		g.procs[r.ID] = Process{ID: r.ID, Summary: r.Label, Priority: r.Priority, ProcessType: r.ProcessType, StepCount: r.StepCount,
+			EntryPoint: r.EntryPointID, Terminal: r.TerminalID, Communities: r.Communities}
+		return nil
+	}); err != nil {
+		return false, fmt.Errorf("snapshot processes: %w", err)
+	}
+	err = er.EachEdge(ctx, schema.RelStepInProcess, func(e graph.EdgeRow) error {
+		p, ok := g.procs[e.To]
+		if !ok {
+			return nil
+		}
+		i, ok := g.index[e.From]
+		if !ok {
+			return errRowsUnusable
+		}
+		n := &g.nodes[i]
+		st := Step{Index: e.Step, ID: n.ID, Name: n.Name, FilePath: n.FilePath}
+		m := Membership{SymbolID: st.ID, ProcessID: p.ID, Step: st.Index}
+		g.members[m.SymbolID] = append(g.members[m.SymbolID], m)
+		p.Steps = append(p.Steps, st)
+		g.procs[p.ID] = p
+		return nil
+	})
+	if errors.Is(err, errRowsUnusable) || errors.Is(err, graph.ErrEdgeRowsInexact) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("snapshot process steps: %w", err)
+	}
+	g.sortProcesses()
+	return true, nil
 }
 
 // Querier runs Cypher: *graph.DB and *graph.Build both are one. BuildPack

@@ -16,8 +16,9 @@
 // the limit is soft).
 //
 // GITNEXUS_CPUPROFILE=FILE writes a CPU profile of the whole run, for
-// performance work; GITNEXUS_HEAPPROFILE=FILE (analyze) the live heap once
-// ingest is done, its peak (index.Build).
+// performance work; GITNEXUS_HEAPPROFILE=PREFIX (analyze) the live heap
+// at the end of resolution (PREFIX.resolve, ingest's peak) and of ingest
+// (PREFIX.ingest).
 package main
 
 import (

@@ -183,6 +183,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		Cache:      cache,
 		CacheOut:   factsPath,
 		CacheStamp: stamp,
+		Resolved:   func() { writeHeapProfile("resolve") },
 	})
 	if err != nil {
 		return nil, fmt.Errorf("analyze %s: %w", root, err)
@@ -427,14 +428,15 @@ func writePack(ctx context.Context, b *graph.Build) (float64, error) {
 	return time.Since(t0).Seconds(), nil
 }
 
-// writeHeapProfile writes the live Go heap after stage to the file named
-// by GITNEXUS_HEAPPROFILE (a debugging aid beside main's
+// writeHeapProfile writes the live Go heap after stage to
+// $GITNEXUS_HEAPPROFILE.<stage> (a debugging aid beside main's
 // GITNEXUS_CPUPROFILE), after a collection; nothing when unset.
 func writeHeapProfile(stage string) {
 	p := os.Getenv("GITNEXUS_HEAPPROFILE")
 	if p == "" {
 		return
 	}
+	p += "." + stage
 	runtime.GC()
 	f, err := os.Create(p)
 	if err != nil {

@@ -52,6 +52,9 @@ type Options struct {
 	// every file (reused or parsed) for the next run, stamped CacheStamp.
 	CacheOut   string
 	CacheStamp string
+	// Resolved, when set, is called once resolution is done, while every
+	// raw reference is still held: the run's memory peak (for profiling).
+	Resolved func()
 }
 
 // Result is what a run produced besides the records it streamed.
@@ -203,6 +206,9 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 		res.Resolution = &rs
 		res.Samples = out.Samples
 		st.Phases["resolve"] = time.Since(t0).Seconds()
+		if opts.Resolved != nil {
+			opts.Resolved()
+		}
 	}
 	// The raw references served resolution only: the later phases read the
 	// symbols. On the Linux kernel the call sites alone are hundreds of MiB.

@@ -139,6 +139,13 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 			b.Abort()
 		}
 	}()
+	// The index this build replaces (nil when there is none or it cannot
+	// be read), read once under the lock: its vectors, its fact cache and
+	// its file list serve this build.
+	live, err := graph.ReadMeta(root)
+	if err != nil {
+		live = nil
+	}
 
 	// 1. Embedding stage, started first: it embeds symbols as ingest
 	// streams them.
@@ -146,7 +153,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	embeddings := "skipped (--skip-embeddings)"
 	if !opts.SkipEmbeddings {
 		var msg string
-		if emb, msg, err = startEmbedding(ctx, root, b, opts.Embed, warn); err != nil {
+		if emb, msg, err = startEmbedding(ctx, root, live, b, opts.Embed, warn); err != nil {
 			return nil, err
 		}
 		if emb == nil {
@@ -162,15 +169,8 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	stamp := ingest.FactStamp()
 	var cache *ingest.FactCache
 	if !opts.Force {
-		cache = openFactCache(root, stamp)
+		cache = openFactCache(root, live, stamp)
 		defer cache.Close()
-	}
-	var before map[string]string // the replaced index's files and hashes
-	if m, err := graph.ReadMeta(root); err == nil {
-		before = m.Files
-		if before == nil {
-			before = map[string]string{}
-		}
 	}
 	factsPath := filepath.Join(b.StagingDir(), "facts")
 	if stamp == "" {
@@ -326,7 +326,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		Files: st.Files, Folders: st.Folders, Symbols: st.Symbols,
 		Languages: st.Languages, Kinds: st.Kinds, Nodes: st.Labels, Edges: st.Edges,
 		ParseStatus: st.ParseStatus, Skipped: st.Skipped, Parsed: st.Parsed, Reused: st.Reused,
-		Changes: compareFiles(before, st.FileHashes),
+		Changes: compareFiles(live, st.FileHashes),
 		Phases:  st.Phases, PeakRSS: peak.close(),
 		Seconds: time.Since(start).Seconds(), Embeddings: embeddings,
 		Resolution: resolution, Unresolved: samples, Processes: procStats,
@@ -368,12 +368,13 @@ type FileChanges struct {
 	Deleted int `json:"deleted"`
 }
 
-// compareFiles compares file hashes by path; nil when there was no
-// previous index (before nil).
-func compareFiles(before, after map[string]string) *FileChanges {
-	if before == nil {
+// compareFiles compares the file hashes of the index live (nil when there
+// was none: then nil) with after, by path.
+func compareFiles(live *graph.Meta, after map[string]string) *FileChanges {
+	if live == nil {
 		return nil
 	}
+	before := live.Files
 	c := &FileChanges{}
 	for p, h := range after {
 		switch old, ok := before[p]; {
@@ -391,14 +392,14 @@ func compareFiles(before, after map[string]string) *FileChanges {
 	return c
 }
 
-// openFactCache opens the live index's fact cache, or returns nil (with a
-// debug line saying why) when there is none or it cannot serve this build.
-func openFactCache(root, stamp string) *ingest.FactCache {
-	m, err := graph.ReadMeta(root)
-	if err != nil {
+// openFactCache opens the fact cache of the live index (meta live), or
+// returns nil (with a debug line saying why) when there is none or it
+// cannot serve this build.
+func openFactCache(root string, live *graph.Meta, stamp string) *ingest.FactCache {
+	if live == nil {
 		return nil
 	}
-	c, err := ingest.OpenFactCache(graph.CompanionPath(root, m, graph.FactsSuffix), stamp)
+	c, err := ingest.OpenFactCache(graph.CompanionPath(root, live, graph.FactsSuffix), stamp)
 	if err != nil {
 		slog.Debug("fact cache not used: every file is parsed", "err", err)
 		return nil

@@ -34,8 +34,10 @@ type embedStage struct {
 // startEmbedding opens the model. A missing model or ONNX Runtime is not
 // an error: Build warns once and builds a keyword-only index (nil stage,
 // and the line the summary shows). An explicitly requested device that
-// cannot load is an error (embed.ErrDeviceUnavailable).
-func startEmbedding(ctx context.Context, root string, b *graph.Build, opts embed.Options, warn func(string)) (*embedStage, string, error) {
+// cannot load is an error (embed.ErrDeviceUnavailable). The vectors of the
+// live index (meta live, nil when none) are reused when its model is this
+// one.
+func startEmbedding(ctx context.Context, root string, live *graph.Meta, b *graph.Build, opts embed.Options, warn func(string)) (*embedStage, string, error) {
 	emb, err := embed.New(opts)
 	switch {
 	case err == nil:
@@ -50,7 +52,7 @@ func startEmbedding(ctx context.Context, root string, b *graph.Build, opts embed
 	}
 	st := &embedStage{emb: emb, defined: map[string][]schema.Symbol{}}
 	var prev vectors.Previous
-	if m, err := graph.ReadMeta(root); err == nil && m.Embeddings.Model == emb.ModelID() {
+	if live != nil && live.Embeddings.Model == emb.ModelID() {
 		if db, err := graph.Open(ctx, root, graph.OpenOptions{}); err == nil {
 			st.prev = db
 			prev = vectors.FromDB(db)

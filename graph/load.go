@@ -166,8 +166,14 @@ func (b *Build) EachNode(ctx context.Context, l schema.Label, fn func(line []byt
 	if rf == nil {
 		return nil
 	}
+	return eachLineCtx(ctx, rf.path, fn)
+}
+
+// eachLineCtx is eachLine that stops when ctx is done (checked every
+// 65,536 lines: a row file of the Linux kernel has millions).
+func eachLineCtx(ctx context.Context, path string, fn func([]byte) error) error {
 	n := 0
-	return eachLine(rf.path, func(line []byte) error {
+	return eachLine(path, func(line []byte) error {
 		if n++; n%65536 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -219,14 +225,8 @@ func (b *Build) EachEdge(ctx context.Context, rt schema.RelType, fn func(EdgeRow
 		}
 	}
 	b.mu.Unlock()
-	n := 0
 	for _, path := range paths {
-		if err := eachLine(path, func(line []byte) error {
-			if n++; n%65536 == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-			}
+		if err := eachLineCtx(ctx, path, func(line []byte) error {
 			var e EdgeRow
 			if err := json.Unmarshal(line, &e); err != nil {
 				return fmt.Errorf("read back %s: %w", filepath.Base(path), err)

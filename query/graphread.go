@@ -308,12 +308,11 @@ func (g *graphCopy) readCommunities(ctx context.Context, q Querier) error {
 // nodes, MEMBER_OF edges) when q hands them over; ok false (and no error)
 // when it does not or they cannot serve.
 func (g *graphCopy) readCommunityRows(ctx context.Context, q Querier) (ok bool, err error) {
-	nr, ok1 := q.(nodeRowReader)
-	er, ok2 := q.(edgeRowReader)
-	if !ok1 || !ok2 {
+	rr, ok := q.(rowReader)
+	if !ok {
 		return false, nil
 	}
-	if err := nr.EachNode(ctx, schema.LabelCommunity, func(line []byte) error {
+	if err := rr.EachNode(ctx, schema.LabelCommunity, func(line []byte) error {
 		var c schema.Community
 		if err := json.Unmarshal(line, &c); err != nil {
 			return err
@@ -331,7 +330,7 @@ func (g *graphCopy) readCommunityRows(ctx context.Context, q Querier) (ok bool, 
 	for len(g.details) < len(g.nodes) {
 		g.details = append(g.details, nodeDetails{})
 	}
-	err = er.EachEdge(ctx, schema.RelMemberOf, func(e graph.EdgeRow) error {
+	err = rr.EachEdge(ctx, schema.RelMemberOf, func(e graph.EdgeRow) error {
 		if i, ok := g.index[e.From]; ok {
 			g.details[i].community = pos[e.To]
 		}

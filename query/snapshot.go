@@ -347,7 +347,7 @@ func (g *graphCopy) readEdges(ctx context.Context, q Querier) error {
 		// Straight from the rows the database was loaded from, where q has
 		// them (a graph.Build before Commit: analyze's case): one pass
 		// over the files, the same rows in the same order.
-		if er, ok := q.(edgeRowReader); ok {
+		if er, ok := q.(rowReader); ok {
 			err := er.EachEdge(ctx, rt, func(e graph.EdgeRow) error {
 				g.addEdge(e.From, e.To, e.Confidence, e.Reason, e.Line, uint8(ri), reasons)
 				return nil
@@ -385,12 +385,6 @@ func (g *graphCopy) readEdges(ctx context.Context, q Querier) error {
 
 // packEdgeRows is how many edges readEdges reads per statement.
 var packEdgeRows = 8192
-
-// edgeRowReader is a Querier that can also hand over a rel type's rows
-// from the files its database was loaded from (graph.Build).
-type edgeRowReader interface {
-	EachEdge(ctx context.Context, rt schema.RelType, fn func(graph.EdgeRow) error) error
-}
 
 // addEdges adds rows (a.id, b.id, confidence, reason, line) of relOrder[ri].
 func (g *graphCopy) addEdges(rows [][]any, ri uint8, reasons map[string]uint32) {
@@ -545,12 +539,11 @@ var errRowsUnusable = errors.New("rows unusable")
 // (Process nodes, STEP_IN_PROCESS edges) when q hands them over; ok false
 // (and no error) when it does not or they cannot serve.
 func (g *graphCopy) readProcessRows(ctx context.Context, q Querier) (ok bool, err error) {
-	nr, ok1 := q.(nodeRowReader)
-	er, ok2 := q.(edgeRowReader)
-	if !ok1 || !ok2 {
+	rr, ok := q.(rowReader)
+	if !ok {
 		return false, nil
 	}
-	if err := nr.EachNode(ctx, schema.LabelProcess, func(line []byte) error {
+	if err := rr.EachNode(ctx, schema.LabelProcess, func(line []byte) error {
 		var r schema.Process
 		if err := json.Unmarshal(line, &r); err != nil {
 			return err
@@ -561,7 +554,7 @@ func (g *graphCopy) readProcessRows(ctx context.Context, q Querier) (ok bool, er
 	}); err != nil {
 		return false, fmt.Errorf("snapshot processes: %w", err)
 	}
-	err = er.EachEdge(ctx, schema.RelStepInProcess, func(e graph.EdgeRow) error {
+	err = rr.EachEdge(ctx, schema.RelStepInProcess, func(e graph.EdgeRow) error {
 		p, ok := g.procs[e.To]
 		if !ok {
 			return nil

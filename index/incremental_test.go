@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/internal/testkit"
 	"github.com/gitnexus/gitnexus/query"
 )
 
@@ -297,21 +298,7 @@ func firstDiff(a, b []string) string {
 // changed, a function with a new call added, 50 files changed at once, a
 // file deleted and one moved; the re-analyzed index equals a cold build.
 func TestReanalyzeEqualsColdBuildOnCorpus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("needs the prometheus corpus: skipped with -short")
-	}
-	home, _ := os.UserHomeDir()
-	dir := os.Getenv("CORPUS_DIR")
-	if dir == "" {
-		dir = filepath.Join(home, ".cache", "gitnexus-corpora")
-	}
-	src := filepath.Join(dir, "prometheus")
-	if _, err := os.Stat(src); err != nil {
-		if os.Getenv("GITNEXUS_REQUIRE_CORPORA") != "" {
-			t.Fatalf("corpus prometheus absent at %s (GITNEXUS_REQUIRE_CORPORA is set)", src)
-		}
-		t.Skipf("corpus prometheus absent at %s: fetch it with ../shared/bench/corpora.sh prometheus", src)
-	}
+	src := testkit.Corpus(t, "prometheus")
 	t.Setenv("GITNEXUS_HOME", t.TempDir())
 	ctx := context.Background()
 	root := filepath.Join(t.TempDir(), "prometheus")

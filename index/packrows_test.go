@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/internal/testkit"
 	"github.com/gitnexus/gitnexus/ingest"
 	"github.com/gitnexus/gitnexus/processes"
 	"github.com/gitnexus/gitnexus/query"
@@ -24,26 +25,18 @@ func (d dbOnly) Query(ctx context.Context, s string, p map[string]any) (*graph.R
 // TestPackFromRowsEqualsDatabase: the pack analyze builds (nodes and edges
 // read from the row files the database was loaded from) is byte for byte
 // the pack read wholly from the database, on fixtures in several languages
-// and, when the corpus is here, prometheus.
+// and on prometheus (testkit.Corpus).
 func TestPackFromRowsEqualsDatabase(t *testing.T) {
 	t.Setenv("GITNEXUS_HOME", t.TempDir())
 	ctx := context.Background()
-	roots := map[string]string{}
-	for _, name := range []string{"goshop", "mixed", "ckernel", "pyapp"} {
-		roots[name] = fixture(t, name)
-	}
-	home, _ := os.UserHomeDir()
-	if p := filepath.Join(home, ".cache", "gitnexus-corpora", "prometheus"); !testing.Short() {
-		if _, err := os.Stat(p); err == nil {
-			roots["prometheus"] = p
-		}
-	}
-	for name, root := range roots {
+	for _, name := range []string{"goshop", "mixed", "ckernel", "pyapp", "prometheus"} {
 		t.Run(name, func(t *testing.T) {
+			var root string
 			if name == "prometheus" { // build beside a copy: the corpus stays as fetched
-				cp := filepath.Join(t.TempDir(), "prometheus")
-				copyTree(t, root, cp)
-				root = cp
+				root = filepath.Join(t.TempDir(), "prometheus")
+				copyTree(t, testkit.Corpus(t, name), root)
+			} else {
+				root = fixture(t, name)
 			}
 			b, err := graph.NewBuild(ctx, root, graph.BuildOptions{})
 			if err != nil {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 	"github.com/gitnexus/gitnexus/ingest"
+	"github.com/gitnexus/gitnexus/internal/testkit"
 	"github.com/gitnexus/gitnexus/processes"
 )
 
@@ -152,20 +153,9 @@ func TestJudgedBehaviours(t *testing.T) {
 	if testing.Short() {
 		t.Skip("judged behaviours need the corpora: skipped with -short")
 	}
-	home, _ := os.UserHomeDir()
-	dir := os.Getenv("CORPUS_DIR")
-	if dir == "" {
-		dir = filepath.Join(home, ".cache", "gitnexus-corpora")
-	}
 	for _, corpus := range []string{"gin", "flask", "prometheus"} {
 		t.Run(corpus, func(t *testing.T) {
-			root := filepath.Join(dir, corpus)
-			if _, err := os.Stat(root); err != nil {
-				if os.Getenv("GITNEXUS_REQUIRE_CORPORA") != "" {
-					t.Fatalf("corpus %s absent at %s (GITNEXUS_REQUIRE_CORPORA is set): run ../shared/bench/corpora.sh %s", corpus, root, corpus)
-				}
-				t.Skipf("corpus %s absent at %s: fetch it with ../shared/bench/corpora.sh %s", corpus, root, corpus)
-			}
+			root := testkit.Corpus(t, corpus)
 			judged := readJudged(t, corpus)
 			if len(judged) != 10 {
 				t.Fatalf("%s: %d judged behaviours, want 10", corpus, len(judged))

@@ -18,14 +18,7 @@ import (
 // with ErrPackDamaged under SetPanicOnFault instead of killing the process.
 func TestMapPack(t *testing.T) {
 	path, data, secs := packImage(t)
-	read, err := ReadPack(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mapped, err := MapPack(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	read, mapped := readAndMap(t, path)
 	opts := Options{Mode: ModeKeyword}
 	a, errA := Search(context.Background(), read, "router", opts)
 	b, errB := Search(context.Background(), mapped, "router", opts)
@@ -79,14 +72,7 @@ func TestOneShotFlows(t *testing.T) {
 	if err := fx.pack.WriteFile(path); err != nil {
 		t.Fatal(err)
 	}
-	read, err := ReadPack(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mapped, err := MapPack(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	read, mapped := readAndMap(t, path)
 	for _, q := range []string{"login session password", "create session", "config", "nothing matches this"} {
 		a, errA := Search(context.Background(), read, q, Options{Mode: ModeKeyword})
 		b, errB := Search(context.Background(), mapped, q, Options{Mode: ModeKeyword})
@@ -100,4 +86,17 @@ func TestOneShotFlows(t *testing.T) {
 			t.Errorf("%q: %d flows from the mapped pack, want the login flow", q, len(b.Processes))
 		}
 	}
+}
+
+// readAndMap opens the pack at path both ways: read into memory and mapped.
+func readAndMap(t *testing.T, path string) (read, mapped *Pack) {
+	t.Helper()
+	read, err := ReadPack(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mapped, err = MapPack(path); err != nil {
+		t.Fatal(err)
+	}
+	return read, mapped
 }

@@ -37,3 +37,28 @@ func GarbleIndex(t testing.TB, repo string) {
 		t.Fatal(err)
 	}
 }
+
+// Corpus is the directory of the benchmark corpus name, as
+// ../shared/bench/corpora.sh fetches it ($CORPUS_DIR, default
+// $HOME/.cache/gitnexus-corpora). A test that needs it skips with -short
+// and when it is absent, unless GITNEXUS_REQUIRE_CORPORA is set (as
+// `make test` sets it after fetching them): then its absence fails.
+func Corpus(t testing.TB, name string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("needs the %s corpus: skipped with -short", name)
+	}
+	dir := os.Getenv("CORPUS_DIR")
+	if dir == "" {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".cache", "gitnexus-corpora")
+	}
+	root := filepath.Join(dir, name)
+	if _, err := os.Stat(root); err != nil {
+		if os.Getenv("GITNEXUS_REQUIRE_CORPORA") != "" {
+			t.Fatalf("corpus %s absent at %s (GITNEXUS_REQUIRE_CORPORA is set): run ../shared/bench/corpora.sh %s", name, root, name)
+		}
+		t.Skipf("corpus %s absent at %s: fetch it with ../shared/bench/corpora.sh %s", name, root, name)
+	}
+	return root
+}

@@ -169,16 +169,22 @@ func runAnalyze(c *cobra.Command, args []string) error {
 	}
 	prog.Done()
 
-	if reg, err := graph.LoadRegistry(); err != nil {
-		warn(fmt.Sprintf("repository registry: %v", err))
-	} else if err := reg.Register(graph.EntryFromMeta(sum.Meta)); err != nil {
-		warn(fmt.Sprintf("register %s: %v", sum.Name, err))
-	}
+	register(sum, warn)
 	if flagJSON {
 		return printJSON(sum)
 	}
 	printAnalyzeSummary(*sum, sum.Discovery, warned)
 	return nil
+}
+
+// register records the index sum committed in the repository registry; a
+// registry that cannot be updated is a warning, not a failed analyze.
+func register(sum *index.Summary, warn func(string)) {
+	if reg, err := graph.LoadRegistry(); err != nil {
+		warn(fmt.Sprintf("repository registry: %v", err))
+	} else if err := reg.Register(graph.EntryFromMeta(sum.Meta)); err != nil {
+		warn(fmt.Sprintf("register %s: %v", sum.Name, err))
+	}
 }
 
 // watchAnalyze runs analyze --watch: the first update prints the usual
@@ -191,11 +197,7 @@ func watchAnalyze(ctx context.Context, abs string, opts index.Options, prog *pro
 			prog.Done()
 		}
 		if u.Err == nil {
-			if reg, err := graph.LoadRegistry(); err != nil {
-				opts.Warn(fmt.Sprintf("repository registry: %v", err))
-			} else if err := reg.Register(graph.EntryFromMeta(u.Summary.Meta)); err != nil {
-				opts.Warn(fmt.Sprintf("register %s: %v", u.Summary.Name, err))
-			}
+			register(u.Summary, opts.Warn)
 		}
 		if flagJSON {
 			line := map[string]any{"update": updates, "changed": u.Changed, "events": u.Events}

@@ -15,10 +15,17 @@ import (
 // a decorator or annotation written above the declaration.
 var decoratorLangs = map[string]bool{"python": true, "java": true, "typescript": true, "tsx": true, "javascript": true, "csharp": true, "php": true}
 
+// ReasonReturned is the reason of a flow edge from a function to a nested
+// function it returns (lang.Returned): not a call the function makes but
+// one its result makes later. It exists in the flow graph only, never in
+// the index's CALLS table.
+const ReasonReturned = "returned"
+
 // FromIndex builds the symbol graph from the ingest index and the resolved
 // edges (CALLS, EXTENDS, IMPLEMENTS; other types are ignored). A symbol a
 // call site of kind "go" resolves to is marked Goroutine; a CALLS edge
-// from a call site of kind "closure" is marked Later. It re-reads
+// from a call site of kind "closure" is marked Later, and so is the edge
+// from a function to a nested function it returns (ReasonReturned). It re-reads
 // the few lines around each declaration in decorator languages to collect
 // decorators and annotations for the framework rules; a file that cannot be
 // read just yields none. C has no decorators; its analog is a registration
@@ -87,9 +94,26 @@ func FromIndex(ix *ingest.Index, edges []schema.Edge) *Graph {
 		}
 		return false
 	}
-	goTarget := map[string]bool{}
+	// A nested function its enclosing function returns (lang.Returned) is
+	// a later step of the enclosing function: its closure flow starts
+	// with it. The edge stands for the callback reference the return
+	// statement also made.
 	var es []Edge
+	returned := map[[2]string]bool{}
+	returnedTo := map[string]bool{}
+	for _, f := range ix.Files {
+		for _, r := range f.Returned {
+			if k := [2]string{r.OuterID, r.InnerID}; !returned[k] {
+				returned[k], returnedTo[r.InnerID] = true, true
+				es = append(es, Edge{From: r.OuterID, To: r.InnerID, Type: schema.RelCalls, Confidence: 1, Reason: ReasonReturned, Later: true})
+			}
+		}
+	}
+	goTarget := map[string]bool{}
 	for _, e := range edges {
+		if e.Reason == schema.ReasonReference && len(returned) > 0 && returned[[2]string{e.From, e.To}] {
+			continue
+		}
 		later := false
 		if e.Type == schema.RelCalls {
 			if len(goSites) > 0 && at(goSites, e) {
@@ -104,6 +128,7 @@ func FromIndex(ix *ingest.Index, edges []schema.Edge) *Graph {
 	}
 	for i := range nodes {
 		nodes[i].Goroutine = goTarget[nodes[i].ID]
+		nodes[i].Returned = returnedTo[nodes[i].ID]
 	}
 	return newGraph(nodes, es)
 }

@@ -102,7 +102,8 @@ const (
 )
 
 // ScoreEntryPoints scores every non-test (Node.IsTest false) Function and
-// Method of g and returns those with a positive score, best first (ties by
+// Method of g that is not a returned nested function (Node.Returned: its
+// enclosing function's closure flow covers it) and returns those with a positive score, best first (ties by
 // id). Callees and callers count real calls only (a callback named as a
 // value is not one), callers only from non-test code.
 //
@@ -125,7 +126,7 @@ func ScoreEntryPoints(g *Graph) []EntryPoint {
 		if n.Label != schema.LabelFunction && n.Label != schema.LabelMethod {
 			continue
 		}
-		if n.IsTest {
+		if n.IsTest || n.Returned {
 			continue
 		}
 		callees, callers := g.realCallees(i), g.realCallers(i)

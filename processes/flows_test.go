@@ -382,3 +382,62 @@ module.exports = { logger, timing, compile, record };
 		}
 	}
 }
+
+// TestReturnedNestedDefStartsAFlowPython: a decorator's wrapper and a
+// route decorator's inner def are nested defs their function returns;
+// what they call runs when the result is called, so each starts its
+// enclosing function's closure flow — the inner def is no entry point of
+// its own, and a flow through the enclosing function does not enter it.
+// Inside a method, the inner def's self is the method's (a captured local).
+func TestReturnedNestedDefStartsAFlowPython(t *testing.T) {
+	_, labels := flows(t, map[string]string{
+		"app/deco.py": `import functools
+
+def timed(f):
+    clock = start_clock()
+    def wrapper(*a):
+        stamp(clock)
+        return f(*a)
+    return functools.wraps(f)(wrapper)
+
+def start_clock():
+    return check_clock()
+
+def check_clock():
+    return 0
+
+def stamp(c):
+    record(c)
+
+def record(c):
+    write(c)
+
+def write(c):
+    pass
+
+class Scaffold:
+    def route(self, rule):
+        def decorator(f):
+            self.add_url_rule(rule, f)
+            return f
+        return decorator
+
+    def add_url_rule(self, rule, f):
+        self.endpoint_for(f)
+
+    def endpoint_for(self, f):
+        validate(f)
+
+def validate(f):
+    pass
+`,
+	})
+	t.Logf("flows: %q", labels)
+	wantFlow(t, labels, "timed (returned func) → wrapper → … → write")
+	wantFlow(t, labels, "route (returned func) → decorator → … → validate")
+	for _, l := range labels {
+		if strings.HasPrefix(l, "wrapper") || strings.HasPrefix(l, "decorator") || strings.HasPrefix(l, "timed → wrapper") {
+			t.Errorf("a returned def is a flow of its own or a step of its enclosing function's set-up: %q", l)
+		}
+	}
+}

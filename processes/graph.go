@@ -31,6 +31,10 @@ type Node struct {
 	// goroutine somewhere (`go s.runShard(...)`): it begins a concurrent
 	// flow of its own.
 	Goroutine bool
+	// Returned is set when the symbol is a nested function its enclosing
+	// function returns (lang.Returned): its flows are the enclosing
+	// function's closure flows, so it is no entry point of its own.
+	Returned bool
 }
 
 // Edge is a directed relationship between two symbols.

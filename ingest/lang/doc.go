@@ -50,6 +50,11 @@
 //   - Constructor chaining (`super(...)`, Java `this(...)`) is a call Name
 //     "constructor" with Receiver "super" or "this". JSX elements with a
 //     capitalized or dotted name are calls of that component.
+//   - Facts.Returned is Python's: a nested def its enclosing function
+//     returns by name (a decorator's wrapper), with both symbols' ids.
+//     The nested def sees the enclosing function's typed locals: they are
+//     repeated as its own "local" facts (a method's self, so a route
+//     decorator's `self.add_url_rule(...)` resolves).
 //   - Facts.Prototypes and Facts.Registrations are C's: declarations
 //     without bodies, and functions handed over by name (ops-table
 //     members, module_init, SYSCALL_DEFINEn) — see cpp.go.

@@ -75,6 +75,22 @@ type Facts struct {
 	// through a struct member to the functions stored in it; entry-point
 	// scoring reads the rest.
 	Registrations []Registration
+	// Returned are nested functions their enclosing function returns by
+	// name (Python: `def deco(f): def wrapper(*a): ...; return wrapper`,
+	// also `return functools.wraps(f)(wrapper)`): code that runs when
+	// whoever got the result calls it — a decorator's wrapper on every
+	// call, a handler factory's handler per request — not when the
+	// enclosing function runs. Processes starts the enclosing function's
+	// closure flow with it, as for the Go and JS/TS func literals of call
+	// sites of kind "closure".
+	Returned []Returned
+}
+
+// Returned is one nested function its enclosing function returns (see
+// Facts.Returned).
+type Returned struct {
+	OuterID, InnerID string
+	Line             int // the return statement's line
 }
 
 // Registration is one function handed over by name (see

@@ -1,7 +1,9 @@
 package lang
 
 import (
+	"maps"
 	"path"
+	"slices"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -45,6 +47,17 @@ type pyExtractor struct {
 	f       *File
 	topDefs map[string]bool // module-level def/class names
 	locals  map[string]string
+	// nested maps a function's id to the functions defined directly in
+	// its body, by name; returns the names a function's return statements
+	// hand back (both for Facts.Returned).
+	nested  map[string]map[string]string
+	returns map[string][]pyReturn
+}
+
+// pyReturn is a name a return statement hands back, and its line.
+type pyReturn struct {
+	name string
+	line int
 }
 
 // pyCtx is where a node sits.
@@ -57,7 +70,8 @@ type pyCtx struct {
 }
 
 func extractPython(f *File, root *sitter.Node) {
-	x := &pyExtractor{f: f, topDefs: map[string]bool{}, locals: map[string]string{}}
+	x := &pyExtractor{f: f, topDefs: map[string]bool{}, locals: map[string]string{},
+		nested: map[string]map[string]string{}, returns: map[string][]pyReturn{}}
 	f.Facts.Package = pyModule(f.Path)
 	namedChildren(root, func(c *sitter.Node) {
 		if c.Kind() == "decorated_definition" {
@@ -135,6 +149,9 @@ func (x *pyExtractor) handle(n *sitter.Node, kind string, c pyCtx) bool {
 		x.assign(n, c)
 	case "return_statement":
 		namedChildren(n, func(e *sitter.Node) { x.ref(e, c) })
+		if c.scope != "" {
+			x.returnedNames(n, c.scope)
+		}
 	case "for_statement":
 		x.declare(field(n, "left"), c)
 	case "as_pattern":
@@ -217,6 +234,12 @@ func (x *pyExtractor) function(def, outer *sitter.Node, decos []*sitter.Node, c 
 		IsExported:    pyExported(name),
 		ParentID:      parent,
 	}, def)
+	if kind == schema.KindFunction && c.scope != "" && c.classID == "" {
+		if x.nested[c.scope] == nil {
+			x.nested[c.scope] = map[string]string{}
+		}
+		x.nested[c.scope][name] = id
+	}
 
 	saved := x.locals
 	x.locals = make(map[string]string, len(saved)) // closures see the outer locals
@@ -225,6 +248,13 @@ func (x *pyExtractor) function(def, outer *sitter.Node, decos []*sitter.Node, c 
 	}
 	inner := pyCtx{qual: schema.Qualify(c.qual, name), scope: id, method: c.classID != "" && !static, className: c.className}
 	self := x.params(field(def, "parameters"), inner, c.className)
+	if c.scope != "" { // a nested def sees its enclosing function's typed locals (a method's self)
+		for _, k := range slices.Sorted(maps.Keys(saved)) {
+			if v := saved[k]; v != "" && x.locals[k] == v {
+				x.typeFact(id, k, v, "local", def)
+			}
+		}
+	}
 	if rt := field(def, "return_type"); rt != nil {
 		x.typeFact(id, "return", pyType(x.f.Text(rt)), "return", rt)
 	}
@@ -234,6 +264,36 @@ func (x *pyExtractor) function(def, outer *sitter.Node, decos []*sitter.Node, c 
 	}
 	x.body(field(def, "body"), inner, selfClass, self)
 	x.locals = saved
+	for _, r := range x.returns[id] {
+		if in, ok := x.nested[id][r.name]; ok {
+			x.f.Facts.Returned = append(x.f.Facts.Returned, Returned{OuterID: id, InnerID: in, Line: r.line})
+		}
+	}
+	delete(x.returns, id)
+	delete(x.nested, id)
+}
+
+// returnedNames records the identifiers a return statement of scope hands
+// back: the value itself (`return wrapper`), inside a tuple or
+// parentheses, or as an argument of a call that wraps it (`return
+// functools.wraps(f)(wrapper)`, `return update_wrapper(wrapper, f)`).
+// Lambdas and comprehensions are not entered. Which of them name a
+// function nested in scope is decided when scope's body is done.
+func (x *pyExtractor) returnedNames(ret *sitter.Node, scope string) {
+	var walk func(n *sitter.Node)
+	walk = func(n *sitter.Node) {
+		switch kindOf(n) {
+		case "identifier":
+			x.returns[scope] = append(x.returns[scope], pyReturn{x.f.Text(n), lineOf(n)})
+		case "call": // the arguments, not the callee: `return helper(x)` returns helper's result
+			walk(field(n, "arguments"))
+		case "keyword_argument":
+			walk(field(n, "value"))
+		case "argument_list", "expression_list", "tuple", "parenthesized_expression":
+			namedChildren(n, walk)
+		}
+	}
+	namedChildren(ret, walk)
 }
 
 func (x *pyExtractor) typeFact(scope, name, typ, kind string, at *sitter.Node) {

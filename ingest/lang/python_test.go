@@ -1,6 +1,9 @@
 package lang
 
 import (
+	"context"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
@@ -134,5 +137,71 @@ func TestPythonCallsHeritageTypes(t *testing.T) {
 	}
 	if hasType(facts, TypeFact{Scope: p + "Service._key:method", Name: "v", Type: "Service", Kind: "param"}) {
 		t.Error("staticmethod's first parameter typed as the class")
+	}
+}
+
+// TestPythonReturnedNested: a nested def its function returns — bare, in
+// a tuple, wrapped by functools.wraps or update_wrapper — is a Returned
+// fact; the result of calling a nested def, a nested def that is not
+// returned, a returned parameter and a method are not.
+func TestPythonReturnedNested(t *testing.T) {
+	src := []byte(`import functools
+
+def traced(f):
+    def unused(x):
+        return x
+    def wrapper(*a):
+        return f(*a)
+    return functools.wraps(f)(wrapper)
+
+def route(rule):
+    def decorator(f):
+        return f
+    return decorator
+
+def pair():
+    def a():
+        pass
+    def b():
+        pass
+    return (a, b)
+
+def factory():
+    def helper(x):
+        return x
+    return helper(1)
+
+def passthrough(f):
+    return f
+
+def wrapped(f):
+    def w():
+        pass
+    return functools.update_wrapper(wrapper=w, wrapped=f)
+
+class C:
+    def m(self):
+        def inner():
+            pass
+        return inner
+`)
+	p := NewParser()
+	defer p.Close()
+	facts, status, err := p.Parse(context.Background(), "deco.py", Detect("deco.py"), src)
+	if err != nil || status != schema.ParseOK {
+		t.Fatalf("parse: %s %v", status, err)
+	}
+	qn := map[string]string{}
+	for _, s := range facts.Symbols {
+		qn[s.ID] = s.QualifiedName
+	}
+	var got []string
+	for _, r := range facts.Returned {
+		got = append(got, fmt.Sprintf("%s>%s:%d", qn[r.OuterID], qn[r.InnerID], r.Line))
+	}
+	want := []string{"traced>traced.wrapper:8", "route>route.decorator:13",
+		"pair>pair.a:20", "pair>pair.b:20", "wrapped>wrapped.w:33", "C.m>C.m.inner:39"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Returned = %q\nwant %q", got, want)
 	}
 }

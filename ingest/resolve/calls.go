@@ -142,7 +142,10 @@ func (r *resolver) resolveCall(c ctx, cs lang.CallSite) ([]*sym, string, float64
 
 	// self / this / super
 	if isSelf(recv) || isSuper(recv) {
-		t := r.selfType(c.caller)
+		t := r.selfType(c.caller) // super
+		if isSelf(recv) {
+			t = r.selfOf(c, recv)
+		}
 		if t == nil {
 			return nil, "", 0, unresolved
 		}

@@ -222,7 +222,7 @@ func (r *resolver) firstSegment(c ctx, seg string) (*sym, []string) {
 		return r.callResultType(c, name, nil), nil
 	}
 	if isSelf(seg) {
-		return r.selfType(c.caller), nil
+		return r.selfOf(c, seg), nil
 	}
 	if isSuper(seg) {
 		if t := r.selfType(c.caller); t != nil {
@@ -582,6 +582,21 @@ func (r *resolver) packageGlobal(sc *fileScope, name string) (lang.TypeFact, str
 
 // selfType is the class enclosing a method (or a nested function's
 // method).
+// selfOf is the class a self receiver (self, this, cls) names in c: the
+// caller's enclosing class, or — in a function nested in a method, which
+// sees the method's self as a captured local (a Python decorator's inner
+// def: `def route(self, rule): def decorator(f): self.add_url_rule(...)`)
+// — the type the caller's own facts give the name.
+func (r *resolver) selfOf(c ctx, recv string) *sym {
+	if t := r.selfType(c.caller); t != nil || c.caller == nil {
+		return t
+	}
+	if tf, ok := r.facts[c.caller.ID].get(recv, c.line); ok {
+		return r.typeFromFact(c, r.factFile(tf.Scope, c.sc.f.Path), tf.Scope, tf.Type, tf.Line)
+	}
+	return nil
+}
+
 func (r *resolver) selfType(s *sym) *sym {
 	for s != nil {
 		if s.ParentID == "" {

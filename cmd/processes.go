@@ -80,6 +80,9 @@ they are listed (exit 3) for you to pick one by id.
 			scr := stdout()
 			p := out.Process
 			scr.linef("%s  %s  (%s, %d steps)", scr.paint(styleCyan, p.ID), scr.paint(styleBold, p.Label), p.ProcessType, p.StepCount)
+			if p.Description != "" {
+				scr.linef("  %s", p.Description)
+			}
 			var names []string
 			for _, s := range out.Steps {
 				names = append(names, s.Name)

@@ -262,6 +262,9 @@ func printResult(scr *screen, r *query.Result) {
 		scr.line(scr.paint(styleBold, "Flows"))
 		for i, p := range r.Processes {
 			scr.linef("  %d. %s  (%s, %d steps, score %.2f)  %s", i+1, scr.paint(styleBold, p.Summary), p.ProcessType, p.StepCount, p.Score, scr.paint(styleDim, p.ID))
+			if p.Description != "" {
+				scr.linef("     %s", p.Description)
+			}
 			hit := map[string]bool{}
 			for _, ps := range r.ProcessSymbols {
 				if ps.ProcessID == p.ID {

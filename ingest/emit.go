@@ -13,6 +13,10 @@ import (
 	"github.com/gitnexus/gitnexus/ingest/resolve"
 )
 
+// DocSentenceMax bounds what the light index (Index) keeps of a function's
+// or method's doc comment: its first sentence, at most this many bytes.
+const DocSentenceMax = 160
+
 // RootFolder is the id and path of the repository's root Folder node.
 const RootFolder = "."
 
@@ -131,6 +135,7 @@ func (e *emitter) file(r parsed, ix *Index) error {
 		if s.SearchText == "" {
 			s.SearchText = text.SearchText(s.Name, s.QualifiedName, s.FilePath)
 		}
+		doc := s.DocComment
 		if err := e.sink.AddSymbol(*s); err != nil {
 			return fmt.Errorf("write symbol %s: %w", s.ID, err)
 		}
@@ -146,9 +151,14 @@ func (e *emitter) file(r parsed, ix *Index) error {
 			}
 		}
 		// The light index keeps no text the later phases do not read: the
-		// body, the search words, the doc comment (kernel-doc blocks run to
-		// kilobytes) and the hash.
-		s.Content, s.SearchText, s.DocComment, s.ContentHash = "", "", "", ""
+		// body, the search words, the doc comment but for its first
+		// sentence (flow descriptions; kernel-doc blocks run to kilobytes)
+		// and the hash.
+		s.Content, s.SearchText, s.ContentHash = "", "", ""
+		s.DocComment = ""
+		if s.Label == schema.LabelFunction || s.Label == schema.LabelMethod {
+			s.DocComment = strings.Clone(text.FirstSentence(doc, DocSentenceMax))
+		}
 	}
 	if facts.Path == "" { // no grammar: keep the file in the index for path-level phases
 		facts = lang.Facts{Path: r.node.Path, Language: r.node.Language}

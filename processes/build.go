@@ -52,9 +52,12 @@ func FromIndex(ix *ingest.Index, edges []schema.Edge) *Graph {
 		for i := range f.Symbols {
 			s := &f.Symbols[i]
 			n := Node{
-				ID: s.ID, Label: s.Label, Kind: s.Kind, Name: s.Name, FilePath: s.FilePath,
+				ID: s.ID, Label: s.Label, Kind: s.Kind, Name: s.Name, QualifiedName: s.QualifiedName, FilePath: s.FilePath,
 				StartLine: s.StartLine, Language: s.Language, Signature: s.Signature, IsExported: s.IsExported,
 				IsTest: s.IsTest,
+			}
+			if s.Label == schema.LabelFunction || s.Label == schema.LabelMethod {
+				n.Doc = s.DocComment // its first sentence (ingest keeps no more)
 			}
 			if lines != nil && (s.Label == schema.LabelFunction || s.Label == schema.LabelMethod) {
 				n.Decorators = decoratorsAt(lines, s.StartLine)

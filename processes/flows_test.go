@@ -441,3 +441,59 @@ def validate(f):
 		}
 	}
 }
+
+// TestFlowDescriptions: a flow says what it does in the words of its
+// entry's doc comment, the entry's own name dropped; an entry without one
+// is named by its words and owner, and the terminal's sentence says the
+// rest; a returned func's flow says it runs per call.
+func TestFlowDescriptions(t *testing.T) {
+	pr, _ := flows(t, map[string]string{
+		"go.mod": "module example.com/srv\n",
+		"srv/srv.go": `package srv
+
+type Engine struct{}
+
+// Run attaches the router to a server and starts serving requests. It blocks.
+func (e *Engine) Run() { e.listen() }
+
+func (e *Engine) listen() { e.accept() }
+func (e *Engine) accept() { e.serve() }
+func (e *Engine) serve()  {}
+
+func (e *Engine) HandleContext() { e.handleHTTPRequest() }
+
+func (e *Engine) handleHTTPRequest() { e.route() }
+func (e *Engine) route() { e.getValue() }
+
+// getValue returns the handle registered with the given path.
+func (e *Engine) getValue() {}
+
+// Logger returns a middleware that logs each request.
+func Logger() func() {
+	return func() { record(); flush() }
+}
+
+func record() { format() }
+func format() { pad() }
+func pad()    {}
+func flush()  {}
+`,
+	})
+	desc := map[string]string{}
+	for _, p := range pr.Processes {
+		desc[p.Label] = p.Description
+	}
+	t.Logf("%q", desc)
+	want := map[string]string{
+		"Run → listen → accept → serve":                        "Attaches the router to a server and starts serving requests, reaching serve",
+		"HandleContext → handleHTTPRequest → route → getValue": "Handle context (Engine), reaching getValue: returns the handle registered with the given path",
+		"Logger (returned func) → record → format → pad":       "Per call of the func it returns: returns a middleware that logs each request, reaching pad",
+	}
+	for label, w := range want {
+		if got, ok := desc[label]; !ok {
+			t.Errorf("no flow %q", label)
+		} else if got != w {
+			t.Errorf("%s:\n got  %q\n want %q", label, got, w)
+		}
+	}
+}

@@ -9,15 +9,19 @@ import (
 
 // Node is a symbol as the algorithms see it.
 type Node struct {
-	ID         string
-	Label      schema.Label
-	Kind       schema.Kind
-	Name       string
-	FilePath   string
-	StartLine  int
-	Language   string
-	Signature  string
-	IsExported bool
+	ID    string
+	Label schema.Label
+	Kind  schema.Kind
+	Name  string
+	// QualifiedName and Doc (the doc comment's first sentence, all that
+	// ingest keeps of it: text.FirstSentence) serve the flow descriptions.
+	QualifiedName string
+	Doc           string
+	FilePath      string
+	StartLine     int
+	Language      string
+	Signature     string
+	IsExported    bool
 	// IsTest is the symbol's stored isTest property (schema.Symbol.IsTest,
 	// set by ingest): test code is never an entry point.
 	IsTest bool

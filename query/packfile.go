@@ -185,6 +185,7 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
 		pr := g.procs[id]
 		w.s(pr.ID)
 		w.s(pr.Summary)
+		w.s(pr.Description)
 		w.s(pr.ProcessType)
 		w.f(pr.Priority)
 		w.i(pr.StepCount)
@@ -507,7 +508,7 @@ func (d *packData) decodeProcesses() (processTable, error) {
 	np := r.n(limit)
 	pt := processTable{procs: make(map[string]Process, np), members: make(map[string][]Membership, np)}
 	for range np {
-		pr := Process{ID: r.s(), Summary: r.s(), ProcessType: r.s(), Priority: r.f(), StepCount: r.n(limit), EntryPoint: r.s(), Terminal: r.s()}
+		pr := Process{ID: r.s(), Summary: r.s(), Description: r.s(), ProcessType: r.s(), Priority: r.f(), StepCount: r.n(limit), EntryPoint: r.s(), Terminal: r.s()}
 		if nc := r.n(limit); nc > 0 {
 			pr.Communities = make([]string, nc)
 			for j := range pr.Communities {
@@ -546,7 +547,7 @@ func (d *packData) scanProcesses(ids map[string]bool) ([]Membership, map[string]
 	var comms []string
 	var steps []Step
 	for range np {
-		pr := Process{ID: r.s(), Summary: r.s(), ProcessType: r.s(), Priority: r.f(), StepCount: r.n(limit), EntryPoint: r.s(), Terminal: r.s()}
+		pr := Process{ID: r.s(), Summary: r.s(), Description: r.s(), ProcessType: r.s(), Priority: r.f(), StepCount: r.n(limit), EntryPoint: r.s(), Terminal: r.s()}
 		comms = comms[:0]
 		for range r.n(limit) {
 			comms = append(comms, r.s())

@@ -49,8 +49,12 @@ type ProcessSymbol struct {
 
 // Process is an execution flow with at least one hit among its steps.
 type Process struct {
-	ID          string  `json:"id"`
-	Summary     string  `json:"summary"` // the process label, e.g. "HandleLogin → SaveSession"
+	ID      string `json:"id"`
+	Summary string `json:"summary"` // the process label, e.g. "HandleLogin → SaveSession"
+	// Description says what the flow does in words, from its entry's doc
+	// comment ("Attaches the router to a http.Server and starts listening
+	// and serving HTTP requests, reaching debugPrint").
+	Description string  `json:"description"`
 	Priority    float64 `json:"priority"`
 	SymbolCount int     `json:"symbol_count"` // hits among its steps
 	ProcessType string  `json:"process_type"`

@@ -463,7 +463,7 @@ func (g *graphCopy) readProcesses(ctx context.Context, q Querier) error {
 		total = num(n.Rows[0][0])
 	}
 	for lo := 0; lo < total; lo += packReadRows {
-		res, err := readAll(ctx, q, fmt.Sprintf("MATCH (p:%s) WHERE offset(id(p)) >= %d AND offset(id(p)) < %d RETURN p.id, p.label, p.priority, p.processType, p.stepCount, p.entryPointId, p.terminalId, p.communities",
+		res, err := readAll(ctx, q, fmt.Sprintf("MATCH (p:%s) WHERE offset(id(p)) >= %d AND offset(id(p)) < %d RETURN p.id, p.label, p.priority, p.processType, p.stepCount, p.entryPointId, p.terminalId, p.communities, p.description",
 			schema.LabelProcess, lo, lo+packReadRows))
 		if err != nil {
 			return fmt.Errorf("snapshot processes: %w", err)
@@ -471,7 +471,7 @@ func (g *graphCopy) readProcesses(ctx context.Context, q Querier) error {
 		for _, row := range res.Rows {
 			id := str(row[0])
 			p := Process{ID: id, Summary: str(row[1]), Priority: flt(row[2]), ProcessType: str(row[3]), StepCount: num(row[4]),
-				EntryPoint: str(row[5]), Terminal: str(row[6])}
+				EntryPoint: str(row[5]), Terminal: str(row[6]), Description: str(row[8])}
 			p.Communities = strList(row[7])
 			g.procs[id] = p
 			seen++
@@ -548,7 +548,7 @@ func (g *graphCopy) readProcessRows(ctx context.Context, q Querier) (ok bool, er
 		if err := json.Unmarshal(line, &r); err != nil {
 			return err
 		}
-		g.procs[r.ID] = Process{ID: r.ID, Summary: r.Label, Priority: r.Priority, ProcessType: r.ProcessType, StepCount: r.StepCount,
+		g.procs[r.ID] = Process{ID: r.ID, Summary: r.Label, Description: r.Description, Priority: r.Priority, ProcessType: r.ProcessType, StepCount: r.StepCount,
 			EntryPoint: r.EntryPointID, Terminal: r.TerminalID, Communities: r.Communities}
 		return nil
 	}); err != nil {

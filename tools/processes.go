@@ -22,6 +22,7 @@ type ProcessesInput struct {
 type ProcessRow struct {
 	ID          string   `json:"id"`
 	Label       string   `json:"label"`
+	Description string   `json:"description"` // what it does, in words
 	ProcessType string   `json:"process_type"`
 	StepCount   int      `json:"step_count"`
 	Priority    float64  `json:"priority"`
@@ -75,7 +76,7 @@ func sortedProcesses(g *query.Snapshot) ([]query.Process, error) {
 }
 
 func processRow(p query.Process) ProcessRow {
-	return ProcessRow{ID: p.ID, Label: p.Summary, ProcessType: p.ProcessType, StepCount: p.StepCount, Priority: p.Priority,
+	return ProcessRow{ID: p.ID, Label: p.Summary, Description: p.Description, ProcessType: p.ProcessType, StepCount: p.StepCount, Priority: p.Priority,
 		EntryPoint: p.EntryPoint, Terminal: p.Terminal, Communities: p.Communities}
 }
 

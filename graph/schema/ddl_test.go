@@ -11,7 +11,7 @@ func TestNodeTablesColumns(t *testing.T) {
 		LabelFolder:    "CREATE NODE TABLE Folder(id STRING, path STRING, name STRING, PRIMARY KEY(id))",
 		LabelFunction:  "CREATE NODE TABLE Function(id STRING, kind STRING, name STRING, qualifiedName STRING, filePath STRING, startLine INT64, endLine INT64, language STRING, signature STRING, docComment STRING, isExported BOOLEAN, content STRING, contentHash STRING, searchText STRING, isTest BOOLEAN, PRIMARY KEY(id))",
 		LabelCommunity: "CREATE NODE TABLE Community(id STRING, label STRING, keywords STRING[], cohesion DOUBLE, symbolCount INT64, PRIMARY KEY(id))",
-		LabelProcess:   "CREATE NODE TABLE Process(id STRING, label STRING, processType STRING, stepCount INT64, communities STRING[], entryPointId STRING, terminalId STRING, priority DOUBLE, PRIMARY KEY(id))",
+		LabelProcess:   "CREATE NODE TABLE Process(id STRING, label STRING, description STRING, processType STRING, stepCount INT64, communities STRING[], entryPointId STRING, terminalId STRING, priority DOUBLE, PRIMARY KEY(id))",
 	}
 	seen := 0
 	for _, nt := range NodeTables() {

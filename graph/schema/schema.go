@@ -18,7 +18,7 @@ import "strconv"
 // whenever any of them changes (a table, a property, a column's meaning,
 // the pack's format); an index with another version is rebuilt rather than
 // read.
-const Version = 6
+const Version = 7
 
 // Label is a node table.
 type Label string
@@ -281,7 +281,8 @@ type Community struct {
 // Process is an execution flow traced from an entry point (processes issue).
 type Process struct {
 	ID           string   `json:"id"`
-	Label        string   `json:"label"`
+	Label        string   `json:"label"`       // the path: "ServeHTTP → handleHTTPRequest → … → Next"
+	Description  string   `json:"description"` // what it does, in words (processes.describe)
 	ProcessType  string   `json:"processType"` // cross_community | intra_community
 	StepCount    int      `json:"stepCount"`
 	Communities  []string `json:"communities"`

@@ -73,17 +73,30 @@ func SplitIdentifier(s string) []string {
 		s = s[:MaxInput]
 	}
 	var words []string
+	splitWords(s, func(w string) { words = append(words, lowerWord(w)) })
+	return words
+}
+
+// SplitIdentifierCase splits s as SplitIdentifier does but keeps each
+// word as written: handleHTTPRequest → handle HTTP Request. For prose
+// made of names (flow descriptions), where acronyms keep their capitals.
+func SplitIdentifierCase(s string) []string {
+	if len(s) > MaxInput {
+		s = s[:MaxInput]
+	}
+	var words []string
 	splitWords(s, func(w string) { words = append(words, w) })
 	return words
 }
 
-// splitWords calls emit with each word of s, as SplitIdentifier splits it.
+// splitWords calls emit with each word of s as written, where
+// SplitIdentifier splits it.
 func splitWords(s string, emit func(string)) {
 	start := -1 // byte offset of the current word, -1 between words
 	prev := sep
 	flush := func(end int) {
 		if start >= 0 && end > start {
-			emit(lowerWord(s[start:end]))
+			emit(s[start:end])
 		}
 		start = -1
 	}
@@ -180,7 +193,7 @@ func Words(s string, emit func(w string)) {
 			j = len(s)
 		}
 		words = words[:0]
-		splitWords(s[:j], func(w string) { words = append(words, w) })
+		splitWords(s[:j], func(w string) { words = append(words, lowerWord(w)) })
 		for _, w := range words {
 			emit(w)
 		}

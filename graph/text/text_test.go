@@ -186,3 +186,27 @@ func FuzzText(f *testing.F) {
 		checkOutputs(t, s)
 	})
 }
+
+func TestFirstSentence(t *testing.T) {
+	cases := []struct{ doc, want string }{
+		{"", ""},
+		{"Run attaches the router to a http.Server and starts listening.\nIt blocks.", "Run attaches the router to a http.Server and starts listening"},
+		{"Decorate a view function to register it\nwith the given URL rule.\n\nMore.", "Decorate a view function to register it with the given URL rule"},
+		{"Summary line without a period\n\nDetails. More.", "Summary line without a period"},
+		{"Serves files (e.g. images) through the router. Then stops.", "Serves files (e.g. images) through the router"},
+		{"Listens on a unix socket (i.e. a file). Blocks.", "Listens on a unix socket (i.e. a file)"},
+		{"vfs_read - read from a file", "vfs_read - read from a file"},
+		{"Like :meth:`Flask.errorhandler` but for a :class:`~flask.Blueprint`.", "Like Flask.errorhandler but for a Blueprint"},
+		{"Shortcut for ``route`` with `code` kept.", "Shortcut for route with `code` kept"},
+		{strings.Repeat("word ", 100), strings.TrimSpace(strings.Repeat("word ", 15)) + "…"}, // 77 bytes of 80
+	}
+	for _, c := range cases {
+		if got := FirstSentence(c.doc, 80); got != c.want {
+			t.Errorf("FirstSentence(%q) = %q, want %q", c.doc, got, c.want)
+		}
+	}
+	if got := Clip("héllo wörld", 8); got != "héll…" { // 5 bytes and "…": é is two
+
+		t.Errorf("Clip = %q", got)
+	}
+}

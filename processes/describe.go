@@ -1,0 +1,150 @@
+package processes
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/gitnexus/gitnexus/graph/text"
+)
+
+// A flow's Description says in words what it does, for a reader who does
+// not know the names yet. The label ("ServeHTTP → handleHTTPRequest → …
+// → Next") shows the path; the description says what the path is for,
+// from what the code's authors wrote about it: the first sentence of the
+// entry's doc comment, its own name dropped ("Run attaches the router to a
+// http.Server and starts listening and serving HTTP requests" → "Attaches
+// the router to a http.Server and starts listening and serving HTTP
+// requests"). An entry without a doc comment is named by its words and
+// owner ("Handle HTTP request (Engine)"), and the flow's end says the
+// rest: the terminal step's sentence when it has one ("…, reaching
+// getValue: returns the handle registered with the given path"). A
+// returned func's flow says so ("Per call of the func it returns: …").
+//
+// Nothing here knows a framework's vocabulary: the words are the
+// repository's own, so a flow reads the way its code is documented.
+
+// maxDescription bounds a description, in bytes (cut at a word, "…").
+const maxDescription = 200
+
+// maxPurpose bounds the entry's part, leaving room for where it ends.
+const maxPurpose = 130
+
+// describe builds the description of the flow steps (node indexes of g,
+// entry first); closure marks the flow of the func the entry returns.
+func describe(g *Graph, steps []int, closure bool) string {
+	entry := &g.Nodes[steps[0]]
+	var b strings.Builder
+	purpose := docPurpose(entry)
+	if purpose == "" {
+		purpose = namePhrase(entry)
+	}
+	if closure {
+		b.WriteString("Per call of the func it returns: ")
+		purpose = lowerFirst(purpose)
+	}
+	b.WriteString(text.Clip(purpose, maxPurpose))
+	if len(steps) > 1 {
+		last := &g.Nodes[steps[len(steps)-1]]
+		b.WriteString(", reaching ")
+		b.WriteString(last.Name)
+		if entry.Doc == "" { // the end says what the entry's name alone does not
+			if p := docPurpose(last); p != "" {
+				b.WriteString(": ")
+				b.WriteString(lowerFirst(p))
+			}
+		}
+	}
+	return text.Clip(b.String(), maxDescription)
+}
+
+// docPurpose is the first sentence of n's doc comment without n's own
+// name in front (Go's "Name does …" convention, also "Name (JSON) does
+// …" and "Owner.Name does …"), capitalized; "" without a doc comment.
+func docPurpose(n *Node) string {
+	s := n.Doc
+	if s == "" {
+		return ""
+	}
+	first, rest, _ := strings.Cut(s, " ")
+	if w := strings.TrimRight(first, ":,"); w == n.Name || strings.HasSuffix(w, "."+n.Name) || w == n.Name+"()" {
+		s = strings.TrimSpace(rest)
+		if strings.HasPrefix(s, "(") { // "Render (JSON) writes …"
+			if i := strings.IndexByte(s, ')'); i > 0 {
+				s = strings.TrimSpace(s[i+1:])
+			}
+		}
+		s = strings.TrimLeft(s, "-–—: ") // kernel-doc "vfs_read - read from a file"
+	}
+	if s == "" {
+		return ""
+	}
+	return upperFirst(s)
+}
+
+// namePhrase names a symbol without a doc comment by its words: "Handle
+// HTTP request (Engine)" for Engine.handleHTTPRequest, "Load app" for
+// load_app; acronyms keep their case.
+func namePhrase(n *Node) string {
+	words := text.SplitIdentifierCase(n.Name)
+	for i, w := range words {
+		if !isUpperWord(w) {
+			words[i] = strings.ToLower(w)
+		}
+	}
+	phrase := upperFirst(strings.Join(words, " "))
+	if phrase == "" {
+		phrase = n.Name
+	}
+	if owner := ownerOf(n); owner != "" {
+		phrase += " (" + owner + ")"
+	}
+	return phrase
+}
+
+// ownerOf is the type or enclosing function a symbol is declared in
+// ("Engine" for Engine.handleHTTPRequest), "" at top level.
+func ownerOf(n *Node) string {
+	q := strings.TrimSuffix(n.QualifiedName, "."+n.Name)
+	if q == n.QualifiedName || q == "" {
+		return ""
+	}
+	if i := strings.LastIndexByte(q, '.'); i >= 0 {
+		q = q[i+1:]
+	}
+	return q
+}
+
+func upperFirst(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError || unicode.IsUpper(r) {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[size:]
+}
+
+// lowerFirst lowercases a leading capital unless it starts an acronym or
+// a name ("HTTP", "JSON", "GetValue").
+func lowerFirst(s string) string {
+	first, _, _ := strings.Cut(s, " ")
+	if isUpperWord(first) || strings.IndexFunc(first[1:], unicode.IsUpper) >= 0 {
+		return s
+	}
+	r, size := utf8.DecodeRuneInString(s)
+	return string(unicode.ToLower(r)) + s[size:]
+}
+
+// isUpperWord reports whether w is all capitals (an acronym) and longer
+// than one letter.
+func isUpperWord(w string) bool {
+	n := 0
+	for _, r := range w {
+		if unicode.IsLower(r) {
+			return false
+		}
+		if unicode.IsUpper(r) {
+			n++
+		}
+	}
+	return n > 1
+}

@@ -4,7 +4,8 @@
 # 1. fetches the corpus (corpora.sh), computes the x/tools oracle on a copy (cached in
 #    $ORACLE_CACHE, keyed by corpus and harness source),
 # 2. indexes a copy with our binary (`$GITNEXUS analyze --skip-embeddings`) and dumps its
-#    CALLS edges with `cypher --json`,
+#    CALLS edges and its flows' steps (consecutive STEP_IN_PROCESS pairs) with `cypher --json`,
+#    paged (bench/cypher_dump.py),
 # 3. indexes a copy with the reference tool (peer.sh analyze) and dumps its CALLS edges,
 # 4. prints both side by side (bench/out/callgraph/CORPUS/report.txt, scores.json).
 # Environment:
@@ -58,10 +59,17 @@ for tool in $TOOLS; do
       log "indexing with $GITNEXUS"
       /usr/bin/time -v "$GITNEXUS" analyze --skip-embeddings "$WORK/$corpus-ours" 2>"$out/ours-analyze.log" >/dev/null ||
         { tail -20 "$out/ours-analyze.log" >&2; exit 1; }
-      "$GITNEXUS" cypher --json -r "$WORK/$corpus-ours" \
-        "MATCH (a)-[r:CALLS]->(b) RETURN a.filePath, a.startLine, b.filePath, b.startLine, r.confidence, r.reason" \
+      # paged: one cypher answer is bounded (rows and tokens)
+      python3 "$repo/bench/cypher_dump.py" "$GITNEXUS" "$WORK/$corpus-ours" \
+        "MATCH (a)-[r:CALLS]->(b) RETURN a.filePath, a.startLine, b.filePath, b.startLine, r.confidence, r.reason ORDER BY a.filePath, a.startLine, b.filePath, b.startLine, r.confidence, r.reason" \
         >"$out/ours.json"
-      args+=(-tool "ours=$out/ours.json") ;;
+      args+=(-tool "ours=$out/ours.json")
+      # the steps of our flows (processes): each pair of consecutive steps, once per flow it is
+      # in; scored like CALLS edges, so "precision" is the flows' step precision
+      python3 "$repo/bench/cypher_dump.py" "$GITNEXUS" "$WORK/$corpus-ours" \
+        "MATCH (a)-[r1:STEP_IN_PROCESS]->(p:Process)<-[r2:STEP_IN_PROCESS]-(b) WHERE r2.step = r1.step + 1 RETURN a.filePath, a.startLine, b.filePath, b.startLine, 1.0 AS confidence, 'step' AS reason, p.id, r1.step ORDER BY p.id, r1.step" \
+        >"$out/flows.json"
+      args+=(-tool "flows=$out/flows.json") ;;
     peer)
       eval "$(bash "$SHARED/peer.sh" env)"
       command -v gitnexus >/dev/null || bash "$SHARED/peer.sh" install >&2

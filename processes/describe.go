@@ -1,6 +1,7 @@
 package processes
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -18,7 +19,9 @@ import (
 // requests"). An entry without a doc comment is named by its words and
 // owner ("Handle HTTP request (Engine)"), and the flow's end says the
 // rest: the terminal step's sentence when it has one ("…, reaching
-// getValue: returns the handle registered with the given path"). A
+// getValue: returns the handle registered with the given path"). A flow
+// that stands for a leaf fan-out says how many other last steps it stands
+// for ("reaching setIntField (or 5 others like it)"). A
 // returned func's flow says so ("Per call of the func it returns: …").
 //
 // Nothing here knows a framework's vocabulary: the words are the
@@ -31,8 +34,9 @@ const maxDescription = 200
 const maxPurpose = 130
 
 // describe builds the description of the flow steps (node indexes of g,
-// entry first); closure marks the flow of the func the entry returns.
-func describe(g *Graph, steps []int, closure bool) string {
+// entry first); closure marks the flow of the func the entry returns,
+// alike the other last steps the flow stands for (Trace.Alike).
+func describe(g *Graph, steps []int, closure bool, alike int) string {
 	entry := &g.Nodes[steps[0]]
 	var b strings.Builder
 	purpose := docPurpose(entry)
@@ -48,6 +52,12 @@ func describe(g *Graph, steps []int, closure bool) string {
 		last := &g.Nodes[steps[len(steps)-1]]
 		b.WriteString(", reaching ")
 		b.WriteString(last.Name)
+		switch {
+		case alike == 1:
+			b.WriteString(" (or 1 other like it)")
+		case alike > 1:
+			fmt.Fprintf(&b, " (or %d others like it)", alike)
+		}
 		if entry.Doc == "" { // the end says what the entry's name alone does not
 			if p := docPurpose(last); p != "" {
 				b.WriteString(": ")

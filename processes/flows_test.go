@@ -477,6 +477,14 @@ func record() { format() }
 func format() { pad() }
 func pad()    {}
 func flush()  {}
+
+// Load reads the settings.
+func Load() { parse() }
+func parse() { set() }
+func set()   { setInt(); setBool(); setString() }
+func setInt()    {}
+func setBool()   {}
+func setString() {}
 `,
 	})
 	desc := map[string]string{}
@@ -488,6 +496,18 @@ func flush()  {}
 		"Run → listen → accept → serve":                        "Attaches the router to a server and starts serving requests, reaching serve",
 		"HandleContext → handleHTTPRequest → route → getValue": "Handle context (Engine), reaching getValue: returns the handle registered with the given path",
 		"Logger (returned func) → record → format → pad":       "Per call of the func it returns: returns a middleware that logs each request, reaching pad",
+	}
+	fanout := 0
+	for label, d := range desc {
+		if strings.HasPrefix(label, "Load → parse → set → set") {
+			fanout++
+			if !strings.HasPrefix(d, "Reads the settings, reaching set") || !strings.HasSuffix(d, " (or 2 others like it)") {
+				t.Errorf("leaf fan-out %s: %q, want it to stand for 2 others", label, d)
+			}
+		}
+	}
+	if fanout != 1 {
+		t.Errorf("%d flows through Load → parse → set, want 1 standing for the leaf fan-out", fanout)
 	}
 	for label, w := range want {
 		if got, ok := desc[label]; !ok {

@@ -68,6 +68,11 @@ type Trace struct {
 	// Closure marks the flow of the func literal Entry returns: its first
 	// step is a call made inside that literal (Edge.Later).
 	Closure bool
+	// Alike counts the other terminal steps the same path reaches — a leaf
+	// fan-out the flow stands for (binding's TrySet reaching setIntField,
+	// setUintField, …): paths of the entry that differ from this one in
+	// their last step only, and were not shown for it.
+	Alike int
 }
 
 // TraceStats say what happened to the entry points.
@@ -111,13 +116,15 @@ func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, Trace
 		if ep.ownRight() {
 			own[ep.Node] = true
 		}
-		paths := selectPaths(trimHubTails(walk(g, ep.Node, importance, opts, ep.Closure), hub, opts.MinSteps), hub, opts, g.realCallees(ep.Node))
+		cands := trimHubTails(walk(g, ep.Node, importance, opts, ep.Closure), hub, opts.MinSteps)
+		paths := selectPaths(cands, hub, opts, g.realCallees(ep.Node))
 		walked[entryKey{ep.Node, ep.Closure}] = len(paths)
 		if len(paths) == 0 {
 			st.TooShort++
 		}
-		for _, p := range paths {
-			all = append(all, Trace{Entry: ep.Node, Score: ep.Score, Steps: p, Closure: ep.Closure})
+		alike := leafAlike(paths, cands)
+		for i, p := range paths {
+			all = append(all, Trace{Entry: ep.Node, Score: ep.Score, Steps: p, Closure: ep.Closure, Alike: alike[i]})
 		}
 	}
 	kept := nearDupes(dedupe(all, opts.MinSteps, own))
@@ -363,6 +370,46 @@ func selectPaths(paths [][]int, hub []bool, opts TraceOptions, callees int) [][]
 		for _, s := range paths[best] {
 			shown[s] = true
 		}
+	}
+	return out
+}
+
+// leafAlike counts, for each picked path, the distinct last steps of the
+// candidate paths that share all its other steps, leaving out the last
+// steps the picked paths show: the leaf fan-out it stands for. Where
+// several picked paths share those steps, the first stands for them.
+func leafAlike(picked, cands [][]int) []int {
+	out := make([]int, len(picked))
+	// the first picked path with the given steps but the last
+	stand := func(c []int) int {
+		for i, p := range picked {
+			if len(p) == len(c) && slices.Equal(p[:len(p)-1], c[:len(c)-1]) {
+				return i
+			}
+		}
+		return -1
+	}
+	shown := map[int]map[int]bool{} // standing path → last steps shown or counted
+	for _, p := range picked {
+		if len(p) < 2 {
+			continue
+		}
+		k := stand(p)
+		if shown[k] == nil {
+			shown[k] = map[int]bool{}
+		}
+		shown[k][p[len(p)-1]] = true
+	}
+	for _, c := range cands {
+		if len(c) < 2 {
+			continue
+		}
+		k := stand(c)
+		if k < 0 || shown[k][c[len(c)-1]] {
+			continue
+		}
+		shown[k][c[len(c)-1]] = true
+		out[k]++
 	}
 	return out
 }

@@ -33,10 +33,12 @@ const maxDescription = 200
 // maxPurpose bounds the entry's part, leaving room for where it ends.
 const maxPurpose = 130
 
-// describe builds the description of the flow steps (node indexes of g,
-// entry first); closure marks the flow of the func the entry returns,
-// alike the other last steps the flow stands for (Trace.Alike).
-func describe(g *Graph, steps []int, closure bool, alike int) string {
+// describe builds the description of flow t: its steps (node indexes of
+// g, entry first), whether it is the flow of the func the entry returns,
+// the other last steps it stands for (Alike) and the entry's flows left
+// out as another entry's (SharedMore).
+func describe(g *Graph, t Trace) string {
+	steps, closure, alike := t.Steps, t.Closure, t.Alike
 	entry := &g.Nodes[steps[0]]
 	var b strings.Builder
 	purpose := docPurpose(entry)
@@ -63,6 +65,17 @@ func describe(g *Graph, steps []int, closure bool, alike int) string {
 				b.WriteString(": ")
 				b.WriteString(lowerFirst(p))
 			}
+		}
+	}
+	if t.SharedMore > 0 {
+		whose := "other entries'"
+		if t.SharedWith >= 0 {
+			whose = qualified(&g.Nodes[t.SharedWith]) + "'s"
+		}
+		if t.SharedMore == 1 {
+			fmt.Fprintf(&b, "; its other flow is %s after the first step", whose)
+		} else {
+			fmt.Fprintf(&b, "; its %d other flows are %s after the first step", t.SharedMore, whose)
 		}
 	}
 	return text.Clip(b.String(), maxDescription)
@@ -110,6 +123,14 @@ func namePhrase(n *Node) string {
 		phrase += " (" + owner + ")"
 	}
 	return phrase
+}
+
+// qualified is a symbol's name with its owner: "formBinding.Bind".
+func qualified(n *Node) string {
+	if o := ownerOf(n); o != "" {
+		return o + "." + n.Name
+	}
+	return n.Name
 }
 
 // ownerOf is the type or enclosing function a symbol is declared in

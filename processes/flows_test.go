@@ -517,3 +517,47 @@ func setString() {}
 		}
 	}
 }
+
+// TestSharedSubPathOnce: two entries whose flows are the same after the
+// entry (ServeHTTP and Reenter both run handle → …) show the shared part
+// once in full, under the better-scored entry (ServeHTTP: a run name); the
+// other entry keeps one flow, which says where the rest are.
+func TestSharedSubPathOnce(t *testing.T) {
+	pr, labels := flows(t, map[string]string{
+		"go.mod": "module example.com/srv\n",
+		"srv/srv.go": `package srv
+
+type Engine struct{}
+
+// ServeHTTP conforms to the handler interface.
+func (e *Engine) ServeHTTP() { e.handle() }
+
+// Reenter re-enters a context that has been rewritten.
+func (e *Engine) Reenter() { e.handle() }
+
+func (e *Engine) handle()     { e.route(); e.serveError() }
+func (e *Engine) route()      { e.getValue() }
+func (e *Engine) getValue()   {}
+func (e *Engine) serveError() { e.write() }
+func (e *Engine) write()      {}
+`,
+	})
+	t.Logf("flows: %q", labels)
+	wantFlow(t, labels, "ServeHTTP → handle → route → getValue")
+	wantFlow(t, labels, "ServeHTTP → handle → serveError → write")
+	var other []schema.Process
+	for _, p := range pr.Processes {
+		if strings.HasPrefix(p.Label, "Reenter") {
+			other = append(other, p)
+		}
+	}
+	if len(other) != 1 {
+		t.Fatalf("Reenter has %d flows, want 1 (the rest are ServeHTTP's): %q", len(other), labels)
+	}
+	if d := other[0].Description; !strings.HasSuffix(d, "; its other flow is Engine.ServeHTTP's after the first step") {
+		t.Errorf("Reenter's flow does not say where its other flow is: %q", d)
+	}
+	if pr.Stats.Trace.SharedTails != 1 {
+		t.Errorf("SharedTails = %d, want 1", pr.Stats.Trace.SharedTails)
+	}
+}

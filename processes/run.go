@@ -123,7 +123,7 @@ func Run(g *Graph, opts Options) *Result {
 		p := schema.Process{
 			ID:           ProcessID(ids),
 			Label:        FlowLabel(names),
-			Description:  describe(g, t.Steps, t.Closure, t.Alike),
+			Description:  describe(g, t),
 			ProcessType:  ptype,
 			StepCount:    len(ids),
 			Communities:  comms,

@@ -73,6 +73,11 @@ type Trace struct {
 	// setUintField, …): paths of the entry that differ from this one in
 	// their last step only, and were not shown for it.
 	Alike int
+	// SharedWith is the entry (node index) whose flow this one is after
+	// its first step, -1 when none's; SharedSeveral when this entry's
+	// dropped flows were several entries'. SharedMore counts the entry's
+	// other flows dropped for that (shareTails).
+	SharedWith, SharedMore int
 }
 
 // TraceStats say what happened to the entry points.
@@ -86,6 +91,7 @@ type TraceStats struct {
 	Processes   int `json:"processes"`
 	OverBudget  int `json:"over_budget"` // entry points not walked: the flow budget was in hand (MaxProcesses)
 	CutFlows    int `json:"cut_flows"`   // flows past the budget, dropped (the lowest entry scores)
+	SharedTails int `json:"shared_tails"` // flows dropped as another entry's flow after their first step (shareTails)
 }
 
 // TraceAll walks every entry point scoring at least MinEntryScore, best
@@ -124,10 +130,11 @@ func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, Trace
 		}
 		alike := leafAlike(paths, cands)
 		for i, p := range paths {
-			all = append(all, Trace{Entry: ep.Node, Score: ep.Score, Steps: p, Closure: ep.Closure, Alike: alike[i]})
+			all = append(all, Trace{Entry: ep.Node, Score: ep.Score, Steps: p, Closure: ep.Closure, Alike: alike[i], SharedWith: -1})
 		}
 	}
-	kept := nearDupes(dedupe(all, opts.MinSteps, own))
+	kept, shared := shareTails(nearDupes(dedupe(all, opts.MinSteps, own)))
+	st.SharedTails = shared
 	if len(kept) > budget { // in entry-score order: the weakest entries' flows go
 		st.CutFlows = len(kept) - budget
 		kept = kept[:budget]
@@ -372,6 +379,70 @@ func selectPaths(paths [][]int, hub []bool, opts TraceOptions, callees int) [][]
 		}
 	}
 	return out
+}
+
+// SharedSeveral is Trace.SharedWith when an entry's flows were those of
+// several other entries.
+const SharedSeveral = -2
+
+// shareTails emits a sub-path that several entries share once: where
+// flows of different entries are the same after their first step
+// (ServeHTTP and HandleContext both run handleHTTPRequest → …, Run,
+// RunTLS and RunUnix the same start-up), the entry met first (the best
+// scored: ts is in entry-score order) keeps all of them, and each other
+// entry keeps its first such flow, which says how many more continue as
+// the first entry's (SharedWith, SharedMore). It returns the kept flows in
+// order and how many were dropped.
+func shareTails(ts []Trace) ([]Trace, int) {
+	type tailKey struct {
+		h       uint64
+		closure bool
+	}
+	owner := map[tailKey][]int{} // tail → indexes of traces of the entry that owns it
+	tailOf := func(t Trace) tailKey { return tailKey{hashSteps(t.Steps[1:]), t.Closure} }
+	same := func(a, b Trace) bool { return a.Closure == b.Closure && slices.Equal(a.Steps[1:], b.Steps[1:]) }
+	// the owning trace of t's tail, when another entry's; -1 otherwise
+	ownerOf := func(i int, t Trace) int {
+		for _, j := range owner[tailOf(t)] {
+			if same(ts[j], t) {
+				if ts[j].Entry != t.Entry {
+					return j
+				}
+				return -1
+			}
+		}
+		owner[tailOf(t)] = append(owner[tailOf(t)], i)
+		return -1
+	}
+	kept := make([]bool, len(ts))
+	first := map[entryKey]int{} // entry → its kept shared flow
+	dropped := 0
+	for i, t := range ts {
+		j := ownerOf(i, t)
+		if j < 0 {
+			kept[i] = true
+			continue
+		}
+		k := entryKey{t.Entry, t.Closure}
+		if f, ok := first[k]; ok {
+			dropped++
+			ts[f].SharedMore++
+			if ts[f].SharedWith != ts[j].Entry {
+				ts[f].SharedWith = SharedSeveral
+			}
+			continue
+		}
+		first[k] = i
+		kept[i] = true
+		ts[i].SharedWith = ts[j].Entry
+	}
+	out := make([]Trace, 0, len(ts)-dropped)
+	for i, t := range ts {
+		if kept[i] {
+			out = append(out, t)
+		}
+	}
+	return out, dropped
 }
 
 // leafAlike counts, for each picked path, the distinct last steps of the

@@ -285,7 +285,7 @@ func printAnalyzeSummary(s index.Summary, d *discover.Result, warned []string) {
 	scr.field("flows", []string{fmt.Sprintf("%d communities", ps.Communities), fmt.Sprintf("%d processes;", ps.Trace.Processes),
 		fmt.Sprintf("entry points: %d ranked", ps.Trace.Ranked), fmt.Sprintf("%d traced", ps.Trace.Traced),
 		fmt.Sprintf("%d below the score threshold", ps.Trace.BelowScore), fmt.Sprintf("%d with no flow of 3+ steps", ps.Trace.TooShort),
-		fmt.Sprintf("%d inside other flows", ps.Trace.Subsumed)})
+		fmt.Sprintf("%d inside other flows;", ps.Trace.Subsumed), fmt.Sprintf("%d flows shown under another entry (same steps after the entry)", ps.Trace.SharedTails)})
 	if len(s.Skipped) > 0 {
 		scr.field("skipped", countItems(s.Skipped))
 		if d != nil {

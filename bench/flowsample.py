@@ -38,7 +38,7 @@ def main():
     if len(sys.argv) != 5:
         sys.exit("usage: flowsample.py GITNEXUS REPO N SEED")
     exe, repo, n, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-    procs = dump(exe, repo, "MATCH (p:Process) RETURN p.id, p.label ORDER BY p.id")
+    procs = dump(exe, repo, "MATCH (p:Process) RETURN p.id, p.label, p.description ORDER BY p.id")
     steps = dump(exe, repo, "MATCH (s)-[r:STEP_IN_PROCESS]->(p:Process) "
                             "RETURN p.id, r.step, s.name, label(s), s.filePath, s.startLine ORDER BY p.id, r.step")
     by = {}
@@ -47,8 +47,10 @@ def main():
     pick = random.Random(seed).sample(procs, min(n, len(procs)))
     print(f"# Flow sample: {os.path.basename(os.path.abspath(repo))}, {len(pick)} of {len(procs)} flows, seed {seed}\n")
     print(RUBRIC)
-    for i, (pid, label) in enumerate(pick, 1):
+    for i, (pid, label, desc) in enumerate(pick, 1):
         print(f"## {i}. {label}  ({pid})\n")
+        if desc:
+            print(f"_{desc}_\n")
         for step, name, kind, path, line in sorted(by.get(pid, [])):
             print(f"{step}. {kind} `{name}` — {path}:{line}")
         print("\nwrong steps: ?  meaningfulness: ?  note: \n")

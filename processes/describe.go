@@ -22,7 +22,8 @@ import (
 // getValue: returns the handle registered with the given path"). A flow
 // that stands for a leaf fan-out says how many other last steps it stands
 // for ("reaching setIntField (or 5 others like it)"). A
-// returned func's flow says so ("Per call of the func it returns: …").
+// returned func's flow says so ("Per call of the func BasicAuth returns
+// (a Basic HTTP Authorization middleware), reaching …").
 //
 // Nothing here knows a framework's vocabulary: the words are the
 // repository's own, so a flow reads the way its code is documented.
@@ -42,14 +43,26 @@ func describe(g *Graph, t Trace) string {
 	entry := &g.Nodes[steps[0]]
 	var b strings.Builder
 	purpose := docPurpose(entry)
-	if purpose == "" {
-		purpose = namePhrase(entry)
+	switch {
+	case closure:
+		// what runs is the returned func, not the entry: name the entry, and
+		// what it returns when its doc says ("Returns a Basic HTTP
+		// Authorization middleware" → "(a Basic HTTP Authorization
+		// middleware)"), else what its doc says it is for
+		b.WriteString("Per call of the func " + entry.Name + " returns")
+		if purpose != "" {
+			if rest, ok := cutReturns(purpose); ok {
+				purpose = rest
+			} else {
+				purpose = entry.Name + ": " + lowerFirst(purpose)
+			}
+			b.WriteString(" (" + text.Clip(purpose, maxPurpose) + ")")
+		}
+	case purpose != "":
+		b.WriteString(text.Clip(purpose, maxPurpose))
+	default:
+		b.WriteString(namePhrase(entry))
 	}
-	if closure {
-		b.WriteString("Per call of the func it returns: ")
-		purpose = lowerFirst(purpose)
-	}
-	b.WriteString(text.Clip(purpose, maxPurpose))
 	if len(steps) > 1 {
 		last := &g.Nodes[steps[len(steps)-1]]
 		b.WriteString(", reaching ")
@@ -123,6 +136,16 @@ func namePhrase(n *Node) string {
 		phrase += " (" + owner + ")"
 	}
 	return phrase
+}
+
+// cutReturns is a purpose that starts "Returns …" without that verb.
+func cutReturns(purpose string) (string, bool) {
+	for _, v := range []string{"Returns ", "Return "} {
+		if rest, ok := strings.CutPrefix(purpose, v); ok && rest != "" {
+			return rest, true
+		}
+	}
+	return "", false
 }
 
 // qualified is a symbol's name with its owner: "formBinding.Bind".

@@ -495,7 +495,7 @@ func setString() {}
 	want := map[string]string{
 		"Run → listen → accept → serve":                        "Attaches the router to a server and starts serving requests, reaching serve",
 		"HandleContext → handleHTTPRequest → route → getValue": "Handle context (Engine), reaching getValue: returns the handle registered with the given path",
-		"Logger (returned func) → record → format → pad":       "Per call of the func it returns: returns a middleware that logs each request, reaching pad",
+		"Logger (returned func) → record → format → pad":       "Per call of the func Logger returns (a middleware that logs each request), reaching pad",
 	}
 	fanout := 0
 	for label, d := range desc {

@@ -89,8 +89,8 @@ type TraceStats struct {
 	Subsumed    int `json:"subsumed"`     // walked, but every path lies inside another process
 	WithProcess int `json:"with_process"` // entry points that start at least one process
 	Processes   int `json:"processes"`
-	OverBudget  int `json:"over_budget"` // entry points not walked: the flow budget was in hand (MaxProcesses)
-	CutFlows    int `json:"cut_flows"`   // flows past the budget, dropped (the lowest entry scores)
+	OverBudget  int `json:"over_budget"`  // entry points not walked: the flow budget was in hand (MaxProcesses)
+	CutFlows    int `json:"cut_flows"`    // flows past the budget, dropped (the lowest entry scores)
 	SharedTails int `json:"shared_tails"` // flows dropped as another entry's flow after their first step (shareTails)
 }
 

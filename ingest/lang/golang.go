@@ -361,17 +361,35 @@ func (x *goExtractor) interfaceElems(id string, it *sitter.Node) {
 // declaration with scope ""), recording calls, references and local types.
 // varKind is the TypeFact kind of `var` declarations: "local" or "global".
 func (x *goExtractor) body(scope string, n *sitter.Node, varKind string) {
-	// The walk is in pre-order, so a call can lie in a func literal only
-	// once one was seen, and a `go` statement comes before its call:
-	// inReturnedFunc and Parent, which climb the tree (tree-sitter finds a
-	// parent by descending from the root: 18% of the CPU of analyzing
-	// kubernetes), are asked only then.
-	var lits bool
+	// The walk is in pre-order: the func literals that hold a call were
+	// met before it and are still open (lits, innermost last), and a `go`
+	// statement comes before its call. So whether a call runs later, in a
+	// returned literal, is read off the open literals, each asked once
+	// whether it is returned, instead of climbing from every call with
+	// inReturnedFunc: tree-sitter finds a parent by descending from the
+	// root, and that climb was 18% of the CPU of analyzing kubernetes.
+	type lit struct {
+		end      uint
+		returned bool
+	}
+	var lits []lit
+	open := func(at uint) { // drops the literals that ended before at
+		for len(lits) > 0 && lits[len(lits)-1].end <= at {
+			lits = lits[:len(lits)-1]
+		}
+	}
 	var goCall uintptr
 	walkNamedKind(n, func(c *sitter.Node, kind string) bool {
 		switch kind {
 		case "call_expression":
-			x.call(scope, c, lits, goCall)
+			later := false
+			if len(lits) > 0 {
+				open(c.StartByte())
+				for _, l := range lits {
+					later = later || l.returned
+				}
+			}
+			x.call(scope, c, later, goCall)
 		case "go_statement":
 			namedChildren(c, func(e *sitter.Node) {
 				if e.Kind() != "comment" {
@@ -381,7 +399,8 @@ func (x *goExtractor) body(scope string, n *sitter.Node, varKind string) {
 		case "type_conversion_expression":
 			x.genericCall(scope, c)
 		case "func_literal":
-			lits = true
+			open(c.StartByte())
+			lits = append(lits, lit{c.EndByte(), isReturnedFunc(c, goFuncLits)})
 			x.params(scope, field(c, "parameters"))
 		case "short_var_declaration":
 			x.shortVar(scope, c)
@@ -444,10 +463,10 @@ var goBuiltins = map[string]bool{
 	"true": true, "false": true, "nil": true, "iota": true,
 }
 
-// call records the call expression c of scope. inLit says whether a func
-// literal came before it in the body's walk (else it cannot be in one);
-// goCall is the id of the call of the last `go` statement.
-func (x *goExtractor) call(scope string, c *sitter.Node, inLit bool, goCall uintptr) {
+// call records the call expression c of scope. later says whether it
+// lies in a func literal the declaration returns (a call site of kind
+// "closure"); goCall is the id of the call of the last `go` statement.
+func (x *goExtractor) call(scope string, c *sitter.Node, later bool, goCall uintptr) {
 	fn := field(c, "function")
 	if fn != nil && fn.Kind() == "index_expression" { // explicit instantiation F[T](x)
 		fn = field(fn, "operand")
@@ -477,16 +496,13 @@ func (x *goExtractor) call(scope string, c *sitter.Node, inLit bool, goCall uint
 	kind := "call"
 	if goCall != 0 && c.Id() == goCall {
 		kind = "go" // `go s.runShard(...)`: the callee runs as a goroutine
-	} else if inLit && inReturnedFunc(c, goFuncLits, goScopeKinds) {
+	} else if later {
 		kind = "closure" // runs when the returned func is called (a middleware, per request)
 	}
 	x.f.Facts.Calls = append(x.f.Facts.Calls, CallSite{CallerID: scope, Name: name, Receiver: recv, Kind: kind, Args: nargs, Line: lineOf(c)})
 }
 
-var (
-	goFuncLits   = map[string]bool{"func_literal": true}
-	goScopeKinds = map[string]bool{"function_declaration": true, "method_declaration": true, "source_file": true}
-)
+var goFuncLits = map[string]bool{"func_literal": true}
 
 // genericCall records `F[T](x)` and `pkg.F[*T](x)`, which tree-sitter
 // parses as a conversion to a generic type (the syntax is ambiguous): a

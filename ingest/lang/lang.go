@@ -261,29 +261,40 @@ func CapContent(b []byte) string {
 // declaration runs. The walk up stops at the first of scopeKinds (the
 // declaration itself). A function stored first (`h := func...; return h`)
 // is not seen.
+//
+// Each step up is a Parent call, which tree-sitter answers by descending
+// from the root: a walk that meets the functions before their insides
+// (Go's body walk) asks isReturnedFunc once per function instead.
 func inReturnedFunc(n *sitter.Node, funcKinds, scopeKinds map[string]bool) bool {
 	for n = n.Parent(); n != nil; n = n.Parent() {
 		k := n.Kind()
 		if scopeKinds[k] {
 			return false
 		}
-		if !funcKinds[k] {
-			continue
-		}
-		p := n.Parent()
-		for p != nil && (p.Kind() == "expression_list" || p.Kind() == "parenthesized_expression") {
-			p = p.Parent()
-		}
-		if p == nil {
-			return false
-		}
-		if p.Kind() == "return_statement" {
+		if funcKinds[k] && isReturnedFunc(n, funcKinds) {
 			return true
 		}
-		if funcKinds[p.Kind()] { // an arrow whose body is this function
-			if b := p.ChildByFieldName("body"); b != nil && b.Id() == n.Id() {
-				return true
-			}
+	}
+	return false
+}
+
+// isReturnedFunc reports whether the anonymous function n (a node of one
+// of funcKinds) is returned: a result of a return statement (also among
+// several, or in parentheses), or the body of an arrow function.
+func isReturnedFunc(n *sitter.Node, funcKinds map[string]bool) bool {
+	p := n.Parent()
+	for p != nil && (p.Kind() == "expression_list" || p.Kind() == "parenthesized_expression") {
+		p = p.Parent()
+	}
+	if p == nil {
+		return false
+	}
+	if p.Kind() == "return_statement" {
+		return true
+	}
+	if funcKinds[p.Kind()] { // an arrow whose body is this function
+		if b := p.ChildByFieldName("body"); b != nil && b.Id() == n.Id() {
+			return true
 		}
 	}
 	return false

@@ -161,17 +161,20 @@ func searchRepo(ctx context.Context, root string, in tools.QueryInput) (res *que
 			res, err = nil, queryError(fmt.Errorf("%w (reading it failed: %v)", query.ErrPackDamaged, r))
 		}
 	}()
-	meta, err := graph.ReadMeta(root)
+	// The search needs the live pack's name, not the list of every indexed
+	// file: that is read, and the repository stat'ed against it (whether
+	// it moved on), beside the search, on the other core.
+	meta, err := graph.ReadMetaHead(root)
 	if err != nil {
 		return nil, queryError(err)
 	}
-	// Whether the repository moved on (a stat of every indexed file) is
-	// found out beside the search, on the other core.
 	var stale *graph.Staleness
 	staleDone := make(chan struct{})
 	go func() {
 		defer close(staleDone)
-		stale = graph.CheckStaleCached(root, meta)
+		if full, err := graph.ReadMeta(root); err == nil && full.DBFile == meta.DBFile {
+			stale = graph.CheckStaleCached(root, full)
+		}
 	}()
 	t0 := time.Now()
 	pack, err := query.MapPack(graph.CompanionPath(root, meta, graph.PackSuffix))

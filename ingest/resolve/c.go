@@ -54,6 +54,12 @@ type cTables struct {
 	files []string         // id → file
 	incl  [][]int32        // id → resolved includes
 
+	// sees memoizes cSeesAny per (file, header) id pair; mark and markGen
+	// are its walks' visited marks.
+	sees    map[uint64]bool
+	mark    []uint32
+	markGen uint32
+
 	// The include closure of one file at a time (calls are resolved file
 	// by file): stamp[id] == cur marks the files it reaches.
 	stamp     []uint32
@@ -82,7 +88,7 @@ func (t *cTables) id(file string) int32 {
 // arch include roots.
 func (r *resolver) cIndex() {
 	t := &r.ctab
-	t.protos, t.ids = map[string][]string{}, map[string]int32{}
+	t.protos, t.ids, t.sees = map[string][]string{}, map[string]int32{}, map[uint64]bool{}
 	t.stores, t.storeTypes = map[string][]*sym{}, map[string][]string{}
 	for _, f := range r.in.Files {
 		if f.Language != "c" {
@@ -130,6 +136,16 @@ func (r *resolver) cIncludePath(from, spec string, quoted bool) string {
 	spec = path.Clean(spec)
 	if quoted {
 		if p := path.Join(path.Dir(from), spec); r.paths[p] {
+			return p
+		}
+	}
+	// the include/ directory nearest above the including file that has
+	// it: a program in the tree with its own include root (the kernel's
+	// tools/ against tools/include, arch/arm code against
+	// arch/arm/include) sees its own headers first, as its build's -I
+	// does
+	for d := path.Dir(from); d != "." && d != "/" && d != ""; d = path.Dir(d) {
+		if p := d + "/include/" + spec; r.paths[p] {
 			return p
 		}
 	}
@@ -193,6 +209,62 @@ func (r *resolver) cReaches(file string) bool {
 	return ok && t.stamp[i] == t.cur
 }
 
+// cSeesAny reports whether the include closure of file reaches one of
+// headers (memoized per pair; the walk stops at the first found). It
+// leaves the current closure (cClosure) as it is.
+func (r *resolver) cSeesAny(file string, headers []string) bool {
+	t := &r.ctab
+	from, ok := t.ids[file]
+	if !ok {
+		return false
+	}
+	for _, h := range headers {
+		to, ok := t.ids[h]
+		if !ok {
+			continue
+		}
+		k := uint64(uint32(from))<<32 | uint64(uint32(to))
+		seen, ok := t.sees[k]
+		if !ok {
+			seen = t.reachesFrom(from, to)
+			t.sees[k] = seen
+		}
+		if seen {
+			return true
+		}
+	}
+	return false
+}
+
+// reachesFrom reports whether file id to is in the include closure of
+// file id from, with a walk of its own (mark/markGen, not the current
+// closure's stamp).
+func (t *cTables) reachesFrom(from, to int32) bool {
+	if from == to {
+		return true
+	}
+	if len(t.mark) < len(t.incl) {
+		t.mark = make([]uint32, len(t.incl))
+	}
+	t.markGen++
+	t.mark[from] = t.markGen
+	queue := []int32{from}
+	for len(queue) > 0 {
+		n := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, m := range t.incl[n] {
+			if m == to {
+				return true
+			}
+			if t.mark[m] != t.markGen {
+				t.mark[m] = t.markGen
+				queue = append(queue, m)
+			}
+		}
+	}
+	return false
+}
+
 // cBareCall resolves a bare call (or function reference) in a C file by
 // translation-unit visibility.
 func (r *resolver) cBareCall(c ctx, name string) ([]*sym, string, float64, outcome) {
@@ -222,11 +294,28 @@ func (r *resolver) cBareCall(c ctx, name string) ([]*sym, string, float64, outco
 		}
 	}
 	if declared {
-		for _, s := range all {
-			if s.IsExported && !r.cReaches(s.FilePath) {
-				vis = append(vis, s)
+		// the definitions the prototype can land on: those whose own
+		// translation unit sees one of the prototypes the caller sees (a
+		// definition includes its declaration); all of them when none does
+		var protos []string
+		for _, p := range r.ctab.protos[name] {
+			if r.cReaches(p) {
+				protos = append(protos, p)
 			}
 		}
+		var cands, seeing []*sym
+		for _, s := range all {
+			if s.IsExported && !r.cReaches(s.FilePath) {
+				cands = append(cands, s)
+				if r.cSeesAny(s.FilePath, protos) {
+					seeing = append(seeing, s)
+				}
+			}
+		}
+		if len(seeing) > 0 {
+			cands = seeing
+		}
+		vis = append(vis, cands...)
 	}
 	switch {
 	case len(vis) == 1:

@@ -1,0 +1,7 @@
+#include <linux/list.h>
+
+void list_add(struct list_head *new, struct list_head *head)
+{
+	new->next = head->next;
+	head->next = new;
+}

@@ -1,0 +1,9 @@
+/* the tools' own copy, for user-space programs built from tools/ */
+#ifndef __TOOLS_LINUX_LIST_H
+#define __TOOLS_LINUX_LIST_H
+
+struct list_head { struct list_head *next, *prev; };
+
+void list_add(struct list_head *new, struct list_head *head);
+
+#endif

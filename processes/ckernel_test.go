@@ -51,4 +51,12 @@ func TestCKernelEntryPoints(t *testing.T) {
 		labels = append(labels, p.Label)
 	}
 	wantFlow(t, labels, "sys_read → ksys_read → vfs_read → helper")
+	// an arch's compat entry runs the same steps after its first: the
+	// flows are sys_read's (its first callee's directory), the wrapper
+	// keeps one that says so
+	for _, p := range pr.Processes {
+		if strings.HasPrefix(p.Label, "compat_sys_s390_read") && !strings.Contains(p.Description, "after its first step, the same as sys_read's") {
+			t.Errorf("the compat wrapper's flow does not point at sys_read's: %q %q", p.Label, p.Description)
+		}
+	}
 }

@@ -80,15 +80,18 @@ func describe(g *Graph, t Trace) string {
 			}
 		}
 	}
-	if t.SharedMore > 0 {
+	if t.SharedWith >= 0 || t.SharedWith == SharedSeveral {
 		whose := "other entries'"
 		if t.SharedWith >= 0 {
 			whose = qualified(&g.Nodes[t.SharedWith]) + "'s"
 		}
-		if t.SharedMore == 1 {
-			fmt.Fprintf(&b, "; its other flow is %s after the first step", whose)
-		} else {
-			fmt.Fprintf(&b, "; its %d other flows are %s after the first step", t.SharedMore, whose)
+		fmt.Fprintf(&b, "; after its first step, the same as %s", whose)
+		switch t.SharedMore {
+		case 0:
+		case 1:
+			b.WriteString(", as is its other flow")
+		default:
+			fmt.Fprintf(&b, ", as are its %d other flows", t.SharedMore)
 		}
 	}
 	return text.Clip(b.String(), maxDescription)

@@ -94,8 +94,10 @@
 // (shareTails): where flows of different entries are the same after the
 // entry (gin's ServeHTTP and HandleContext both run handleHTTPRequest →
 // …), the best-scored entry keeps them all and each other entry keeps one,
-// whose description says where the rest are ("its 6 other flows are
-// Engine.ServeHTTP's after the first step"). A flow that stands for a leaf
+// whose description says where the rest are ("after its first step, the
+// same as Engine.ServeHTTP's, as are its 6 other flows"); ties go to the
+// entry in its first callee's directory (the kernel's sys_read, not an
+// arch's compat wrapper). A flow that stands for a leaf
 // fan-out says how many other last steps it stands for (Trace.Alike). A
 // process id is a hash of its entry point and step ids, so unchanged code
 // keeps its process ids across re-analyzes.

@@ -554,7 +554,7 @@ func (e *Engine) write()      {}
 	if len(other) != 1 {
 		t.Fatalf("Reenter has %d flows, want 1 (the rest are ServeHTTP's): %q", len(other), labels)
 	}
-	if d := other[0].Description; !strings.HasSuffix(d, "; its other flow is Engine.ServeHTTP's after the first step") {
+	if d := other[0].Description; !strings.HasSuffix(d, "; after its first step, the same as Engine.ServeHTTP's, as is its other flow") {
 		t.Errorf("Reenter's flow does not say where its other flow is: %q", d)
 	}
 	if pr.Stats.Trace.SharedTails != 1 {

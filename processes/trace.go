@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -133,7 +134,7 @@ func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, Trace
 			all = append(all, Trace{Entry: ep.Node, Score: ep.Score, Steps: p, Closure: ep.Closure, Alike: alike[i], SharedWith: -1})
 		}
 	}
-	kept, shared := shareTails(nearDupes(dedupe(all, opts.MinSteps, own)))
+	kept, shared := shareTails(g, nearDupes(dedupe(all, opts.MinSteps, own)))
 	st.SharedTails = shared
 	if len(kept) > budget { // in entry-score order: the weakest entries' flows go
 		st.CutFlows = len(kept) - budget
@@ -388,38 +389,63 @@ const SharedSeveral = -2
 // shareTails emits a sub-path that several entries share once: where
 // flows of different entries are the same after their first step
 // (ServeHTTP and HandleContext both run handleHTTPRequest → …, Run,
-// RunTLS and RunUnix the same start-up), the entry met first (the best
-// scored: ts is in entry-score order) keeps all of them, and each other
+// RunTLS and RunUnix the same start-up), the best entry (score, then its
+// first callee's directory, then the order of ts) keeps all of them, and each other
 // entry keeps its first such flow, which says how many more continue as
 // the first entry's (SharedWith, SharedMore). It returns the kept flows in
 // order and how many were dropped.
-func shareTails(ts []Trace) ([]Trace, int) {
+func shareTails(g *Graph, ts []Trace) ([]Trace, int) {
 	type tailKey struct {
 		h       uint64
 		closure bool
 	}
-	owner := map[tailKey][]int{} // tail → indexes of traces of the entry that owns it
-	tailOf := func(t Trace) tailKey { return tailKey{hashSteps(t.Steps[1:]), t.Closure} }
 	same := func(a, b Trace) bool { return a.Closure == b.Closure && slices.Equal(a.Steps[1:], b.Steps[1:]) }
-	// the owning trace of t's tail, when another entry's; -1 otherwise
-	ownerOf := func(i int, t Trace) int {
-		for _, j := range owner[tailOf(t)] {
+	// better reports whether trace a should own a tail it shares with b:
+	// the higher score, then the entry in its first callee's directory
+	// (sys_read in fs/ over an arch wrapper delegating to ksys_read), then
+	// the order of ts
+	home := func(t Trace) bool {
+		return len(t.Steps) > 1 && path.Dir(g.Nodes[t.Steps[0]].FilePath) == path.Dir(g.Nodes[t.Steps[1]].FilePath)
+	}
+	better := func(a, b Trace) bool {
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		return home(a) && !home(b)
+	}
+	// the owning trace of each distinct tail
+	owners := map[tailKey][]int{}
+	ownerOf := make([]int, len(ts))
+	for i, t := range ts {
+		k := tailKey{hashSteps(t.Steps[1:]), t.Closure}
+		found := false
+		for n, j := range owners[k] {
 			if same(ts[j], t) {
-				if ts[j].Entry != t.Entry {
-					return j
+				found = true
+				if better(t, ts[j]) {
+					owners[k][n] = i
 				}
-				return -1
+				break
 			}
 		}
-		owner[tailOf(t)] = append(owner[tailOf(t)], i)
-		return -1
+		if !found {
+			owners[k] = append(owners[k], i)
+		}
+	}
+	for i, t := range ts {
+		for _, j := range owners[tailKey{hashSteps(t.Steps[1:]), t.Closure}] {
+			if same(ts[j], t) {
+				ownerOf[i] = j
+				break
+			}
+		}
 	}
 	kept := make([]bool, len(ts))
 	first := map[entryKey]int{} // entry → its kept shared flow
 	dropped := 0
 	for i, t := range ts {
-		j := ownerOf(i, t)
-		if j < 0 {
+		j := ownerOf[i]
+		if ts[j].Entry == t.Entry {
 			kept[i] = true
 			continue
 		}

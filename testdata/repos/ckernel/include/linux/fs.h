@@ -21,6 +21,7 @@ static inline unsigned int file_count(struct file *f)
 	return f->f_count;
 }
 
+extern ssize_t ksys_read(unsigned int fd, char __user *buf, size_t count);
 extern ssize_t vfs_read(struct file *, char __user *, size_t, loff_t *);
 extern int register_chrdev(unsigned int major, const char *name,
 			   const struct file_operations *fops);

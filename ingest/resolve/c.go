@@ -14,6 +14,8 @@ package resolve
 //  4. the only non-static definition of that name in the repository
 //     (the include chain was not followed: a generated or arch header
 //     missing from the tree)                                  → global-name
+//     — for a call; a function named as a value (a callback) must be
+//     visible by 1–3
 //
 // Include paths are searched relative to the including file (quoted
 // includes), then under the kernel's include roots — include/, each

@@ -118,7 +118,14 @@ func (r *resolver) resolveCall(c ctx, cs lang.CallSite) ([]*sym, string, float64
 	}
 
 	if recv == "" && c.sc.f.Language == "c" {
-		return r.cBareCall(c, name)
+		ss, reason, conf, out := r.cBareCall(c, name)
+		if cs.Kind == "reference" && reason == schema.ReasonGlobalName {
+			// a name used as a value that no visible declaration makes a
+			// function is rather a variable, a member or a macro's
+			// argument than a callback defined in a file nothing includes
+			return nil, "", 0, unresolved
+		}
+		return ss, reason, conf, out
 	}
 	if recv == "" {
 		cands, reason := r.bareName(c, name)

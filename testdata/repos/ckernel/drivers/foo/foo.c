@@ -35,3 +35,12 @@ static int foo_init(void)
 	return register_chrdev(0, "foo", &foo_fops);
 }
 module_init(foo_init);
+
+struct foo_dev { int waker; };
+
+/* waker is a member name given to a macro here, not the sample's function */
+int foo_wake(int *p)
+{
+	struct foo_dev *d = container_of(p, struct foo_dev, waker);
+	return d->waker;
+}

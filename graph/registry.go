@@ -426,7 +426,7 @@ func findIndexed(dir string) (RepoEntry, error) {
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(IndexDir(d), metaFileName)); err == nil {
-			m, err := ReadMeta(d)
+			m, err := ReadMetaHead(d) // the entry's fields, not the file list
 			if err != nil {
 				return RepoEntry{}, err
 			}

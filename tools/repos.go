@@ -77,7 +77,7 @@ func ListRepos(list []graph.RepoEntry, in ListReposInput) (*ListReposOutput, err
 	for i := in.Offset; i < len(list) && len(out.Repos) < limit; i++ {
 		e := list[i]
 		info := RepoInfo{Name: e.Name, Path: e.Path, IndexedAt: e.IndexedAt.UTC().Format(time.RFC3339), Commit: e.Commit, Branch: e.Branch, Stats: e.Counts}
-		if _, err := graph.ReadMeta(e.Path); err == nil {
+		if _, err := graph.ReadMetaHead(e.Path); err == nil {
 			info.Indexed = true
 		}
 		out.Repos = append(out.Repos, info)

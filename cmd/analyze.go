@@ -223,9 +223,13 @@ func watchAnalyze(ctx context.Context, abs string, opts index.Options, prog *pro
 			if c := s.Changes; c != nil {
 				ch = fmt.Sprintf("%d added, %d changed, %d deleted; ", c.Added, c.Changed, c.Deleted)
 			}
-			stdout().linef("%s updated in %.1fs: %s%d parsed, %d unchanged; %d files, %d symbols, %d flows (%s)",
-				time.Now().Format(time.TimeOnly), s.Seconds, ch, s.Parsed, s.Reused, s.Files, s.Symbols,
-				s.Processes.Trace.Processes, changedItems(u.Changed, u.Events))
+			what := "updated"
+			if s.UpToDate {
+				what = "up to date (index kept)"
+			}
+			stdout().linef("%s %s in %.1fs: %s%d parsed, %d unchanged; %d files, %d symbols, %d flows (%s)",
+				time.Now().Format(time.TimeOnly), what, s.Seconds, ch, s.Parsed, s.Reused, s.Files, s.Symbols,
+				s.Nodes["Process"], changedItems(u.Changed, u.Events))
 		}
 	}})
 	code := ExitError
@@ -266,6 +270,17 @@ func interrupted(ctx context.Context, err error) error {
 // (warned: the embeddings one) is referred to, not repeated.
 func printAnalyzeSummary(s index.Summary, d *discover.Result, warned []string) {
 	scr := stdout()
+	if s.UpToDate {
+		scr.linef("%s (%s) is up to date: its %d files are unchanged since the last analyze; the index was kept (%.1fs; --force rebuilds it)",
+			scr.paint(styleBold, s.Name), s.Path, s.Files, s.Seconds)
+		if s.Commit != "" {
+			scr.linef("  commit      %s", shortSHA(s.Commit))
+		}
+		scr.field("symbols", append([]string{fmt.Sprintf("%d:", s.Symbols)}, countItems(s.Kinds)...))
+		scr.field("flows", []string{fmt.Sprintf("%d communities", s.Nodes["Community"]), fmt.Sprintf("%d processes", s.Nodes["Process"])})
+		scr.field("time", phaseItems(s.Phases))
+		return
+	}
 	scr.linef("Indexed %s (%s) in %.1fs", scr.paint(styleBold, s.Name), s.Path, s.Seconds)
 	if s.Commit != "" {
 		scr.linef("  commit      %s", shortSHA(s.Commit))

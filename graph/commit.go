@@ -117,6 +117,35 @@ func (b *Build) Commit(meta *Meta) (err error) {
 	return nil
 }
 
+// KeepLive ends the build without a new database, when the caller found
+// that the live index already is what this build would load (the same
+// build of gitnexus over the same files: index.Build compares them).
+// meta.json is read again under the build's lock, update is applied to it
+// (this analyze's commit, branch and time) and it is replaced atomically,
+// still naming the live database and its companions; the staging
+// directory goes and the lock is released. It must be called before Load.
+// On error the build is aborted and the live index is left as it was.
+func (b *Build) KeepLive(update func(*Meta)) (*Meta, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	defer b.abortLocked()
+	if b.state != stateAdding {
+		return nil, errors.New("graph build: KeepLive called after Load, Commit or Abort")
+	}
+	live, err := ReadMeta(b.root)
+	if err != nil {
+		return nil, fmt.Errorf("keep the live index: %w", err)
+	}
+	if _, err := os.Stat(filepath.Join(b.dir, live.DBFile)); err != nil {
+		return nil, fmt.Errorf("keep the live index: %w", err)
+	}
+	update(live)
+	if err := writeMeta(b.root, live); err != nil {
+		return nil, err
+	}
+	return live, nil
+}
+
 // Attach adds a companion file to the index being built: path (a file the
 // caller wrote, best in StagingDir) becomes <database file><suffix> beside
 // the new database at Commit, before the swap, so that readers of meta.json

@@ -56,6 +56,14 @@
 // place (Kuzu transactions: delete and insert the rows that changed) was
 // not tried yet; it is what would take an edit under a second.
 //
+// A re-analyze that finds nothing changed (the same gitnexus build,
+// Meta.Build, over the same files with the same content and outcomes;
+// index.Build compares them after resolution) does not build at all:
+// KeepLive rewrites meta.json under the lock with the new commit, branch
+// and time, still naming the live database, and discards the staging
+// directory. index.Build verifies the live index first (Verify) and
+// rebuilds a damaged one.
+//
 // Edges whose endpoint id has no node are dropped at Load, counted in
 // Meta.DroppedEdges and logged: Kuzu fails the whole COPY on one such row,
 // and its ignore_errors option makes rel COPYs about 3x slower, so Load

@@ -46,6 +46,11 @@ type Meta struct {
 	Commit        string    `json:"commit"`
 	Branch        string    `json:"branch"`
 	IndexedAt     time.Time `json:"indexedAt"`
+	// Build names the executable and the layout of its cached parse
+	// results (ingest.FactStamp) that built the index: a re-analyze by the
+	// same build over the same files keeps the index (Build.KeepLive).
+	// Empty when unknown, and in indexes from an older gitnexus.
+	Build string `json:"build,omitempty"`
 	// DBFile is the live database, relative to .gitnexus/.
 	DBFile string `json:"dbFile"`
 	// Counts holds rows actually loaded: nodes by label, edges by rel type.

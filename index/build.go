@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -80,8 +81,13 @@ type Summary struct {
 	Reused int `json:"reused"`
 	// Changes compares the indexed files with the index this build
 	// replaced (nil when there was none).
-	Changes *FileChanges       `json:"changes,omitempty"`
-	Phases  map[string]float64 `json:"phases"`
+	Changes *FileChanges `json:"changes,omitempty"`
+	// UpToDate is set when nothing changed since the last analyze (the
+	// same gitnexus, files and options): the live index was kept, not
+	// rebuilt, and only meta.json's commit and time were brought forward.
+	// Processes is then zero (not traced again); Nodes counts the flows.
+	UpToDate bool               `json:"up_to_date,omitempty"`
+	Phases   map[string]float64 `json:"phases"`
 	// PeakRSS is the process's peak resident memory in MiB during each
 	// stage: "ingest" (discover, parse, resolve), "processes", "load" (the
 	// graph COPYs), "pack" (the search pack), "embed" and "commit"; absent
@@ -200,6 +206,19 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	if err := nothingIndexed(st.Files, res.Discovery); err != nil {
 		return nil, err
 	}
+	name := opts.Name
+	if name == "" {
+		name = filepath.Base(root)
+	}
+
+	// Nothing changed: the live index is what the rest would build.
+	if !opts.Force && unchanged(live, res, emb == nil, opts.ToolVersion, stamp, name) {
+		if err := graph.Verify(root, live); err != nil {
+			slog.Debug("the live index does not verify; rebuilding it", "err", err)
+		} else {
+			return keepLive(b, live, res, start, peak, embeddings)
+		}
+	}
 
 	// 3. Communities and processes over the call graph ingest kept.
 	t0 := time.Now()
@@ -275,10 +294,6 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	}
 
 	// 5. Commit: meta.json names the new database and its pack.
-	name := opts.Name
-	if name == "" {
-		name = filepath.Base(root)
-	}
 	counts := map[string]int{}
 	for k, v := range st.Labels {
 		counts[k] = v
@@ -293,7 +308,8 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		RepoName:      name,
 		Commit:        discovery.Commit,
 		Branch:        discovery.Branch,
-		IndexedAt:     time.Now().UTC(),
+		IndexedAt:     start.UTC(),
+		Build:         stamp,
 		Counts:        counts,
 		Files:         st.FileHashes,
 		ParseStatus:   st.ParseStatus,
@@ -304,8 +320,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		Embeddings:    embInfo,
 	}
 	if resolution != nil {
-		meta.Calls = map[string]int{"callSites": resolution.CallSites, "resolved": resolution.Resolved,
-			"external": resolution.External, "dynamic": resolution.Dynamic, "unresolved": resolution.Unresolved}
+		meta.Calls = callCounts(resolution)
 		meta.Unresolved = unresolvedByFile
 	}
 	st.Phases["total"] = time.Since(start).Seconds()
@@ -331,6 +346,70 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		Seconds: time.Since(start).Seconds(), Embeddings: embeddings,
 		Resolution: resolution, Unresolved: samples, Processes: procStats,
 		Discovery: discovery, Meta: meta,
+	}, nil
+}
+
+// unchanged reports whether the live index (nil: none) is what this
+// build would commit: built by the same gitnexus (schema, version and
+// executable, stamp) under the same name, of the same files with the
+// same content, parse outcomes, skips and call resolution, and keyword-only
+// as this build (noVectors: no embedding stage) would be. The graph, the
+// processes and the search pack are functions of these (the equivalence
+// tests compare re-analyzed indexes with cold builds).
+func unchanged(live *graph.Meta, res *ingest.Result, noVectors bool, version, stamp, name string) bool {
+	if live == nil || stamp == "" || live.Build != stamp || live.SchemaVersion != schema.Version ||
+		live.ToolVersion != version || live.RepoName != name || !noVectors || live.Embeddings.Count != 0 {
+		return false
+	}
+	st := res.Stats
+	if !maps.Equal(live.Files, st.FileHashes) || !maps.Equal(live.ParseStatus, st.ParseStatus) ||
+		!maps.Equal(live.Skipped, st.Skipped) || !maps.Equal(live.Languages, st.Languages) ||
+		!maps.Equal(live.Kinds, st.Kinds) || !maps.Equal(live.Unresolved, res.Unresolved) {
+		return false
+	}
+	return maps.Equal(live.Calls, callCounts(res.Resolution))
+}
+
+// callCounts is Meta.Calls for resolution stats r (nil for nil).
+func callCounts(r *resolve.Stats) map[string]int {
+	if r == nil {
+		return nil
+	}
+	return map[string]int{"callSites": r.CallSites, "resolved": r.Resolved,
+		"external": r.External, "dynamic": r.Dynamic, "unresolved": r.Unresolved}
+}
+
+// keepLive ends a build that found nothing changed (unchanged): the live
+// index stays, meta.json records this analyze's commit, branch and time
+// (so that answers no longer call touched-but-unchanged files stale), and
+// the summary is the live index's counts with UpToDate set.
+func keepLive(b *graph.Build, live *graph.Meta, res *ingest.Result, start time.Time, peak *peakRSS, embeddings string) (*Summary, error) {
+	st, d := res.Stats, res.Discovery
+	meta, err := b.KeepLive(func(m *graph.Meta) {
+		m.Commit, m.Branch, m.IndexedAt = d.Commit, d.Branch, start.UTC()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("keep the live index: %w", err)
+	}
+	nodes, edges := map[string]int{}, map[string]int{}
+	for _, t := range schema.NodeTables() {
+		nodes[string(t.Label)] = meta.Counts[string(t.Label)]
+	}
+	for _, r := range schema.Rels {
+		edges[string(r.Type)] = meta.Counts[string(r.Type)]
+	}
+	st.Phases["total"] = time.Since(start).Seconds()
+	peak.mark("commit")
+	return &Summary{
+		Repo: meta.RepoName, Name: meta.RepoName, Path: meta.RepoRoot, Commit: meta.Commit, Git: d.Git,
+		Files: st.Files, Folders: st.Folders, Symbols: st.Symbols,
+		Languages: st.Languages, Kinds: st.Kinds, Nodes: nodes, Edges: edges,
+		ParseStatus: st.ParseStatus, Skipped: st.Skipped, Parsed: st.Parsed, Reused: st.Reused,
+		Changes: &FileChanges{}, UpToDate: true,
+		Phases: st.Phases, PeakRSS: peak.close(),
+		Seconds: time.Since(start).Seconds(), Embeddings: embeddings,
+		Resolution: res.Resolution, Unresolved: res.Samples,
+		Discovery: d, Meta: meta,
 	}, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/query"
@@ -143,4 +144,116 @@ func TestBuildRefusesAnIndexOfNothing(t *testing.T) {
 	if _, err := graph.ReadMeta(root); err == nil {
 		t.Error("an index of nothing was committed")
 	}
+}
+
+// TestUnchangedKeepsIndex: a re-analyze that finds every file unchanged
+// keeps the live database (no rebuild) and brings meta.json's time
+// forward, so a file only touched is no longer called stale; a changed
+// file, --force, another name or a damaged live index rebuild it.
+func TestUnchangedKeepsIndex(t *testing.T) {
+	t.Setenv("GITNEXUS_HOME", t.TempDir())
+	root := fixture(t, "pyapp")
+	ctx := context.Background()
+	opts := Options{SkipEmbeddings: true, ToolVersion: "test"}
+	first, err := Build(ctx, root, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.UpToDate || first.Meta.Build == "" {
+		t.Fatalf("first build: up_to_date %v, build stamp %q", first.UpToDate, first.Meta.Build)
+	}
+	db := first.Meta.DBFile
+
+	// Touched, not changed: stale before, kept and fresh after.
+	src := filepath.Join(root, "app", "service.py")
+	if _, err := os.Stat(src); err != nil {
+		t.Fatalf("fixture file: %v", err)
+	}
+	later := first.Meta.IndexedAt.Add(2 * time.Second)
+	if err := os.Chtimes(src, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if s := graph.CheckStale(root, first.Meta); s == nil || s.ChangedFiles != 1 {
+		t.Fatalf("a touched file is not reported stale: %+v", s)
+	}
+	time.Sleep(2100 * time.Millisecond) // the next build starts after the touch
+	kept, err := Build(ctx, root, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !kept.UpToDate || kept.Meta.DBFile != db || kept.Changes == nil || *kept.Changes != (FileChanges{}) {
+		t.Fatalf("unchanged re-analyze: up_to_date %v, database %s (was %s), changes %+v", kept.UpToDate, kept.Meta.DBFile, db, kept.Changes)
+	}
+	if kept.Nodes["Process"] != first.Nodes["Process"] || kept.Edges["CALLS"] != first.Edges["CALLS"] || kept.Symbols != first.Symbols {
+		t.Errorf("kept summary counts differ: processes %d/%d, calls %d/%d, symbols %d/%d",
+			kept.Nodes["Process"], first.Nodes["Process"], kept.Edges["CALLS"], first.Edges["CALLS"], kept.Symbols, first.Symbols)
+	}
+	meta, err := graph.ReadMeta(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta.DBFile != db || !meta.IndexedAt.After(first.Meta.IndexedAt) {
+		t.Fatalf("meta after keeping: database %s, indexed at %v (was %v)", meta.DBFile, meta.IndexedAt, first.Meta.IndexedAt)
+	}
+	if s := graph.CheckStale(root, meta); s != nil {
+		t.Errorf("still stale after the re-analyze: %+v", s)
+	}
+	if err := graph.Verify(root, meta); err != nil {
+		t.Errorf("kept index does not verify: %v", err)
+	}
+
+	rebuilt := func(what string, o Options) {
+		t.Helper()
+		before, err := graph.ReadMeta(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := Build(ctx, root, o)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if sum.UpToDate || sum.Meta.DBFile == before.DBFile {
+			t.Errorf("%s: index kept (up_to_date %v, database %s)", what, sum.UpToDate, sum.Meta.DBFile)
+		}
+	}
+	force := opts
+	force.Force = true
+	rebuilt("--force", force)
+	renamed := opts
+	renamed.Name = "other"
+	rebuilt("another name", renamed)
+	renamed.Name = ""
+	rebuilt("the name back", opts)
+	if err := os.WriteFile(src, append(mustRead(t, src), "\n# changed\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rebuilt("a changed file", opts)
+
+	// A damaged live index is rebuilt, not kept.
+	meta, err = graph.ReadMeta(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pack := graph.CompanionPath(root, meta, graph.PackSuffix)
+	data := mustRead(t, pack)
+	data[len(data)/2] ^= 0xff
+	if err := os.WriteFile(pack, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rebuilt("a damaged pack", opts)
+	if meta, err = graph.ReadMeta(root); err != nil {
+		t.Fatal(err)
+	}
+	if err := graph.Verify(root, meta); err != nil {
+		t.Errorf("rebuilt index does not verify: %v", err)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

@@ -25,6 +25,12 @@
 //     (TestReanalyzeEqualsColdBuild). On prometheus (1,177 files) this
 //     takes parse from 1.6 s to 0.14 s; the rest (resolution, processes,
 //     the graph load and the search pack) is still redone.
+//     When every file, parse outcome, skip and resolution count is what
+//     the live index records, and the live index was built by this same
+//     executable (Meta.Build) without vectors, as this build would be,
+//     Build stops here: the live index is kept (graph.Build.KeepLive),
+//     meta.json takes this analyze's commit and time, and the summary
+//     says UpToDate (prometheus: about 0.5 s against 2.2 s).
 //     Rows stream into the build's NDJSON files as they come; what stays
 //     in memory is the compact symbol index and call edges resolution and
 //     the next stage need.

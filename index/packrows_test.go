@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/gitnexus/gitnexus/graph"
-	"github.com/gitnexus/gitnexus/internal/testkit"
 	"github.com/gitnexus/gitnexus/ingest"
+	"github.com/gitnexus/gitnexus/internal/testkit"
 	"github.com/gitnexus/gitnexus/processes"
 	"github.com/gitnexus/gitnexus/query"
 )

@@ -58,13 +58,14 @@ func Clip(s string, n int) string {
 	return strings.TrimRight(s[:cut], " ,;:") + "…"
 }
 
-// reRole matches a reStructuredText role or literal: :meth:`~flask.Flask.route`,
-// ``methods=["GET"]``.
+// reRole matches a reStructuredText role (:meth:`~flask.Flask.route`) or
+// inline literal (methods=["GET"] between double backquotes).
 var reRole = regexp.MustCompile("(?::[a-z][a-z:]*:)?`(`?)([^`]+)`?`")
 
 // plainMarkup drops Sphinx roles and literal quotes from a docstring
 // sentence: ":meth:`route`" → "route", ":class:`~flask.Blueprint`" →
-// "Blueprint", "``with``" → "with". Markdown's `code` stays as written.
+// "Blueprint", a literal in double backquotes → its text. Markdown's
+// `code` stays as written.
 func plainMarkup(s string) string {
 	if !strings.Contains(s, "``") && !strings.Contains(s, ":`") {
 		return s

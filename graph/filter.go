@@ -2,7 +2,6 @@ package graph
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"hash/maphash"
 	"io"
@@ -44,11 +43,8 @@ func (s idSet) has(l schema.Label, id string) bool {
 // the log.
 func (b *Build) filterDangling(rf *rowFile, p schema.Pair) (path string, kept int, sample string, err error) {
 	sound := func(line []byte) (bool, error) {
-		var e struct {
-			From string `json:"from"`
-			To   string `json:"to"`
-		}
-		if err := json.Unmarshal(line, &e); err != nil {
+		e, err := parseEdgeLine(line)
+		if err != nil {
 			return false, fmt.Errorf("read back %s: %w", rf.path, err)
 		}
 		return b.ids.has(p.From, e.From) && b.ids.has(p.To, e.To), nil

@@ -6,7 +6,6 @@ package graph
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -227,8 +226,8 @@ func (b *Build) EachEdge(ctx context.Context, rt schema.RelType, fn func(EdgeRow
 	b.mu.Unlock()
 	for _, path := range paths {
 		if err := eachLineCtx(ctx, path, func(line []byte) error {
-			var e EdgeRow
-			if err := json.Unmarshal(line, &e); err != nil {
+			e, err := parseEdgeLine(line)
+			if err != nil {
 				return fmt.Errorf("read back %s: %w", filepath.Base(path), err)
 			}
 			return fn(e)

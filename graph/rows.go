@@ -103,9 +103,12 @@ func (b *Build) AddEdge(e schema.Edge) error {
 	if !schema.HasPair(e.Type, schema.Pair{From: e.FromLabel, To: e.ToLabel}) {
 		return fmt.Errorf("graph build: %s has no %s→%s pair (edge %s → %s); see schema.Rels", e.Type, e.FromLabel, e.ToLabel, e.From, e.To)
 	}
-	line, err := encodeRow(e)
-	if err != nil {
-		return err
+	line, ok := appendEdgeLine(nil, e)
+	if !ok {
+		var err error
+		if line, err = encodeRow(e); err != nil {
+			return err
+		}
 	}
 	return b.add(relKey(e.Type, e.FromLabel, e.ToLabel),
 		fmt.Sprintf("rel-%s-%s-%s.json", e.Type, e.FromLabel, e.ToLabel), line, "", "")

@@ -112,6 +112,13 @@ func (s stemmer) term(w string) string {
 	if st, ok := s[w]; ok {
 		return st
 	}
+	st := stem(w)
+	s[w] = st
+	return st
+}
+
+// stem is w's index term (stemmer.term without the memory).
+func stem(w string) string {
 	st := w
 	if azOnly(w) {
 		st = english.Stem(w, true)
@@ -123,7 +130,6 @@ func (s stemmer) term(w string) string {
 			st = st[:len(st)-2]
 		}
 	}
-	s[w] = st
 	return st
 }
 
@@ -140,30 +146,66 @@ func azOnly(w string) bool {
 	return true
 }
 
-// indexBuilder accumulates the documents of one field.
+// indexBuilder accumulates the documents of one field. Words become term
+// ids through one map lookup each (words: a word's id, or stopWord; only a
+// new word is stemmed and looked up in terms), and a document's term
+// frequencies are counted in a slice by id: tokenizing and counting are
+// most of a pack's work (the Linux kernel's bodies).
 type indexBuilder struct {
-	stem     stemmer
 	ix       *bm25Index
 	totalLen uint64
-	tf       map[string]uint32
+	tok      text.Tokenizer
+	words    map[string]int32 // word → term id, or stopWord
+	terms    map[string]int32 // term → id
+	lists    []*postingList   // by term id
+	tf       []uint32         // by term id: counts in the document being added
+	touched  []int32          // term ids counted in it
 }
 
-func newIndexBuilder(stem stemmer) *indexBuilder {
-	return &indexBuilder{stem: stem, tf: map[string]uint32{}, ix: &bm25Index{built: map[string]*postingList{}}}
+// stopWord marks a word of text.StopWords in indexBuilder.words.
+const stopWord = -1
+
+func newIndexBuilder() *indexBuilder {
+	return &indexBuilder{words: map[string]int32{}, terms: map[string]int32{}, ix: &bm25Index{}}
+}
+
+// termID is w's term id, stopWord for a stop word.
+func (b *indexBuilder) termID(w []byte) int32 {
+	if id, ok := b.words[string(w)]; ok {
+		return id
+	}
+	word := string(w)
+	if text.StopWords[word] {
+		b.words[word] = stopWord
+		return stopWord
+	}
+	t := stem(word)
+	id, ok := b.terms[t]
+	if !ok {
+		id = int32(len(b.lists))
+		b.terms[t] = id
+		b.lists = append(b.lists, &postingList{})
+		b.tf = append(b.tf, 0)
+	}
+	b.words[word] = id
+	return id
 }
 
 // add indexes the texts as one document doc (each document once, in
 // increasing order).
 func (b *indexBuilder) add(doc int32, texts ...string) {
-	clear(b.tf)
 	var n uint32
 	for _, s := range texts {
-		text.Words(s, func(w string) {
-			if text.StopWords[w] {
+		b.tok.Words(s, func(w []byte) {
+			id := b.termID(w)
+			if id == stopWord {
 				return
 			}
 			n++
-			b.tf[b.stem.term(w)]++
+			if b.tf[id] == 0 {
+				b.touched = append(b.touched, id)
+			}
+			b.tf[id]++
 		})
 	}
 	if int(doc) >= len(b.ix.docLen) {
@@ -175,18 +217,22 @@ func (b *indexBuilder) add(doc int32, texts ...string) {
 	b.ix.docLen[doc] = n
 	b.ix.numDocs++
 	b.totalLen += uint64(n)
-	for t, c := range b.tf {
-		pl := b.ix.built[t]
-		if pl == nil {
-			pl = &postingList{}
-			b.ix.built[t] = pl
-		}
-		pl.append(doc, c)
+	for _, id := range b.touched {
+		b.lists[id].append(doc, b.tf[id])
+		b.tf[id] = 0
 	}
+	b.touched = b.touched[:0]
 }
 
 // done finishes the index over nodes documents.
 func (b *indexBuilder) done(nodes int) *bm25Index {
+	if b.terms != nil { // the first call
+		b.ix.built = make(map[string]*postingList, len(b.terms))
+		for t, id := range b.terms {
+			b.ix.built[t] = b.lists[id]
+		}
+		b.words, b.terms, b.lists, b.tf = nil, nil, nil, nil
+	}
 	if len(b.ix.docLen) < nodes {
 		b.ix.docLen = append(b.ix.docLen, make([]uint32, nodes-len(b.ix.docLen))...)
 	}

@@ -321,11 +321,8 @@ type packBuilder struct {
 }
 
 func newPackBuilder() *packBuilder {
-	stem := stemmer{}
-	// The body index has a stemmer of its own: it is built on a goroutine
-	// of its own (startBodies).
 	return &packBuilder{g: &graphCopy{index: map[string]int32{}},
-		ident: newIndexBuilder(stem), doc: newIndexBuilder(stem), file: newIndexBuilder(stem), body: newIndexBuilder(stemmer{})}
+		ident: newIndexBuilder(), doc: newIndexBuilder(), file: newIndexBuilder(), body: newIndexBuilder()}
 }
 
 // bodyDoc is one symbol's source text for the body index.

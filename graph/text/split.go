@@ -177,29 +177,102 @@ func Segments(s string) []string {
 // bytes of s are read.
 //
 //	Words("ParseConfig reads a\nYAML file") = parse config parseconfig reads a yaml file
-func Words(s string, emit func(w string)) {
+//
+// Words is a Tokenizer's Words with a Tokenizer of its own.
+func Words(s string, emit func(w []byte)) {
+	var t Tokenizer
+	t.Words(s, emit)
+}
+
+// Tokenizer makes Words with buffers it reuses from call to call: the
+// search pack tokenizes every symbol's source text (the Linux kernel: most
+// of its CPU time), and a word is handed over as bytes in these buffers,
+// so that a caller can look it up (m[string(w)] does not allocate) before
+// it keeps it. A Tokenizer is not safe for concurrent use.
+type Tokenizer struct {
+	word, whole []byte
+}
+
+// Words calls emit with each word of s, as the function Words does; w is
+// valid only until emit returns.
+func (t *Tokenizer) Words(s string, emit func(w []byte)) {
 	if len(s) > MaxIndexInput {
 		s = s[:MaxIndexInput]
 	}
-	var words []string
 	for len(s) > 0 {
-		i := strings.IndexFunc(s, isSegmentRune)
+		i := segmentStart(s)
 		if i < 0 {
 			return
 		}
 		s = s[i:]
-		j := strings.IndexFunc(s, func(r rune) bool { return !isSegmentRune(r) })
-		if j < 0 {
-			j = len(s)
-		}
-		words = words[:0]
-		splitWords(s[:j], func(w string) { words = append(words, lowerWord(w)) })
-		for _, w := range words {
-			emit(w)
-		}
-		if len(words) > 1 {
-			emit(strings.Join(words, ""))
+		j := segmentEnd(s)
+		n := 0
+		t.whole = t.whole[:0]
+		splitWords(s[:j], func(w string) {
+			t.word = appendLower(t.word[:0], w)
+			t.whole = append(t.whole, t.word...)
+			n++
+			emit(t.word)
+		})
+		if n > 1 {
+			emit(t.whole)
 		}
 		s = s[j:]
 	}
+}
+
+// segmentStart is the offset of the first segment rune of s, -1 if none.
+func segmentStart(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf {
+			if k := strings.IndexFunc(s[i:], isSegmentRune); k >= 0 {
+				return i + k
+			}
+			return -1
+		} else if asciiSegment[c] {
+			return i
+		}
+	}
+	return -1
+}
+
+// segmentEnd is the offset of the first rune of s that is not a segment
+// rune, len(s) if none.
+func segmentEnd(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf {
+			if k := strings.IndexFunc(s[i:], func(r rune) bool { return !isSegmentRune(r) }); k >= 0 {
+				return i + k
+			}
+			return len(s)
+		} else if !asciiSegment[c] {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// asciiSegment is isSegmentRune for the ASCII runes.
+var asciiSegment = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = isSegmentRune(rune(c))
+	}
+	return t
+}()
+
+// appendLower appends w lower-cased (lowerWord's result) to dst.
+func appendLower(dst []byte, w string) []byte {
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			return append(dst, strings.ToLower(w)...)
+		}
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }

@@ -78,7 +78,7 @@ func TestWords(t *testing.T) {
 	}
 	for in, want := range cases {
 		var got []string
-		Words(in, func(w string) { got = append(got, w) })
+		Words(in, func(w []byte) { got = append(got, string(w)) })
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("Words(%q) = %q, want %q", in, got, want)
 		}
@@ -148,8 +148,8 @@ func checkOutputs(t *testing.T, s string) {
 			t.Fatalf("SplitIdentifier(%q) gave %q", s, w)
 		}
 	}
-	Words(s, func(w string) {
-		if !isWord(w) {
+	Words(s, func(b []byte) {
+		if w := string(b); !isWord(w) {
 			t.Fatalf("Words(%q) gave %q", s, w)
 		}
 	})
@@ -209,4 +209,70 @@ func TestFirstSentence(t *testing.T) {
 
 		t.Errorf("Clip = %q", got)
 	}
+}
+
+// wordsBefore is Words as it was written before the Tokenizer (segments by
+// strings.IndexFunc, words collected, the whole form joined): the
+// reference the Tokenizer must agree with.
+func wordsBefore(s string, emit func(w string)) {
+	if len(s) > MaxIndexInput {
+		s = s[:MaxIndexInput]
+	}
+	var words []string
+	for len(s) > 0 {
+		i := strings.IndexFunc(s, isSegmentRune)
+		if i < 0 {
+			return
+		}
+		s = s[i:]
+		j := strings.IndexFunc(s, func(r rune) bool { return !isSegmentRune(r) })
+		if j < 0 {
+			j = len(s)
+		}
+		words = words[:0]
+		splitWords(s[:j], func(w string) { words = append(words, lowerWord(w)) })
+		for _, w := range words {
+			emit(w)
+		}
+		if len(words) > 1 {
+			emit(strings.Join(words, ""))
+		}
+		s = s[j:]
+	}
+}
+
+// tokenizerAgrees fails t when one Tokenizer (reused) and wordsBefore give
+// different words for s.
+func tokenizerAgrees(t *testing.T, tok *Tokenizer, s string) {
+	t.Helper()
+	var want, got []string
+	wordsBefore(s, func(w string) { want = append(want, w) })
+	tok.Words(s, func(w []byte) { got = append(got, string(w)) })
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Tokenizer.Words(%q)\n got %q\nwant %q", s, got, want)
+	}
+}
+
+// TestTokenizerAgrees: the Tokenizer gives the words the earlier Words
+// gave, on code, prose, Unicode, invalid UTF-8 and text past MaxIndexInput.
+func TestTokenizerAgrees(t *testing.T) {
+	var tok Tokenizer
+	for _, s := range []string{
+		"func (r *UserRepo) Get(id int64) error { return r.db.QueryRow(ctx, getUserByID, id) }",
+		"HTTPServer parseJSON XMLHttpRequest http2Server x509Cert 2fa __init__ foo-bar --flag",
+		"Der Parser für İstanbul, grüße; 路由器 把请求 ÀÉÎ straße ǅemal",
+		"bad\xffutf8\xc3 mixed\x80Words", "", "   ", "a", "_", "-_-",
+		strings.Repeat("someIdentifier_with_parts ", MaxIndexInput/20),
+	} {
+		tokenizerAgrees(t, &tok, s)
+	}
+}
+
+// FuzzTokenizer: the Tokenizer and the earlier Words agree on any input.
+func FuzzTokenizer(f *testing.F) {
+	for _, s := range []string{"ParseConfig reads a\nYAML file", "İstanbulParser_x9", "a\xffb", "路由器Router"} {
+		f.Add(s)
+	}
+	var tok Tokenizer
+	f.Fuzz(func(t *testing.T, s string) { tokenizerAgrees(t, &tok, s) })
 }

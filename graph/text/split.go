@@ -101,8 +101,14 @@ func splitWords(s string, emit func(string)) {
 		start = -1
 	}
 	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		c := class(r)
+		var r rune
+		var c, n int
+		if b := s[i]; b < utf8.RuneSelf {
+			r, c, n = rune(b), asciiClass[b], 1
+		} else {
+			r, n = utf8.DecodeRuneInString(s[i:])
+			c = class(r)
+		}
 		if c == sep {
 			flush(i)
 			prev = sep
@@ -131,6 +137,14 @@ func splitWords(s string, emit func(string)) {
 	}
 	flush(len(s))
 }
+
+// asciiClass is class for the ASCII runes.
+var asciiClass = func() (t [utf8.RuneSelf]int) {
+	for r := range t {
+		t[r] = class(rune(r))
+	}
+	return t
+}()
 
 // lowerWord lower-cases w, without allocating when it is lower-case ASCII.
 func lowerWord(w string) string {

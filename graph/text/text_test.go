@@ -230,7 +230,7 @@ func wordsBefore(s string, emit func(w string)) {
 			j = len(s)
 		}
 		words = words[:0]
-		splitWords(s[:j], func(w string) { words = append(words, lowerWord(w)) })
+		splitWordsBefore(s[:j], func(w string) { words = append(words, lowerWord(w)) })
 		for _, w := range words {
 			emit(w)
 		}
@@ -275,4 +275,64 @@ func FuzzTokenizer(f *testing.F) {
 	}
 	var tok Tokenizer
 	f.Fuzz(func(t *testing.T, s string) { tokenizerAgrees(t, &tok, s) })
+}
+
+// splitWordsBefore is splitWords as it was written before its ASCII fast
+// path (a rune at a time through class).
+func splitWordsBefore(s string, emit func(string)) {
+	start := -1
+	prev := sep
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			emit(s[start:end])
+		}
+		start = -1
+	}
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		c := class(r)
+		if c == sep {
+			flush(i)
+			prev = sep
+			i += n
+			continue
+		}
+		if start < 0 {
+			start = i
+		} else {
+			switch {
+			case c == upper && (prev == lower || prev == digit):
+				flush(i)
+				start = i
+			case c == upper && prev == upper && i+n < len(s):
+				if nr, _ := utf8.DecodeRuneInString(s[i+n:]); class(nr) == lower && unicode.IsLower(nr) {
+					flush(i)
+					start = i
+				}
+			case (c == lower || c == upper) && prev == digit && unicode.IsLetter(r):
+				flush(i)
+				start = i
+			}
+		}
+		prev = c
+		i += n
+	}
+	flush(len(s))
+}
+
+// FuzzSplitIdentifier: SplitIdentifier splits as the rune-at-a-time
+// splitter did.
+func FuzzSplitIdentifier(f *testing.F) {
+	for _, s := range []string{"HTTPServer", "parseJSON", "x509Cert2fa", "İstanbulParser", "ǅemalÀb", "a\xffB"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want []string
+		splitWordsBefore(s, func(w string) { want = append(want, w) })
+		var got []string
+		splitWords(s, func(w string) { got = append(got, w) })
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("splitWords(%q) = %q, want %q", s, got, want)
+		}
+	})
 }

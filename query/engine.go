@@ -243,13 +243,16 @@ func (b *indexBuilder) done(nodes int) *bm25Index {
 }
 
 // scoreWeighted returns the BM25 score of every document matching at
-// least one of the query terms (words as Parse makes them), by document,
-// each term's BM25 multiplied by weight[term] (1 for a term weight does
-// not name; weight may be nil).
-func (ix *bm25Index) scoreWeighted(terms []string, weight map[string]float64) map[int32]float64 {
+// least one of the query terms (words as Parse makes them), each term's
+// BM25 multiplied by weight[term] (1 for a term weight does not name;
+// weight may be nil): docs in the order first matched, and each one's
+// score at score[doc] (a slice over all nodes documents; the Linux
+// kernel's common terms match hundreds of thousands of them, where a map
+// was most of a warm query's time).
+func (ix *bm25Index) scoreWeighted(terms []string, weight map[string]float64, nodes int) (docs []int32, score []float64) {
 	seen := map[string]bool{}
-	out := map[int32]float64{}
 	stem := stemmer{}
+	var matched []uint64 // a bit per document: in docs
 	for _, w := range terms {
 		if text.StopWords[w] {
 			continue
@@ -263,16 +266,27 @@ func (ix *bm25Index) scoreWeighted(terms []string, weight map[string]float64) ma
 		if len(ps) == 0 {
 			continue
 		}
+		if score == nil {
+			score = make([]float64, nodes)
+			matched = make([]uint64, (nodes+63)/64)
+		}
 		n, df := float64(ix.numDocs), float64(len(ps))
 		idf := math.Log10((n-df+0.5)/(df+0.5) + 1)
 		if wt, ok := weight[w]; ok {
 			idf *= wt
 		}
 		for _, p := range ps {
+			if int(p.doc) >= nodes {
+				continue // a damaged section (lookup bounds docs by the index's own count)
+			}
 			tf := float64(p.tf)
 			l := float64(ix.length(p.doc))
-			out[p.doc] += idf * (tf * (bm25K + 1) / (tf + bm25K*(1-bm25B+bm25B*(l/ix.avgLen))))
+			if bit := uint64(1) << (p.doc % 64); matched[p.doc/64]&bit == 0 {
+				matched[p.doc/64] |= bit
+				docs = append(docs, p.doc)
+			}
+			score[p.doc] += idf * (tf * (bm25K + 1) / (tf + bm25K*(1-bm25B+bm25B*(l/ix.avgLen))))
 		}
 	}
-	return out
+	return docs, score
 }

@@ -417,6 +417,61 @@ type indexHit struct {
 	bm25 float64
 }
 
+// topHits is the top documents of docs by score (higher first, then by
+// node id), at most top of them. It keeps a bounded heap of the best seen
+// instead of sorting every match: on the Linux kernel a common word
+// matches hundreds of thousands of bodies.
+func topHits(docs []int32, score []float64, top int, nodes []Hit) []indexHit {
+	worse := func(a, b indexHit) bool { // a ranks below b
+		if a.bm25 != b.bm25 {
+			return a.bm25 < b.bm25
+		}
+		return nodes[a.doc].ID > nodes[b.doc].ID
+	}
+	if top <= 0 {
+		return nil
+	}
+	h := make([]indexHit, 0, min(top, len(docs)))
+	// h is a min-heap by rank: h[0] is the worst kept.
+	down := func(i int) {
+		for {
+			l, m := 2*i+1, i
+			if l < len(h) && worse(h[l], h[m]) {
+				m = l
+			}
+			if r := l + 1; r < len(h) && worse(h[r], h[m]) {
+				m = r
+			}
+			if m == i {
+				return
+			}
+			h[i], h[m] = h[m], h[i]
+			i = m
+		}
+	}
+	for _, d := range docs {
+		ih := indexHit{d, score[d]}
+		if len(h) < top {
+			h = append(h, ih)
+			for i := len(h) - 1; i > 0; {
+				p := (i - 1) / 2
+				if !worse(h[i], h[p]) {
+					break
+				}
+				h[i], h[p] = h[p], h[i]
+				i = p
+			}
+			continue
+		}
+		if worse(h[0], ih) {
+			h[0] = ih
+			down(0)
+		}
+	}
+	sort.Slice(h, func(a, b int) bool { return worse(h[b], h[a]) })
+	return h
+}
+
 // field is one index a keyword search reads, with its weight.
 type field struct {
 	name   string
@@ -478,20 +533,8 @@ func (p *Pack) keyword(q *Query, opts Options) ([]Hit, error) {
 		if err != nil {
 			return nil, err
 		}
-		scores := ix.scoreWeighted(terms, termWeights)
-		list := make([]indexHit, 0, len(scores))
-		for doc, s := range scores {
-			list = append(list, indexHit{doc, s})
-		}
-		sort.Slice(list, func(a, b int) bool {
-			if list[a].bm25 != list[b].bm25 {
-				return list[a].bm25 > list[b].bm25
-			}
-			return nt.nodes[list[a].doc].ID < nt.nodes[list[b].doc].ID
-		})
-		if len(list) > top {
-			list = list[:top]
-		}
+		docs, scores := ix.scoreWeighted(terms, termWeights, len(nt.nodes))
+		list := topHits(docs, scores, top, nt.nodes)
 		for rank, ih := range list {
 			s := f.weight * ih.bm25
 			if r.Combine == "rrf" {

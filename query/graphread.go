@@ -123,17 +123,58 @@ func (s *Snapshot) nodesAndDetails() (nodeTable, []nodeDetails, error) {
 // limit of them (limit+1 tells the caller there were more). match sees
 // each node's hit and qualified name; it must not keep the pointer.
 func (s *Snapshot) Find(ctx context.Context, match func(h *Hit, qualifiedName string) bool, limit int) ([]Node, error) {
+	return s.find(ctx, nil, false, match, limit)
+}
+
+// FindNamed is Find over the nodes named name only: what Find gives for
+// a match that requires Name == name. A long-running reader (not a
+// one-shot pack) looks them up in an index of names built on the first
+// call instead of scanning every node.
+func (s *Snapshot) FindNamed(ctx context.Context, name string, match func(h *Hit, qualifiedName string) bool, limit int) ([]Node, error) {
+	if s.oneShot {
+		return s.Find(ctx, func(h *Hit, qn string) bool { return h.Name == name && match(h, qn) }, limit)
+	}
+	nt, err := s.nodeTable()
+	if err != nil {
+		return nil, err
+	}
+	return s.find(ctx, nt.named(name), true, match, limit)
+}
+
+// FindFiles is Find over the File nodes only.
+func (s *Snapshot) FindFiles(ctx context.Context, match func(h *Hit, qualifiedName string) bool, limit int) ([]Node, error) {
+	if s.oneShot {
+		return s.Find(ctx, func(h *Hit, qn string) bool { return h.Label == string(schema.LabelFile) && match(h, qn) }, limit)
+	}
+	nt, err := s.nodeTable()
+	if err != nil {
+		return nil, err
+	}
+	return s.find(ctx, nt.fileNodes(), true, match, limit)
+}
+
+// find is Find over the nodes at positions (ascending), or over every
+// node when only is false.
+func (s *Snapshot) find(ctx context.Context, positions []int32, only bool, match func(h *Hit, qualifiedName string) bool, limit int) ([]Node, error) {
 	nt, ds, err := s.nodesAndDetails()
 	if err != nil {
 		return nil, err
 	}
+	n := len(nt.nodes)
+	if only {
+		n = len(positions)
+	}
 	var out []Node
-	for i := range nt.nodes {
-		if i&0xffff == 0 && ctx.Err() != nil {
+	for k := range n {
+		if k&0xffff == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		i := int32(k)
+		if only {
+			i = positions[k]
+		}
 		if match(&nt.nodes[i], ds[i].qualifiedName) {
-			out = append(out, s.nodeAt(nt, ds, int32(i)))
+			out = append(out, s.nodeAt(nt, ds, i))
 			if len(out) >= limit {
 				break
 			}

@@ -1,12 +1,15 @@
 package query
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -54,6 +57,13 @@ type nodeTable struct {
 type nodeIndex struct {
 	once sync.Once
 	m    map[string]int32
+
+	// byName is every node's position sorted by name, then position;
+	// files the File nodes' positions. Built on first use (FindNamed,
+	// FindFiles) by a long-running reader: on the Linux kernel a scan of
+	// the 960k nodes per lookup was most of a warm context call.
+	nameOnce, fileOnce sync.Once
+	byName, files      []int32
 }
 
 // index is the position of the node with id.
@@ -70,6 +80,50 @@ func (nt nodeTable) index(id string) (int32, bool) {
 	})
 	i, ok := nt.ix.m[id]
 	return i, ok
+}
+
+// named are the positions of the nodes named name, in snapshot order.
+func (nt nodeTable) named(name string) []int32 {
+	if nt.ix == nil {
+		return nil
+	}
+	nt.ix.nameOnce.Do(func() {
+		byName := make([]int32, len(nt.nodes))
+		for i := range byName {
+			byName[i] = int32(i)
+		}
+		slices.SortFunc(byName, func(a, b int32) int {
+			if c := strings.Compare(nt.nodes[a].Name, nt.nodes[b].Name); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		nt.ix.byName = byName
+	})
+	byName := nt.ix.byName
+	lo, _ := slices.BinarySearchFunc(byName, name, func(i int32, name string) int { return strings.Compare(nt.nodes[i].Name, name) })
+	hi := lo
+	for hi < len(byName) && nt.nodes[byName[hi]].Name == name {
+		hi++
+	}
+	return byName[lo:hi:hi]
+}
+
+// fileNodes are the positions of the File nodes, in snapshot order.
+func (nt nodeTable) fileNodes() []int32 {
+	if nt.ix == nil {
+		return nil
+	}
+	nt.ix.fileOnce.Do(func() {
+		var files []int32
+		for i := range nt.nodes {
+			if nt.nodes[i].Label == string(schema.LabelFile) {
+				files = append(files, int32(i))
+			}
+		}
+		nt.ix.files = files
+	})
+	return nt.ix.files
 }
 
 // adjacency is the decoded edges section: adj[node][dir] are the node's

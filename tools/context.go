@@ -270,8 +270,8 @@ func coverage(ctx context.Context, g *query.Snapshot, targetFiles, callerFiles [
 			maybe[e.Other.ID] = true
 		}
 	}
-	withSites, err := g.Find(ctx, func(h *query.Hit, _ string) bool {
-		return h.Label == string(schema.LabelFile) && (maybe[h.ID] || dirs[path.Dir(h.ID)])
+	withSites, err := g.FindFiles(ctx, func(h *query.Hit, _ string) bool {
+		return maybe[h.ID] || dirs[path.Dir(h.ID)]
 	}, math.MaxInt)
 	if err != nil {
 		return nil, fmt.Errorf("count unresolved call sites: %w", err)

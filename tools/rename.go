@@ -155,8 +155,8 @@ func Rename(ctx context.Context, ix Index, root string, in RenameInput) (*Rename
 	}
 	// Every other occurrence in the indexed files of the language.
 	lang := fileLanguage(g, sym.FilePath)
-	indexed, err := g.Find(ctx, func(h *query.Hit, _ string) bool {
-		return h.Label == string(schema.LabelFile) && h.Language == lang
+	indexed, err := g.FindFiles(ctx, func(h *query.Hit, _ string) bool {
+		return h.Language == lang
 	}, 1<<30)
 	if err != nil {
 		return nil, fmt.Errorf("list files: %w", err)

@@ -87,8 +87,8 @@ func RouteMap(ctx context.Context, ix Index, root string, in RouteMapInput) (*Ro
 		return nil, err
 	}
 	g := ix.Graph
-	files, err := g.Find(ctx, func(h *query.Hit, _ string) bool {
-		return h.Label == string(schema.LabelFile) && !h.IsTest && routeLanguage(h.Language)
+	files, err := g.FindFiles(ctx, func(h *query.Hit, _ string) bool {
+		return !h.IsTest && routeLanguage(h.Language)
 	}, 1<<30)
 	if err != nil {
 		return nil, fmt.Errorf("list files: %w", err)

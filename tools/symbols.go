@@ -63,7 +63,7 @@ func findSymbols(ctx context.Context, g *query.Snapshot, lk Lookup) ([]Symbol, e
 	}
 	isSymbol := func(h *query.Hit) bool { return schema.Label(h.Label).IsSymbol() }
 	var match func(h *query.Hit, qn string) bool
-	var id string
+	var id, named string // named: match requires Name == named
 	switch {
 	case lk.UID != "":
 		id = lk.UID
@@ -77,6 +77,7 @@ func findSymbols(ctx context.Context, g *query.Snapshot, lk Lookup) ([]Symbol, e
 				return isSymbol(h) && (q == qn || strings.HasSuffix(q, "."+qn) || h.Name == name)
 			}
 		} else {
+			named = name
 			match = func(h *query.Hit, _ string) bool { return isSymbol(h) && h.Name == name }
 		}
 	default:
@@ -102,7 +103,12 @@ func findSymbols(ctx context.Context, g *query.Snapshot, lk Lookup) ([]Symbol, e
 		}
 	} else {
 		var err error
-		if nodes, err = g.Find(ctx, match, maxLookup); err != nil {
+		if named != "" {
+			nodes, err = g.FindNamed(ctx, named, match, maxLookup)
+		} else {
+			nodes, err = g.Find(ctx, match, maxLookup)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("look up symbol: %w", err)
 		}
 	}
@@ -112,8 +118,8 @@ func findSymbols(ctx context.Context, g *query.Snapshot, lk Lookup) ([]Symbol, e
 	}
 	if lk.Files && lk.UID == "" && len(out) == 0 {
 		p := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(lk.Name), `\`, "/"), "./")
-		files, err := g.Find(ctx, func(h *query.Hit, _ string) bool {
-			return h.Label == string(schema.LabelFile) && (h.ID == p || strings.HasSuffix(h.ID, "/"+p))
+		files, err := g.FindFiles(ctx, func(h *query.Hit, _ string) bool {
+			return h.ID == p || strings.HasSuffix(h.ID, "/"+p)
 		}, 50)
 		if err != nil {
 			return nil, fmt.Errorf("look up file: %w", err)

@@ -28,7 +28,7 @@ import (
 )
 
 // Workload: questions and symbols of the prometheus corpus (-corpus gin
-// switches to gin's).
+// or -corpus linux switches to gin's or the kernel's).
 var (
 	queries = []string{"scrape target labels", "tsdb compaction", "rule evaluation", "remote write queue",
 		"parse promql expression", "alertmanager notification", "kubernetes service discovery", "label matcher",
@@ -51,6 +51,17 @@ var (
 		"html template render", "logger middleware", "redirect trailing slash", "basic auth"}
 	ginSymbols = []string{"New", "Default", "ServeHTTP", "Use", "Group", "JSON", "Bind", "Recovery", "Logger",
 		"Next", "Abort", "ShouldBindJSON", "Render", "LoadHTMLGlob", "Run"}
+)
+
+// linuxQueries and linuxSymbols are the workload on the Linux kernel
+// (issue 16's figures: warm query, context of vfs_read, server RSS).
+var (
+	linuxQueries = []string{"read system call", "page cache writeback", "tcp congestion control", "block device request queue",
+		"scheduler load balancing", "usb device enumeration", "ext4 journal commit", "memory cgroup reclaim",
+		"network device transmit", "file descriptor table", "interrupt handler registration", "spinlock debugging"}
+	linuxSymbols = []string{"vfs_read", "ksys_read", "kmalloc", "schedule", "copy_from_user", "tcp_sendmsg",
+		"submit_bio", "mutex_lock", "alloc_pages", "do_sys_open", "netif_receive_skb", "ext4_file_write_iter",
+		"request_irq", "wake_up_process", "kfree"}
 )
 
 type stats struct {
@@ -100,11 +111,17 @@ func main() {
 	soakN := flag.Int("soak", 0, "calls in the memory soak (0: none)")
 	out := flag.String("out", "", "write the JSON report here too")
 	stderrPath := flag.String("stderr", "", "append the server's stderr to this file (default: discard)")
-	corpus := flag.String("corpus", "prometheus", "workload: prometheus or gin")
+	corpus := flag.String("corpus", "prometheus", "workload: prometheus, gin or linux")
 	hostileEvery := flag.Int("hostile", 0, "in the soak, make every Nth call a hostile one (0: none)")
 	flag.Parse()
-	if *corpus == "gin" {
+	switch *corpus {
+	case "gin":
 		queries, symbols = ginQueries, ginSymbols
+	case "linux":
+		queries, symbols = linuxQueries, linuxSymbols
+	case "prometheus":
+	default:
+		log.Fatalf("-corpus %q: prometheus, gin or linux", *corpus)
 	}
 	argv := flag.Args()
 	if *stderrPath != "" {

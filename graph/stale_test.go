@@ -83,3 +83,41 @@ func TestCheckStale(t *testing.T) {
 		t.Fatalf("after a commit (refs packed): %+v; want HEAD %s", s, want)
 	}
 }
+
+// TestCheckStaleCachedRefreshesBehind: the first call checks; a change is
+// not seen before staleTTL, and after it the call that finds the answer
+// old still gets it at once while a refresh runs, whose answer a later
+// call gets.
+func TestCheckStaleCachedRefreshesBehind(t *testing.T) {
+	old := staleTTL
+	staleTTL = 50 * time.Millisecond
+	defer func() { staleTTL = old }()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := &Meta{DBFile: "db-test", IndexedAt: time.Now().Add(time.Minute), Files: map[string]string{"a.go": "x"}}
+	if s := CheckStaleCached(dir, m); s != nil {
+		t.Fatalf("fresh index reported stale: %+v", s)
+	}
+	if err := os.Remove(filepath.Join(dir, "a.go")); err != nil {
+		t.Fatal(err)
+	}
+	if s := CheckStaleCached(dir, m); s != nil {
+		t.Fatalf("the cached answer was not reused: %+v", s)
+	}
+	time.Sleep(2 * staleTTL)
+	if s := CheckStaleCached(dir, m); s != nil {
+		t.Fatalf("an old answer was checked again in the call: %+v", s)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if s := CheckStaleCached(dir, m); s != nil && s.ChangedFiles == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the background refresh never reported the deleted file")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -108,6 +108,9 @@ func ReadMeta(repoRoot string) (*Meta, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read index metadata: %w", err)
 	}
+	if m, ok := decodeMetaFast(data); ok {
+		return checkMeta(repoRoot, m)
+	}
 	var m Meta
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, &DamageError{Root: repoRoot, File: metaFileName, Reason: err.Error()}

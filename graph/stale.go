@@ -50,14 +50,8 @@ func CheckStale(root string, m *Meta) *Staleness {
 	if head, err := gitHead(root); err == nil && m.Commit != "" && head != m.Commit {
 		s.Head, s.HeadMoved = head, true
 	}
-	var changed []string
-	for p := range m.Files {
-		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
-		if err != nil || fi.ModTime().After(m.IndexedAt) {
-			changed = append(changed, p)
-		}
-	}
-	added := addedFiles(root, m)
+	changed, newerDirs := statIndexed(root, m)
+	added := addedFiles(root, m, newerDirs)
 	if !s.HeadMoved && len(changed) == 0 && len(added) == 0 {
 		return nil
 	}
@@ -81,25 +75,42 @@ func CheckStale(root string, m *Meta) *Staleness {
 	return s
 }
 
-// addedFiles lists the files of root that are not in m.Files, sit in a
-// directory that holds indexed files and whose entries changed after
-// m.IndexedAt, and have an extension some indexed file has.
-func addedFiles(root string, m *Meta) []string {
+// statIndexedEach is statIndexed one path at a time: os.Lstat of every
+// indexed file, os.Stat of every directory holding one.
+func statIndexedEach(root string, m *Meta) (changed, newerDirs []string) {
 	dirs := map[string]bool{}
+	for p := range m.Files {
+		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil || fi.ModTime().After(m.IndexedAt) {
+			changed = append(changed, p)
+		}
+		dirs[path.Dir(p)] = true
+	}
+	for d := range dirs {
+		fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(d)))
+		if err == nil && fi.ModTime().After(m.IndexedAt) {
+			newerDirs = append(newerDirs, d)
+		}
+	}
+	return changed, newerDirs
+}
+
+// addedFiles lists the files of root that are not in m.Files, sit in one
+// of newerDirs (directories that hold indexed files and whose entries
+// changed after m.IndexedAt), and have an extension some indexed file has.
+func addedFiles(root string, m *Meta, newerDirs []string) []string {
+	if len(newerDirs) == 0 {
+		return nil
+	}
 	exts := map[string]bool{}
 	for p := range m.Files {
-		dirs[path.Dir(p)] = true
 		if e := path.Ext(p); e != "" {
 			exts[e] = true
 		}
 	}
 	var out []string
-	for d := range dirs {
+	for _, d := range newerDirs {
 		full := filepath.Join(root, filepath.FromSlash(d))
-		fi, err := os.Stat(full)
-		if err != nil || !fi.ModTime().After(m.IndexedAt) {
-			continue
-		}
 		entries, err := os.ReadDir(full)
 		if err != nil {
 			continue

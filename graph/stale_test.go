@@ -4,6 +4,7 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -119,5 +120,76 @@ func TestCheckStaleCachedRefreshesBehind(t *testing.T) {
 			t.Fatal("the background refresh never reported the deleted file")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestStatIndexedIsEach: the directory-at-a-time stat finds the changed
+// files and newer directories the one-path-at-a-time one finds: touched,
+// deleted, a deleted directory, a file become a link, a directory that is
+// a link, and entries added.
+func TestStatIndexedIsEach(t *testing.T) {
+	root := t.TempDir()
+	at := time.Now().Add(-time.Hour)
+	old := at.Add(-time.Hour)
+	write := func(p string) {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(full, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := []string{"top.go", "a/one.go", "a/two.go", "a/b/three.go", "gone/four.go", "real/five.go", "link/five.go", "l/six.go"}
+	for _, p := range files {
+		if p != "link/five.go" {
+			write(p)
+		}
+	}
+	if err := os.Symlink("real", filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	if err := os.Chtimes(filepath.Join(root, "a", "two.go"), now, now); err != nil { // touched
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, "a", "b", "three.go")); err != nil { // deleted
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(root, "gone")); err != nil { // its directory deleted
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, "l", "six.go")); err != nil { // become a link
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../top.go", filepath.Join(root, "l", "six.go")); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{".", "a", "real"} { // directories as they were at the index
+		if err := os.Chtimes(filepath.Join(root, d), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := &Meta{IndexedAt: at, Files: map[string]string{}}
+	for _, p := range files {
+		m.Files[p] = "h"
+	}
+	c1, d1 := statIndexedEach(root, m)
+	c2, d2 := statIndexed(root, m)
+	sort.Strings(c1)
+	sort.Strings(c2)
+	sort.Strings(d1)
+	sort.Strings(d2)
+	if strings.Join(c1, ",") != strings.Join(c2, ",") || strings.Join(d1, ",") != strings.Join(d2, ",") {
+		t.Fatalf("changed %v / %v, newer dirs %v / %v", c2, c1, d2, d1)
+	}
+	if want := "a/b/three.go,a/two.go,gone/four.go,l/six.go"; strings.Join(c1, ",") != want {
+		t.Errorf("changed %v, want %s", c1, want)
+	}
+	if want := "a/b,l"; strings.Join(d1, ",") != want {
+		t.Errorf("newer directories %v, want %s", d1, want)
 	}
 }

@@ -122,119 +122,27 @@ func parseEdgeLine(line []byte) (EdgeRow, error) {
 // scanEdgeLine is parseEdgeLine's hand-written reader; ok is false for a
 // line it does not recognize (the caller falls back to encoding/json).
 func scanEdgeLine(line []byte) (e EdgeRow, ok bool) {
-	s := line
-	str := func(key string) (string, bool) {
-		if !bytes.HasPrefix(s, []byte(key)) {
-			return "", false
-		}
-		s = s[len(key):]
-		end := -1
-		for i, c := range s {
-			if c == '"' {
-				end = i
-				break
-			}
-			if c == '\\' || c < 0x20 {
-				return "", false // an escape or a raw control character
-			}
-		}
-		if end < 0 {
-			return "", false
-		}
-		v := s[:end]
-		s = s[end+1:]
-		return string(v), true
-	}
-	num := func(key string) ([]byte, bool) {
-		if !bytes.HasPrefix(s, []byte(key)) {
-			return nil, false
-		}
-		s = s[len(key):]
-		end := bytes.IndexAny(s, ",}")
-		if end <= 0 || !jsonNumber(s[:end]) { // strconv also takes inf, 0x1p3, 00
-			return nil, false
-		}
-		v := s[:end]
-		s = s[end:]
-		return v, true
-	}
-	integer := func(key string) (int, bool) {
-		v, ok := num(key)
-		if !ok {
-			return 0, false
-		}
-		n, err := strconv.Atoi(string(v))
-		return n, err == nil
-	}
-	var c []byte
-	if e.From, ok = str(`{"from":"`); !ok {
+	s := &jsonScanner{b: bytes.TrimRight(line, "\r\n")}
+	if !s.lit(`{"from":`) {
 		return e, false
 	}
-	if e.To, ok = str(`,"to":"`); !ok {
+	if e.From, ok = s.str(); !ok || !s.lit(`,"to":`) {
 		return e, false
 	}
-	if c, ok = num(`,"confidence":`); !ok {
+	if e.To, ok = s.str(); !ok || !s.lit(`,"confidence":`) {
 		return e, false
 	}
-	f, err := strconv.ParseFloat(string(c), 64)
-	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+	if e.Confidence, ok = s.float(); !ok || !s.lit(`,"reason":`) {
 		return e, false
 	}
-	e.Confidence = f
-	if e.Reason, ok = str(`,"reason":"`); !ok {
+	if e.Reason, ok = s.str(); !ok || !s.lit(`,"step":`) {
 		return e, false
 	}
-	if e.Step, ok = integer(`,"step":`); !ok {
+	if e.Step, ok = s.integer(); !ok || !s.lit(`,"line":`) {
 		return e, false
 	}
-	if e.Line, ok = integer(`,"line":`); !ok {
+	if e.Line, ok = s.integer(); !ok || !s.eat('}') {
 		return e, false
 	}
-	rest := bytes.TrimRight(s, "\r\n")
-	if string(rest) != "}" {
-		return e, false
-	}
-	if !utf8.ValidString(e.From) || !utf8.ValidString(e.To) || !utf8.ValidString(e.Reason) {
-		return e, false
-	}
-	return e, true
-}
-
-// jsonNumber reports whether b is a JSON number:
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func jsonNumber(b []byte) bool {
-	i := 0
-	digits := func() int {
-		n := 0
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case digits() == 0:
-		return false
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(b)
+	return e, s.end()
 }

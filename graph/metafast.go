@@ -9,8 +9,6 @@ package graph
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
-	"unicode/utf8"
 )
 
 // filesKey starts the per-file maps as writeMeta lays them out.
@@ -31,7 +29,7 @@ func decodeMetaFast(data []byte) (m *Meta, ok bool) {
 	if err := json.Unmarshal(head, m); err != nil || m.Files != nil || m.Unresolved != nil {
 		return nil, false
 	}
-	s := &mapScanner{b: data[i+len(filesKey):]}
+	s := &jsonScanner{b: data[i+len(filesKey):]}
 	files, ok := s.stringMap()
 	if !ok {
 		return nil, false
@@ -60,125 +58,4 @@ func decodeMetaFast(data []byte) (m *Meta, ok bool) {
 	}
 	s.ws()
 	return m, s.end()
-}
-
-// mapScanner reads flat JSON objects of plain strings (no escapes).
-type mapScanner struct{ b []byte }
-
-func (s *mapScanner) ws() {
-	for len(s.b) > 0 && (s.b[0] == ' ' || s.b[0] == '\n' || s.b[0] == '\t' || s.b[0] == '\r') {
-		s.b = s.b[1:]
-	}
-}
-
-func (s *mapScanner) eat(c byte) bool {
-	if len(s.b) > 0 && s.b[0] == c {
-		s.b = s.b[1:]
-		return true
-	}
-	return false
-}
-
-func (s *mapScanner) lit(l string) bool {
-	if bytes.HasPrefix(s.b, []byte(l)) {
-		s.b = s.b[len(l):]
-		return true
-	}
-	return false
-}
-
-func (s *mapScanner) end() bool { return len(s.b) == 0 }
-
-// str reads a string without escapes or control characters, valid UTF-8.
-func (s *mapScanner) str() (string, bool) {
-	if !s.eat('"') {
-		return "", false
-	}
-	for i, c := range s.b {
-		if c == '"' {
-			v := s.b[:i]
-			s.b = s.b[i+1:]
-			if !utf8.Valid(v) {
-				return "", false
-			}
-			return string(v), true
-		}
-		if c == '\\' || c < 0x20 {
-			return "", false
-		}
-	}
-	return "", false
-}
-
-// object reads {"key": value, ...} or null, value read by val.
-func (s *mapScanner) object(val func(key string) bool) (null, ok bool) {
-	if s.lit("null") {
-		return true, true
-	}
-	if !s.eat('{') {
-		return false, false
-	}
-	s.ws()
-	if s.eat('}') {
-		return false, true
-	}
-	for {
-		s.ws()
-		k, ok := s.str()
-		if !ok || !s.eat(':') {
-			return false, false
-		}
-		s.ws()
-		if !val(k) {
-			return false, false
-		}
-		s.ws()
-		if s.eat('}') {
-			return false, true
-		}
-		if !s.eat(',') {
-			return false, false
-		}
-	}
-}
-
-func (s *mapScanner) stringMap() (map[string]string, bool) {
-	m := map[string]string{}
-	null, ok := s.object(func(k string) bool {
-		v, ok := s.str()
-		m[k] = v
-		return ok
-	})
-	if null {
-		m = nil
-	}
-	return m, ok
-}
-
-func (s *mapScanner) intMap() (map[string]int, bool) {
-	m := map[string]int{}
-	null, ok := s.object(func(k string) bool {
-		j := 0
-		if j < len(s.b) && s.b[j] == '-' {
-			j++
-		}
-		d := j
-		for j < len(s.b) && s.b[j] >= '0' && s.b[j] <= '9' {
-			j++
-		}
-		if j == d || (s.b[d] == '0' && j > d+1) {
-			return false
-		}
-		n, err := strconv.Atoi(string(s.b[:j]))
-		if err != nil {
-			return false
-		}
-		s.b = s.b[j:]
-		m[k] = n
-		return true
-	})
-	if null {
-		m = nil
-	}
-	return m, ok
 }

@@ -146,11 +146,12 @@ var asciiClass = func() (t [utf8.RuneSelf]int) {
 	return t
 }()
 
-// lowerWord lower-cases w, without allocating when it is lower-case ASCII.
+// lowerWord lower-cases w (appendLower), without allocating when it is
+// lower-case ASCII.
 func lowerWord(w string) string {
 	for i := 0; i < len(w); i++ {
 		if c := w[i]; c >= utf8.RuneSelf || ('A' <= c && c <= 'Z') {
-			return strings.ToLower(w)
+			return string(appendLower(nil, w))
 		}
 	}
 	return w

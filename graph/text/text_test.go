@@ -230,7 +230,7 @@ func wordsBefore(s string, emit func(w string)) {
 			j = len(s)
 		}
 		words = words[:0]
-		splitWordsBefore(s[:j], func(w string) { words = append(words, lowerWord(w)) })
+		splitWordsBefore(s[:j], func(w string) { words = append(words, strings.ToLower(w)) })
 		for _, w := range words {
 			emit(w)
 		}

@@ -119,25 +119,28 @@ func (b *Build) Commit(meta *Meta) (err error) {
 
 // KeepLive ends the build without a new database, when the caller found
 // that the live index already is what this build would load (the same
-// build of gitnexus over the same files: index.Build compares them).
-// meta.json is read again under the build's lock, update is applied to it
-// (this analyze's commit, branch and time) and it is replaced atomically,
-// still naming the live database and its companions; the staging
-// directory goes and the lock is released. It must be called before Load.
-// On error the build is aborted and the live index is left as it was.
-func (b *Build) KeepLive(update func(*Meta)) (*Meta, error) {
+// build of gitnexus over the same files: index.Build compares them, and
+// verifies the live index first). live is meta.json as the caller read it
+// after NewBuild took the lock, so no other build can have replaced it
+// since; KeepLive checks that it still names the live database, applies
+// update to it (this analyze's commit, branch and time) and replaces
+// meta.json atomically, still naming the live database and its
+// companions; the staging directory goes and the lock is released. It
+// must be called before Load. On error the build is aborted and the live
+// index is left as it was.
+func (b *Build) KeepLive(live *Meta, update func(*Meta)) (*Meta, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	defer b.abortLocked()
 	if b.state != stateAdding {
 		return nil, errors.New("graph build: KeepLive called after Load, Commit or Abort")
 	}
-	live, err := ReadMeta(b.root)
+	head, err := ReadMetaHead(b.root)
 	if err != nil {
 		return nil, fmt.Errorf("keep the live index: %w", err)
 	}
-	if _, err := os.Stat(filepath.Join(b.dir, live.DBFile)); err != nil {
-		return nil, fmt.Errorf("keep the live index: %w", err)
+	if head.DBFile != live.DBFile {
+		return nil, fmt.Errorf("keep the live index: meta.json names %s, not the %s this build read", head.DBFile, live.DBFile)
 	}
 	update(live)
 	if err := writeMeta(b.root, live); err != nil {

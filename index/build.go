@@ -385,7 +385,7 @@ func callCounts(r *resolve.Stats) map[string]int {
 // the summary is the live index's counts with UpToDate set.
 func keepLive(b *graph.Build, live *graph.Meta, res *ingest.Result, start time.Time, peak *peakRSS, embeddings string) (*Summary, error) {
 	st, d := res.Stats, res.Discovery
-	meta, err := b.KeepLive(func(m *graph.Meta) {
+	meta, err := b.KeepLive(live, func(m *graph.Meta) {
 		m.Commit, m.Branch, m.IndexedAt = d.Commit, d.Branch, start.UTC()
 	})
 	if err != nil {

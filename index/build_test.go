@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/internal/testkit"
 	"github.com/gitnexus/gitnexus/query"
 )
 
@@ -224,7 +225,7 @@ func TestUnchangedKeepsIndex(t *testing.T) {
 	rebuilt("another name", renamed)
 	renamed.Name = ""
 	rebuilt("the name back", opts)
-	if err := os.WriteFile(src, append(mustRead(t, src), "\n# changed\n"...), 0o644); err != nil {
+	if err := os.WriteFile(src, append(testkit.ReadFile(t, src), "\n# changed\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	rebuilt("a changed file", opts)
@@ -235,7 +236,7 @@ func TestUnchangedKeepsIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	pack := graph.CompanionPath(root, meta, graph.PackSuffix)
-	data := mustRead(t, pack)
+	data := testkit.ReadFile(t, pack)
 	data[len(data)/2] ^= 0xff
 	if err := os.WriteFile(pack, data, 0o644); err != nil {
 		t.Fatal(err)
@@ -247,13 +248,4 @@ func TestUnchangedKeepsIndex(t *testing.T) {
 	if err := graph.Verify(root, meta); err != nil {
 		t.Errorf("rebuilt index does not verify: %v", err)
 	}
-}
-
-func mustRead(t *testing.T, path string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
 }

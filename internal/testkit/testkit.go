@@ -62,3 +62,13 @@ func Corpus(t testing.TB, name string) string {
 	}
 	return root
 }
+
+// ReadFile is os.ReadFile that fails t on an error.
+func ReadFile(t testing.TB, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}

@@ -75,6 +75,14 @@ type Build struct {
 	counts  map[string]int
 	dropped map[string]int
 	attach  map[string]string // companion suffix → file in staging (Attach)
+
+	// digest records every row added (digest.go), written at Commit;
+	// base is the index Load may update in place (UpdateFrom, inplace.go),
+	// stats how Load went, digestHdr the header Commit writes.
+	digest    *rowDigest
+	base      *Meta
+	stats     LoadStats
+	digestHdr digestHeader
 }
 
 // NewBuild takes the repository's index lock and creates a staging directory
@@ -109,7 +117,7 @@ func NewBuild(ctx context.Context, repoRoot string, opts BuildOptions) (*Build, 
 	if err != nil {
 		return nil, err
 	}
-	b := &Build{root: root, dir: dir, opts: opts, log: log, lock: lock, files: map[string]*rowFile{}, ids: newIDSet(), work: memWorkDir(log)}
+	b := &Build{root: root, dir: dir, opts: opts, log: log, lock: lock, files: map[string]*rowFile{}, ids: newIDSet(), digest: newRowDigest(), work: memWorkDir(log)}
 	b.cleanStale()
 	b.staging, err = os.MkdirTemp(dir, "staging-")
 	if err != nil {
@@ -158,6 +166,9 @@ func (b *Build) Exec(ctx context.Context, stmt string) error {
 	if b.state != stateLoaded {
 		return errors.New("graph build: Exec needs a successful Load first")
 	}
+	if err := b.openedLocked(); err != nil {
+		return err
+	}
 	t0 := time.Now()
 	if err := exec(ctx, b.conn, stmt); err != nil {
 		return fmt.Errorf("build exec: %w", err)
@@ -181,12 +192,25 @@ func (b *Build) Query(ctx context.Context, cypher string, params map[string]any)
 	if b.state != stateLoaded {
 		return nil, errors.New("graph build: Query needs a successful Load first")
 	}
+	if err := b.openedLocked(); err != nil {
+		return nil, err
+	}
 	res, err := run(ctx, b.conn, cypher, params)
 	if err != nil {
 		return nil, fmt.Errorf("build query: %w", err)
 	}
 	defer res.Close()
 	return collect(res, 0)
+}
+
+// openedLocked opens the loaded database again if Load left it closed (an
+// in-place load closes it: its pages and C heap are not kept through the
+// steps after it). Callers hold b.mu.
+func (b *Build) openedLocked() error {
+	if b.conn != nil {
+		return nil
+	}
+	return b.settleLocked()
 }
 
 func (b *Build) closeDB() {

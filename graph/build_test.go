@@ -243,7 +243,7 @@ func TestFailedCommitKeepsOldIndex(t *testing.T) {
 			}
 			ents, _ := os.ReadDir(IndexDir(root))
 			for _, e := range ents {
-				if strings.HasPrefix(e.Name(), "staging-") || (strings.HasPrefix(e.Name(), "db-") && e.Name() != old.DBFile) {
+				if strings.HasPrefix(e.Name(), "staging-") || (strings.HasPrefix(e.Name(), "db-") && !strings.HasPrefix(e.Name(), old.DBFile)) {
 					t.Errorf("left behind: %s", e.Name())
 				}
 			}

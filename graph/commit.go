@@ -63,6 +63,26 @@ func (b *Build) Commit(meta *Meta) (err error) {
 	if fi, err := os.Stat(src + ".wal"); err == nil && fi.Size() > 0 {
 		return fmt.Errorf("graph build: the new database kept a %d-byte WAL after closing", fi.Size())
 	}
+	if !b.digest.broken {
+		// The row digest, for the next build's in-place load: its header
+		// carries the database's size after its last full load.
+		hdr := b.digestHdr
+		if !b.stats.InPlace {
+			fi, err := os.Stat(newPath)
+			if err != nil {
+				return fmt.Errorf("new database: %w", err)
+			}
+			hdr = digestHeader{FullSize: fi.Size()}
+		}
+		path := filepath.Join(b.staging, "rows")
+		if err := b.digest.write(path, hdr); err != nil {
+			return err
+		}
+		if b.attach == nil {
+			b.attach = map[string]string{}
+		}
+		b.attach[RowsSuffix] = path
+	}
 	for suffix, path := range b.attach {
 		if err := moveDurably(path, newPath+suffix); err != nil {
 			return fmt.Errorf("move %s into place: %w", filepath.Base(path), err)

@@ -87,7 +87,7 @@ func TestStaleAfterSwap(t *testing.T) {
 	ents, _ := os.ReadDir(IndexDir(root))
 	var dbs []string
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), "db-") {
+		if strings.HasPrefix(e.Name(), "db-") && !strings.HasSuffix(e.Name(), RowsSuffix) {
 			dbs = append(dbs, e.Name())
 		}
 	}

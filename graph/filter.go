@@ -37,22 +37,29 @@ func (s idSet) has(l schema.Label, id string) bool {
 	return ok
 }
 
-// filterDangling streams rf and checks every edge's endpoints against the id
-// sets of pair p. It returns the file to COPY (rf's own when every edge is
+// filterDangling streams rf, of rel type rt, and checks every edge's
+// endpoints against the id sets of pair p; the sound ones go into the row
+// digest. It returns the file to COPY (rf's own when every edge is
 // sound, else a filtered copy), the edges kept, and a few dropped ones for
 // the log.
-func (b *Build) filterDangling(rf *rowFile, p schema.Pair) (path string, kept int, sample string, err error) {
+func (b *Build) filterDangling(rf *rowFile, rt schema.RelType, p schema.Pair) (path string, kept int, sample string, err error) {
+	var from string // the last sound edge's source
 	sound := func(line []byte) (bool, error) {
 		e, err := parseEdgeLine(line)
 		if err != nil {
 			return false, fmt.Errorf("read back %s: %w", rf.path, err)
 		}
+		from = e.From
 		return b.ids.has(p.From, e.From) && b.ids.has(p.To, e.To), nil
 	}
 	var samples []string
 	dangling := 0
+	key := relKey(rt, p.From, p.To)
 	err = eachLine(rf.path, func(line []byte) error {
 		ok, err := sound(line)
+		if ok {
+			b.digest.addEdge(p.From, from, key, line)
+		}
 		if !ok && err == nil {
 			dangling++
 			if len(samples) < 3 {

@@ -68,20 +68,7 @@ func fillSmall(t *testing.T, b *Build, n int) {
 // buildIndex builds and commits a small index of n functions.
 func buildIndex(t *testing.T, root string, n int) *Meta {
 	t.Helper()
-	ctx := context.Background()
-	b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 256 << 20, MaxThreads: 2, Logger: quietLog})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Abort()
-	fillSmall(t, b, n)
-	if err := b.Load(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
-	m := &Meta{ToolVersion: "test", Commit: "abc"}
-	if err := b.Commit(m); err != nil {
-		t.Fatal(err)
-	}
+	m, _ := buildWith(t, root, nil, func(b *Build) { fillSmall(t, b, n) })
 	return m
 }
 

@@ -169,8 +169,10 @@ func TestDamageHeaderOfRealDatabase(t *testing.T) {
 	if s := read.Sums[m.DBFile]; s.Size != fi.Size() || s.CRC32C == 0 {
 		t.Errorf("database sum %+v, size %d", s, fi.Size())
 	}
-	if _, ok := read.Sums[m.DBFile+PackSuffix]; !ok || len(read.Sums) != 2 {
-		t.Errorf("sums %v: want the database and its pack", read.Sums)
+	_, pack := read.Sums[m.DBFile+PackSuffix]
+	_, rows := read.Sums[m.DBFile+RowsSuffix]
+	if !pack || !rows || len(read.Sums) != 3 {
+		t.Errorf("sums %v: want the database, its pack and its row digest", read.Sums)
 	}
 	if err := Verify(root, read); err != nil {
 		t.Fatalf("Verify of a fresh index: %v", err)

@@ -245,9 +245,10 @@ func syncDir(dir string) error {
 }
 
 // CompanionSuffixes are the files a build may attach to its database
-// (Build.Attach): PackSuffix, the search pack, and FactsSuffix, the parse
-// results the next analyze reuses.
-var CompanionSuffixes = []string{PackSuffix, FactsSuffix}
+// (Build.Attach): PackSuffix, the search pack, FactsSuffix, the parse
+// results the next analyze reuses, and RowsSuffix, the row digest the next
+// analyze's in-place load compares its rows with (Commit writes it).
+var CompanionSuffixes = []string{PackSuffix, FactsSuffix, RowsSuffix}
 
 // FactsSuffix names the fact cache beside a database: db-<stamp>.kuzu.facts
 // (ingest.FactCache), every file's parse result keyed by its content hash.

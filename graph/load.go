@@ -16,9 +16,13 @@ import (
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
-// Load creates the schema in a fresh database in the staging directory,
-// copies every row file into it (nodes, then relationships). progress, if not nil, is called with the stage
-// ("schema", "nodes", "edges") and rows (or statements) done of total.
+// Load fills the new database: it creates the schema in a fresh database
+// in the staging directory and copies every row file into it (nodes, then
+// relationships), or, when the build has a base (UpdateFrom) whose rows it
+// can compare with, updates a copy of the base's database in place
+// (inplace.go; LoadStats says which and why). progress, if not nil, is
+// called with the stage ("schema", "nodes", "edges") and rows (or
+// statements) done of total.
 // After a failed Load the build can only be aborted; the live index is
 // untouched.
 func (b *Build) Load(ctx context.Context, progress func(stage string, done, total int)) (err error) {
@@ -42,6 +46,55 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 		}
 	}
 	start := time.Now()
+	tables := schema.NodeTables()
+	b.digest.seal()
+	b.counts = map[string]int{}
+	b.dropped = map[string]int{}
+	b.loaded = map[string]string{}
+
+	// Relationship files are checked first. A row whose endpoint is not a
+	// node fails the whole COPY ("Unable to find primary key value X").
+	// COPY's ignore_errors option skips such rows but makes the COPY about
+	// 3x slower, so dangling edges are filtered out here against the ids
+	// added (dropped and counted), and ignore_errors is only the fallback
+	// should a COPY still fail on one. The sound edges go into the row
+	// digest.
+	kept := map[string]int{}
+	totalRows := sumNodes(b.files, tables)
+	for _, r := range schema.Rels {
+		for _, p := range r.Pairs {
+			key := relKey(r.Type, p.From, p.To)
+			rf := b.files[key]
+			if rf == nil || rf.rows == 0 {
+				continue
+			}
+			path, k, sample, err := b.filterDangling(rf, r.Type, p)
+			if err != nil {
+				return err
+			}
+			b.loaded[key], kept[key] = path, k
+			totalRows += k
+			if d := rf.rows - k; d > 0 {
+				b.dropped[key] = d
+				b.log.Warn("dropped edges whose endpoint is not a node", "rel", key, "dropped", d, "of", rf.rows, "sample", sample)
+			}
+		}
+	}
+
+	if b.base != nil {
+		why, err := b.loadInPlace(ctx, kept, totalRows)
+		if err != nil {
+			return err
+		}
+		if why == "" {
+			b.state = stateLoaded
+			return nil
+		}
+		b.stats.Whole = why
+		b.counts = map[string]int{}
+		b.log.Debug("loading every row", "why", why)
+	}
+
 	b.loadPool = b.poolForLoad()
 	cfg := systemConfig(b.loadPool, b.opts.MaxThreads, false)
 	if b.db, err = openKuzu(b.dbPath(), cfg); err != nil {
@@ -59,11 +112,7 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 		progress("schema", i+1, len(ddl))
 	}
 
-	b.counts = map[string]int{}
-	b.dropped = map[string]int{}
-
 	// Nodes.
-	tables := schema.NodeTables()
 	total, done := 0, 0
 	for _, t := range tables {
 		if rf := b.files[nodeKey(t.Label)]; rf != nil {
@@ -94,11 +143,7 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 		progress("nodes", done, total)
 	}
 
-	// Relationships. A row whose endpoint is not a node fails the whole COPY
-	// ("Unable to find primary key value X"). COPY's ignore_errors option
-	// skips such rows but makes the COPY about 3x slower, so dangling edges
-	// are filtered out here against the ids added (dropped and counted), and
-	// ignore_errors is only the fallback should a COPY still fail on one.
+	// Relationships, filtered above.
 	total, done = 0, 0
 	for _, rf := range b.files {
 		total += rf.rows
@@ -113,25 +158,13 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 				continue
 			}
 			t0 := time.Now()
-			path, kept, sample, err := b.filterDangling(rf, p)
-			if err != nil {
-				return err
-			}
-			if b.loaded == nil {
-				b.loaded = map[string]string{}
-			}
-			b.loaded[key] = path
-			if d := rf.rows - kept; d > 0 {
-				b.dropped[key] = d
-				b.log.Warn("dropped edges whose endpoint is not a node", "rel", key, "dropped", d, "of", rf.rows, "sample", sample)
-			}
 			n := 0
-			if kept > 0 {
-				if n, err = b.copyRel(ctx, r.Type, p, path, kept); err != nil {
+			if kept[key] > 0 {
+				if n, err = b.copyRel(ctx, r.Type, p, b.loaded[key], kept[key]); err != nil {
 					return err
 				}
 			}
-			if d := kept - n; d > 0 {
+			if d := kept[key] - n; d > 0 {
 				b.dropped[key] += d
 				b.edgeRowsInexact = true // the table lacks rows its file has
 			}

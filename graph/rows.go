@@ -30,6 +30,7 @@ func (b *Build) add(key, fileName string, line []byte, label schema.Label, id st
 	}
 	if label != "" {
 		b.ids.add(label, id)
+		b.digest.addNode(label, id, line)
 	}
 	rf := b.files[key]
 	if rf == nil {

@@ -86,8 +86,11 @@ type Summary struct {
 	// same gitnexus, files and options): the live index was kept, not
 	// rebuilt, and only meta.json's commit and time were brought forward.
 	// Processes is then zero (not traced again); Nodes counts the flows.
-	UpToDate bool               `json:"up_to_date,omitempty"`
-	Phases   map[string]float64 `json:"phases"`
+	UpToDate bool `json:"up_to_date,omitempty"`
+	// Load says how the database was filled: every row loaded, or the live
+	// database updated in place with the rows that changed.
+	Load   graph.LoadStats    `json:"load"`
+	Phases map[string]float64 `json:"phases"`
 	// PeakRSS is the process's peak resident memory in MiB during each
 	// stage: "ingest" (discover, parse, resolve), "processes", "load" (the
 	// graph COPYs), "pack" (the search pack), "embed" and "commit"; absent
@@ -269,7 +272,15 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	ingest.ReleaseMemory()
 	slog.Debug("after release", "heap", heapMiB())
 
-	// 4. The format writers: graph load, search pack, vectors.
+	// 4. The format writers: graph load, search pack, vectors. A
+	// keyword-only build over a keyword-only index by the same gitnexus
+	// updates a copy of the live database in place (graph.Build.UpdateFrom:
+	// the same rows, loaded as a difference); vectors are never updated in
+	// place.
+	if !opts.Force && emb == nil && live != nil && stamp != "" && live.Build == stamp &&
+		live.SchemaVersion == schema.Version && live.Embeddings.Count == 0 {
+		b.UpdateFrom(live)
+	}
 	t0 = time.Now()
 	if err := b.Load(ctx, progress); err != nil {
 		return nil, fmt.Errorf("load graph: %w", err)
@@ -341,8 +352,8 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		Files: st.Files, Folders: st.Folders, Symbols: st.Symbols,
 		Languages: st.Languages, Kinds: st.Kinds, Nodes: st.Labels, Edges: st.Edges,
 		ParseStatus: st.ParseStatus, Skipped: st.Skipped, Parsed: st.Parsed, Reused: st.Reused,
-		Changes: compareFiles(live, st.FileHashes),
-		Phases:  st.Phases, PeakRSS: peak.close(),
+		Changes: compareFiles(live, st.FileHashes), Load: b.LoadStats(),
+		Phases: st.Phases, PeakRSS: peak.close(),
 		Seconds: time.Since(start).Seconds(), Embeddings: embeddings,
 		Resolution: resolution, Unresolved: samples, Processes: procStats,
 		Discovery: discovery, Meta: meta,

@@ -1,6 +1,11 @@
 package schema
 
-import "strings"
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Quote renders s as a Cypher string literal. It is the one way this
 // program puts a value into a statement: tools and loaders inline values
@@ -8,9 +13,12 @@ import "strings"
 // v0.11.3 leaks the C copy of every bound string, which a long-running
 // server cannot afford.
 //
-// Backslash, quote, newline, carriage return and tab are escaped; NUL,
-// which no id, name or path holds, is dropped, so any input stays one
-// literal and cannot end the statement's string early.
+// Kuzu reads a backslash in a string literal as "take the next character
+// as it is" (`\n` is the letter n, not a newline), so backslash and quote
+// are escaped and every other character, newlines and tabs included, is
+// written as it is; NUL, which Kuzu cannot store, is dropped. Any input
+// stays one literal and cannot end the statement's string early
+// (graph's TestQuoteRoundTrips reads literals back through Kuzu).
 func Quote(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
@@ -21,12 +29,6 @@ func Quote(s string) string {
 			b.WriteString(`\\`)
 		case '\'':
 			b.WriteString(`\'`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
 		case 0:
 		default:
 			b.WriteRune(r)
@@ -48,4 +50,55 @@ func QuoteList(ss []string) string {
 	}
 	b.WriteByte(']')
 	return b.String()
+}
+
+// Literal renders raw, one value of a row as its NDJSON row file holds it
+// (encoding/json's output), as a Cypher literal of Kuzu type typ (a
+// Column's Type), so that a statement stores what a COPY of that row
+// stores: strings through Quote, integers and booleans as written, doubles
+// in their shortest exact form, STRING[] as a typed list; JSON null is
+// NULL. Other types and values that do not fit typ are an error.
+func Literal(typ string, raw json.RawMessage) (string, error) {
+	s := strings.TrimSpace(string(raw))
+	if s == "null" {
+		return "NULL", nil
+	}
+	switch typ {
+	case "STRING":
+		var v string
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return "", fmt.Errorf("literal %s: %w", typ, err)
+		}
+		return Quote(v), nil
+	case "INT64":
+		if _, err := strconv.ParseInt(s, 10, 64); err != nil {
+			return "", fmt.Errorf("literal %s: %w", typ, err)
+		}
+		return s, nil
+	case "DOUBLE":
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return "", fmt.Errorf("literal %s: %w", typ, err)
+		}
+		r := strconv.FormatFloat(f, 'g', -1, 64)
+		if strings.ContainsAny(r, "eEnN") { // exponent, NaN, Inf: through a cast
+			return "CAST(" + Quote(r) + " AS DOUBLE)", nil
+		}
+		if !strings.Contains(r, ".") {
+			r += ".0"
+		}
+		return r, nil
+	case "BOOLEAN":
+		if s != "true" && s != "false" {
+			return "", fmt.Errorf("literal %s: %q", typ, s)
+		}
+		return s, nil
+	case "STRING[]":
+		var v []string
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return "", fmt.Errorf("literal %s: %w", typ, err)
+		}
+		return "CAST(" + QuoteList(v) + " AS STRING[])", nil
+	}
+	return "", fmt.Errorf("literal: no literal form for Kuzu type %s", typ)
 }

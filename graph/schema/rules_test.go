@@ -46,7 +46,7 @@ func TestQuote(t *testing.T) {
 		`plain`:       `'plain'`,
 		`it's`:        `'it\'s'`,
 		`a\`:          `'a\\'`,
-		"l1\nl2\t\r":  `'l1\nl2\t\r'`,
+		"l1\nl2\t\r":  "'l1\nl2\t\r'",
 		"nul\x00here": `'nulhere'`,
 		`\'; DROP`:    `'\\\'; DROP'`,
 	} {

@@ -1,0 +1,814 @@
+package graph
+
+// This file owns the in-place load: when the build has a base (UpdateFrom,
+// the live index it replaces) whose row digest (digest.go) it can read,
+// Load copies the base's database and applies the difference between the
+// two builds' rows to the copy, instead of loading every row into a new
+// database. The result is swapped in by Commit as a full load's is.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	kuzu "github.com/kuzudb/go-kuzu"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+// LoadStats says how Load filled the new database.
+type LoadStats struct {
+	// InPlace: the base index's database was copied and updated.
+	InPlace bool `json:"in_place"`
+	// Whole says why a build with a base loaded every row instead ("" when
+	// in place or without a base).
+	Whole string `json:"whole_reason,omitempty"`
+	// Rows written in place: nodes created, changed (properties set) and
+	// deleted, edges created and deleted (besides those of deleted nodes),
+	// and the statements run.
+	NodesAdded   int `json:"nodes_added"`
+	NodesChanged int `json:"nodes_changed"`
+	NodesRemoved int `json:"nodes_removed"`
+	EdgesCreated int `json:"edges_created"`
+	EdgesDeleted int `json:"edges_deleted"`
+	Statements   int `json:"statements"`
+}
+
+// Bounds of the in-place load (variables for tests).
+var (
+	// An update in place costs, measured on prometheus and the test
+	// fixtures (2 cores), about inPlaceFixed (copy, open, checkpoint,
+	// counts) plus inPlaceStatement per statement and inPlaceCopy per
+	// COPY; a full load about fullFixed (the schema's DDL, opening and
+	// settling the database) plus fullPerTable per table COPYed and
+	// fullPerRow per row (a 10-row fixture: 0.95 s; prometheus: 1.7 s).
+	// Load updates in place when that estimate is below inPlaceShare of
+	// the full load's.
+	inPlaceFixed     = 250 * time.Millisecond
+	inPlaceStatement = 1200 * time.Microsecond
+	inPlaceCopy      = 60 * time.Millisecond
+	fullFixed        = 700 * time.Millisecond
+	fullPerTable     = 15 * time.Millisecond
+	fullPerRow       = 10 * time.Microsecond
+	inPlaceShare     = 0.8
+	// inPlaceLiteralRows: a table with at most this many rows to create
+	// gets one CREATE statement per row (about 1 ms each); more go through
+	// a COPY of a file of those rows (30-70 ms whatever its size).
+	inPlaceLiteralRows = 64
+	// inPlaceMaxGrowth: deleted rows leave room in the database file that
+	// Kuzu does not give back (prometheus's 54 MB database grows by 10-17
+	// MB an update); once the file has grown by this factor over its size
+	// after the last full load, the next build loads every row.
+	inPlaceMaxGrowth = 2.0
+)
+
+// UpdateFrom makes live, meta.json as the caller read it after NewBuild
+// took the lock, the base of Load: Load then tries to update a copy of
+// live's database in place (see LoadStats). The caller vouches that this
+// build's rows mean what the base's rows meant (the same gitnexus build and
+// schema) and that neither has tables beyond the schema's (vectors).
+func (b *Build) UpdateFrom(live *Meta) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.base = live
+}
+
+// LoadStats says how Load filled the database (valid after Load).
+func (b *Build) LoadStats() LoadStats {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.stats
+}
+
+// inPlacePlan is the difference between the base's rows and this build's,
+// as the digests tell it: which nodes went, changed and came, and which
+// nodes' outgoing edges changed. Which of those edges to delete and create
+// is worked out once the database is open (planEdges).
+type inPlacePlan struct {
+	removed map[schema.Label][]string        // ids to delete, with their edges
+	set     map[schema.Label]map[uint32]bool // node-file lines to set (true) or create (false)
+	// fresh: nodes whose every outgoing edge is created (new nodes, and
+	// nodes that had none); diff: nodes that had edges and whose edges
+	// changed, compared edge by edge. Both map an id hash to the id.
+	fresh, diff map[schema.Label]map[uint64]string
+	nodeWrites  int // nodes deleted, set or created
+	freshEdges  int // edges of the fresh nodes
+	diffOld     int // edges the diff nodes have in the base
+	diffNew     int // and now
+	counts      struct{ added, changed, removed int }
+}
+
+// byLabel describes the plan by label, for the debug log.
+func (p *inPlacePlan) byLabel() string {
+	var b strings.Builder
+	for _, t := range schema.NodeTables() {
+		l := t.Label
+		set, create := 0, 0
+		for _, isSet := range p.set[l] {
+			if isSet {
+				set++
+			} else {
+				create++
+			}
+		}
+		if n := len(p.removed[l]) + set + create + len(p.fresh[l]) + len(p.diff[l]); n > 0 {
+			fmt.Fprintf(&b, "%s: -%d ~%d +%d, edges of %d new and %d changed; ", l, len(p.removed[l]), set, create, len(p.fresh[l]), len(p.diff[l]))
+		}
+	}
+	return b.String()
+}
+
+// planInPlace compares the base's digest old with this build's.
+func (b *Build) planInPlace(old *rowDigest) *inPlacePlan {
+	p := &inPlacePlan{removed: map[schema.Label][]string{}, set: map[schema.Label]map[uint32]bool{},
+		fresh: map[schema.Label]map[uint64]string{}, diff: map[schema.Label]map[uint64]string{}}
+	labels := map[schema.Label]bool{}
+	for l := range old.nodes {
+		labels[l] = true
+	}
+	for l := range b.digest.nodes {
+		labels[l] = true
+	}
+	add := func(m map[schema.Label]map[uint64]string, l schema.Label, e digestEntry) {
+		if m[l] == nil {
+			m[l] = map[uint64]string{}
+		}
+		m[l][e.idh] = e.id
+	}
+	for l := range labels {
+		olds := old.nodes[l]
+		ns := slices.Clone(b.digest.nodes[l])
+		slices.SortFunc(ns, compareEntries)
+		mark := func(e digestEntry, set bool) {
+			if p.set[l] == nil {
+				p.set[l] = map[uint32]bool{}
+			}
+			p.set[l][e.seq] = set
+			p.nodeWrites++
+		}
+		i, j := 0, 0
+		for i < len(olds) || j < len(ns) {
+			c := 0
+			switch {
+			case i == len(olds):
+				c = 1
+			case j == len(ns):
+				c = -1
+			default:
+				c = compareEntries(olds[i], ns[j])
+			}
+			switch {
+			case c < 0: // only in the base
+				p.removed[l] = append(p.removed[l], olds[i].id)
+				p.counts.removed++
+				p.nodeWrites++
+				i++
+			case c > 0: // only in this build
+				mark(ns[j], false)
+				if ns[j].outN > 0 {
+					add(p.fresh, l, ns[j])
+					p.freshEdges += int(ns[j].outN)
+				}
+				p.counts.added++
+				j++
+			default:
+				o, n := olds[i], ns[j]
+				if o.row != n.row {
+					mark(n, true)
+					p.counts.changed++
+				}
+				switch {
+				case o.out == n.out && o.outN == n.outN:
+				case o.outN == 0:
+					add(p.fresh, l, n)
+					p.freshEdges += int(n.outN)
+				default:
+					add(p.diff, l, n)
+					p.diffOld += int(o.outN)
+					p.diffNew += int(n.outN)
+				}
+				i++
+				j++
+			}
+		}
+	}
+	return p
+}
+
+// edgeWork is what an in-place update does to edges: the nodes whose
+// outgoing edges are all deleted (dropAll), single edges deleted (each a
+// statement, deletes), and the edge rows created, by rel key.
+type edgeWork struct {
+	dropAll          map[schema.Label][]string
+	deletes          []string
+	creates          map[string][][]byte
+	nCreate, nDelete int
+}
+
+// sourceEdge is one edge of a diff node as this build has it.
+type sourceEdge struct {
+	key  string // edgeKey
+	rel  string // relKey
+	line []byte
+}
+
+// edgeKey identifies an edge among its source's: type, target and
+// properties.
+func edgeKey(rt, toLabel, to string, confidence float64, reason string, step, line int64) string {
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%s\x00%d\x00%d", rt, toLabel, to,
+		strconv.FormatFloat(confidence, 'g', -1, 64), reason, step, line)
+}
+
+// planEdges works out the edge statements of plan p on the open database:
+// the fresh nodes' edges are created; each diff node's edges as stored are
+// compared with its edges now, and either the ones that differ are
+// deleted and created one by one or, when that is more statements, all
+// of them are deleted and created again.
+func (u *updater) planEdges(p *inPlacePlan, kept map[string]int) (*edgeWork, error) {
+	w := &edgeWork{dropAll: map[schema.Label][]string{}, creates: map[string][][]byte{}}
+	now := map[string][]sourceEdge{} // diff node id → its edges now
+	for _, r := range schema.Rels {
+		for _, pair := range r.Pairs {
+			key := relKey(r.Type, pair.From, pair.To)
+			fresh, diff := p.fresh[pair.From], p.diff[pair.From]
+			if len(fresh)+len(diff) == 0 || kept[key] == 0 {
+				continue
+			}
+			err := eachLine(u.b.loaded[key], func(line []byte) error {
+				e, err := parseEdgeLine(line)
+				if err != nil {
+					return err
+				}
+				h := u.b.digest.hash64(bytesOf(e.From))
+				if id, ok := fresh[h]; ok && id == e.From {
+					w.creates[key] = append(w.creates[key], slices.Clone(line))
+					w.nCreate++
+				} else if id, ok := diff[h]; ok && id == e.From {
+					k := edgeKey(string(r.Type), string(pair.To), e.To, e.Confidence, e.Reason, int64(e.Step), int64(e.Line))
+					now[e.From] = append(now[e.From], sourceEdge{key: k, rel: key, line: slices.Clone(line)})
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, t := range schema.NodeTables() {
+		l := t.Label
+		ids := make([]string, 0, len(p.diff[l]))
+		for _, id := range p.diff[l] {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		for chunk := range slices.Chunk(ids, 500) {
+			stored, err := u.query(fmt.Sprintf("UNWIND %s AS i MATCH (n:%s {id: i})-[r]->(m) RETURN n.id, label(r), label(m), m.id, r.confidence, r.reason, r.step, r.line",
+				schema.QuoteList(chunk), l))
+			if err != nil {
+				return nil, fmt.Errorf("read the edges to compare: %w", err)
+			}
+			was := map[string]map[string]int{} // id → edge key → count
+			del := map[string]string{}         // id and edge key → the key's delete statement
+			for _, row := range stored.Rows {
+				from, _ := row[0].(string)
+				rt, _ := row[1].(string)
+				toLabel, _ := row[2].(string)
+				to, _ := row[3].(string)
+				conf, _ := row[4].(float64)
+				reason, _ := row[5].(string)
+				step, _ := row[6].(int64)
+				line, _ := row[7].(int64)
+				k := edgeKey(rt, toLabel, to, conf, reason, step, line)
+				if was[from] == nil {
+					was[from] = map[string]int{}
+				}
+				was[from][k]++
+				if _, ok := del[from+"\x00"+k]; !ok {
+					c, _ := schema.Literal("DOUBLE", json.RawMessage(strconv.FormatFloat(conf, 'g', -1, 64)))
+					del[from+"\x00"+k] = fmt.Sprintf("MATCH (a:%s {id: %s})-[r:%s]->(b:%s {id: %s}) WHERE r.confidence = %s AND r.reason = %s AND r.step = %d AND r.line = %d DELETE r",
+						l, schema.Quote(from), rt, toLabel, schema.Quote(to), c, schema.Quote(reason), step, line)
+				}
+			}
+			for _, id := range chunk {
+				u.diffSource(w, l, id, was[id], now[id], del)
+			}
+		}
+	}
+	return w, nil
+}
+
+// diffSource plans the edges of one diff node: was counts its stored edges
+// by key, now lists its edges as they are to be, del holds the delete
+// statement of each stored edge by source id and key.
+func (u *updater) diffSource(w *edgeWork, l schema.Label, id string, was map[string]int, now []sourceEdge, del map[string]string) {
+	count := map[string]int{}
+	for _, e := range now {
+		count[e.key]++
+	}
+	var deletes []string
+	create := map[string]int{} // key → copies to create
+	for k, n := range was {
+		if count[k] < n { // fewer now: delete them all, create what stays
+			deletes = append(deletes, del[id+"\x00"+k])
+			create[k] = count[k]
+		}
+	}
+	for k, n := range count {
+		if m := was[k]; n > m {
+			create[k] = n - m
+		}
+	}
+	creates := 0
+	for _, n := range create {
+		creates += n
+	}
+	if len(deletes)+creates > 1+len(now) { // cheaper to replace them all
+		w.dropAll[l] = append(w.dropAll[l], id)
+		w.nDelete += len(was)
+		for _, e := range now {
+			w.creates[e.rel] = append(w.creates[e.rel], e.line)
+		}
+		w.nCreate += len(now)
+		return
+	}
+	slices.Sort(deletes)
+	w.deletes = append(w.deletes, deletes...)
+	w.nDelete += len(deletes)
+	for _, e := range now {
+		if create[e.key] > 0 {
+			create[e.key]--
+			w.creates[e.rel] = append(w.creates[e.rel], e.line)
+			w.nCreate++
+		}
+	}
+}
+
+// loadInPlace tries the in-place load. It returns "" when the database is
+// loaded (b.db open on it), else why not: then nothing of it is left and
+// the caller loads every row. An error is returned only for ctx's end.
+func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows int) (why string, err error) {
+	base := b.base
+	lapStart := time.Now()
+	lap := func(step string) {
+		b.log.Debug("in-place load", "step", step, "took", time.Since(lapStart))
+		lapStart = time.Now()
+	}
+	if b.digest.broken {
+		return "two ids share a digest hash", nil
+	}
+	rowsName := base.DBFile + RowsSuffix
+	if _, ok := base.Sums[rowsName]; !ok {
+		return "the live index has no row digest", nil
+	}
+	if err := Verify(b.root, base); err != nil {
+		return "the live index does not verify: " + err.Error(), nil
+	}
+	lap("verify")
+	old, hdr, err := readDigest(filepath.Join(b.dir, rowsName))
+	if err != nil {
+		return err.Error(), nil
+	}
+	livePath := filepath.Join(b.dir, base.DBFile)
+	if fi, err := os.Stat(livePath); err != nil {
+		return err.Error(), nil
+	} else if float64(fi.Size()) > float64(hdr.FullSize)*inPlaceMaxGrowth+float64(8<<20) {
+		return fmt.Sprintf("the database grew from %d to %d bytes in %d updates in place", hdr.FullSize, fi.Size(), hdr.Updates), nil
+	}
+	lap("read digest")
+	t0 := time.Now()
+	plan := b.planInPlace(old)
+	lap("plan")
+	tables := 0
+	for _, rf := range b.files {
+		if rf.rows > 0 {
+			tables++
+		}
+	}
+	full := fullFixed + time.Duration(tables)*fullPerTable + time.Duration(totalRows)*fullPerRow
+	limit := time.Duration(inPlaceShare * float64(full))
+	b.log.Debug("in-place plan", "nodes", plan.nodeWrites, "added", plan.counts.added, "changed", plan.counts.changed,
+		"removed", plan.counts.removed, "fresh_edges", plan.freshEdges, "diff_edges_was", plan.diffOld, "diff_edges_now", plan.diffNew,
+		"by_label", plan.byLabel(), "full_load_estimate", full, "took", time.Since(t0))
+	tooMany := func(est time.Duration) string {
+		return fmt.Sprintf("an update in place would take about %v, a full load about %v", est.Round(time.Millisecond), full.Round(time.Millisecond))
+	}
+	// At least a statement a node (or a COPY a table) and the fresh nodes' edges.
+	if est := inPlaceFixed + time.Duration(min(plan.nodeWrites, 64*len(plan.set)))*inPlaceStatement +
+		time.Duration(min(plan.freshEdges, 64))*inPlaceStatement; est > limit {
+		return tooMany(est), nil
+	}
+	dst := b.dbPath()
+	if err := copyFile(livePath, dst); err != nil {
+		return "copy the live database: " + err.Error(), nil
+	}
+	lap("copy")
+	defer func() {
+		if why != "" || err != nil {
+			b.closeDB()
+			removeDBFiles(dst)
+		}
+	}()
+	if b.db, err = openKuzu(dst, systemConfig(b.opts.BufferPoolSize, b.opts.MaxThreads, false)); err != nil {
+		return err.Error(), nil
+	}
+	if b.conn, err = kuzu.OpenConnection(b.db); err != nil {
+		return err.Error(), nil
+	}
+	lap("open")
+	u := &updater{b: b, ctx: ctx}
+	work, err := u.planEdges(plan, kept)
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "plan the edges: " + err.Error(), nil
+	}
+	lap("plan edges")
+	if est := u.estimate(plan, work); est > limit {
+		return tooMany(est), nil
+	}
+	if err := u.apply(plan, work); err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "update in place: " + err.Error(), nil
+	}
+	lap("apply")
+	b.log.Debug("in-place statements", "took", u.took, "n", u.n)
+	b.counts = map[string]int{}
+	for _, t := range schema.NodeTables() {
+		want := 0
+		if rf := b.files[nodeKey(t.Label)]; rf != nil {
+			want = rf.rows
+		}
+		n, err := queryInt(ctx, b.conn, fmt.Sprintf("MATCH (n:%s) RETURN count(n)", t.Label))
+		if err != nil {
+			return "count rows: " + err.Error(), nil
+		}
+		if n != want {
+			return fmt.Sprintf("after the update %s holds %d rows, not %d", t.Label, n, want), nil
+		}
+		b.counts[string(t.Label)] = n
+	}
+	for _, r := range schema.Rels {
+		want := 0
+		for _, p := range r.Pairs {
+			want += kept[relKey(r.Type, p.From, p.To)]
+		}
+		n, err := queryInt(ctx, b.conn, fmt.Sprintf("MATCH ()-[r:%s]->() RETURN count(r)", r.Type))
+		if err != nil {
+			return "count rows: " + err.Error(), nil
+		}
+		if n != want {
+			return fmt.Sprintf("after the update %s holds %d rows, not %d", r.Type, n, want), nil
+		}
+		b.counts[string(r.Type)] = n
+	}
+	lap("count")
+	b.stats = LoadStats{InPlace: true, NodesAdded: plan.counts.added, NodesChanged: plan.counts.changed,
+		NodesRemoved: plan.counts.removed, EdgesCreated: work.nCreate, EdgesDeleted: work.nDelete, Statements: u.statements}
+	b.digestHdr = digestHeader{FullSize: hdr.FullSize, Updates: hdr.Updates + 1}
+	// Closing checkpoints the update into the file and gives back the
+	// pages and C heap it used (Exec and Query open it again).
+	b.closeDB()
+	releaseCMemory()
+	lap("close")
+	b.log.Debug("updated in place", "stats", b.stats, "took", time.Since(t0))
+	return "", nil
+}
+
+// updater runs the statements of an in-place update.
+type updater struct {
+	took       map[string]time.Duration
+	n          map[string]int
+	b          *Build
+	ctx        context.Context
+	statements int
+	copies     int
+}
+
+func (u *updater) exec(stmt string) error {
+	u.statements++
+	kind, _, _ := strings.Cut(stmt, " ")
+	t0 := time.Now()
+	defer func() {
+		if u.took == nil {
+			u.took, u.n = map[string]time.Duration{}, map[string]int{}
+		}
+		u.took[kind] += time.Since(t0)
+		if d := time.Since(t0); d > 20*time.Millisecond {
+			u.b.log.Debug("slow in-place statement", "stmt", abbrev(stmt, 100), "took", d)
+		}
+		u.n[kind]++
+	}()
+	if err := exec(u.ctx, u.b.conn, stmt); err != nil {
+		return fmt.Errorf("%s: %w", abbrev(stmt, 120), err)
+	}
+	return nil
+}
+
+// apply runs the update: edges deleted, nodes deleted, set and created,
+// then edges created (their endpoints exist by then).
+func (u *updater) apply(p *inPlacePlan, w *edgeWork) error {
+	const batch = 1000
+	for _, t := range schema.NodeTables() {
+		for ids := range slices.Chunk(w.dropAll[t.Label], batch) {
+			if err := u.exec(fmt.Sprintf("UNWIND %s AS i MATCH (n:%s {id: i})-[r]->() DELETE r", schema.QuoteList(ids), t.Label)); err != nil {
+				return err
+			}
+		}
+	}
+	for _, stmt := range w.deletes {
+		if err := u.exec(stmt); err != nil {
+			return err
+		}
+	}
+	for _, t := range schema.NodeTables() {
+		for ids := range slices.Chunk(p.removed[t.Label], batch) {
+			if err := u.exec(fmt.Sprintf("UNWIND %s AS i MATCH (n:%s {id: i}) DETACH DELETE n", schema.QuoteList(ids), t.Label)); err != nil {
+				return err
+			}
+		}
+	}
+	for _, t := range schema.NodeTables() {
+		want := p.set[t.Label]
+		if len(want) == 0 {
+			continue
+		}
+		var creates, sets [][]byte
+		seq := uint32(0)
+		err := eachLine(u.b.files[nodeKey(t.Label)].path, func(line []byte) error {
+			set, ok := want[seq]
+			seq++
+			switch {
+			case !ok:
+			case set:
+				sets = append(sets, slices.Clone(line))
+			default:
+				creates = append(creates, slices.Clone(line))
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for lines := range slices.Chunk(sets, 500) {
+			if err := u.set(t, lines); err != nil {
+				return err
+			}
+		}
+		if err := u.create(creates, schema.Pair{From: t.Label}, "", t.Columns); err != nil {
+			return err
+		}
+	}
+	for _, r := range schema.Rels {
+		for _, pair := range r.Pairs {
+			if err := u.create(w.creates[relKey(r.Type, pair.From, pair.To)], pair, r.Type, schema.RelColumns()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// estimate is how long apply(p, w) should take, by the costs measured
+// (inPlaceFixed and the rest), counting its statements as apply runs them.
+func (u *updater) estimate(p *inPlacePlan, w *edgeWork) time.Duration {
+	stmts, copies := len(w.deletes), 0
+	rows := func(n int) {
+		if n > inPlaceLiteralRows {
+			copies++
+		} else {
+			stmts += n
+		}
+	}
+	for _, t := range schema.NodeTables() {
+		stmts += (len(w.dropAll[t.Label])+999)/1000 + (len(p.removed[t.Label])+999)/1000
+		set := 0
+		for _, isSet := range p.set[t.Label] {
+			if isSet {
+				set++
+			}
+		}
+		stmts += set + (set+499)/500
+		rows(len(p.set[t.Label]) - set)
+	}
+	for _, lines := range w.creates {
+		rows(len(lines))
+	}
+	return inPlaceFixed + time.Duration(stmts)*inPlaceStatement + time.Duration(copies)*inPlaceCopy
+}
+
+// query runs a read on the database being updated.
+func (u *updater) query(stmt string) (*Result, error) {
+	u.statements++
+	res, err := run(u.ctx, u.b.conn, stmt, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Close()
+	return collect(res, 0)
+}
+
+// set brings the nodes of table t whose rows changed to their new rows
+// lines: it reads their stored values and sets only the properties that
+// differ. Setting a string property makes Kuzu rewrite the column's chunk
+// at the next checkpoint (about 100 ms for prometheus's function sources),
+// and most changed rows differ only in their lines (code above them moved).
+func (u *updater) set(t schema.NodeTable, lines [][]byte) error {
+	rows := make([]map[string]json.RawMessage, len(lines))
+	ids := make([]string, len(lines))
+	for i, line := range lines {
+		m, err := rowFields(line)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(m["id"], &ids[i]); err != nil {
+			return fmt.Errorf("row without id: %w", err)
+		}
+		rows[i] = m
+	}
+	var q strings.Builder
+	fmt.Fprintf(&q, "UNWIND %s AS i MATCH (n:%s {id: i}) RETURN n.id", schema.QuoteList(ids), t.Label)
+	for _, c := range t.Columns[1:] {
+		fmt.Fprintf(&q, ", n.%s", c.Name)
+	}
+	stored, err := u.query(q.String())
+	if err != nil {
+		return fmt.Errorf("read the rows to set: %w", err)
+	}
+	old := make(map[string][]any, len(stored.Rows))
+	for _, r := range stored.Rows {
+		if id, ok := r[0].(string); ok {
+			old[id] = r[1:]
+		}
+	}
+	for i, m := range rows {
+		prev, ok := old[ids[i]]
+		if !ok {
+			return fmt.Errorf("%s %s is not stored", t.Label, ids[i])
+		}
+		var b strings.Builder
+		for k, c := range t.Columns[1:] {
+			now := "NULL"
+			if raw, ok := m[c.Name]; ok {
+				var err error
+				if now, err = schema.Literal(c.Type, raw); err != nil {
+					return fmt.Errorf("%s: %w", c.Name, err)
+				}
+			}
+			was := "NULL"
+			if raw, err := json.Marshal(prev[k]); err == nil {
+				was, _ = schema.Literal(c.Type, raw)
+			}
+			if now == was {
+				continue
+			}
+			if b.Len() == 0 {
+				fmt.Fprintf(&b, "MATCH (n:%s {id: %s}) SET ", t.Label, schema.Quote(ids[i]))
+			} else {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "n.%s = %s", c.Name, now)
+		}
+		if b.Len() > 0 {
+			if err := u.exec(b.String()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// create creates the rows lines (NDJSON, as the row files hold them) of a
+// node table (rt "", p.From its label) or of rel pair p of rt: a statement
+// per row, or one COPY of a file of them past inPlaceLiteralRows.
+func (u *updater) create(lines [][]byte, p schema.Pair, rt schema.RelType, cols []schema.Column) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	if len(lines) > inPlaceLiteralRows {
+		u.copies++
+		path := filepath.Join(u.b.staging, fmt.Sprintf("inplace-%d.json", u.copies))
+		data := slices.Concat(lines...)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			return fmt.Errorf("write rows to copy: %w", err)
+		}
+		if rt == "" {
+			return u.exec(fmt.Sprintf("COPY %s FROM %s", p.From, schema.Quote(path)))
+		}
+		return u.exec(fmt.Sprintf("COPY %s FROM %s (from='%s', to='%s')", rt, schema.Quote(path), p.From, p.To))
+	}
+	for _, line := range lines {
+		var stmt string
+		var err error
+		if rt == "" {
+			stmt, err = createNodeStatement(p.From, cols, line)
+		} else {
+			stmt, err = createEdgeStatement(rt, p, cols, line)
+		}
+		if err != nil {
+			return err
+		}
+		if err := u.exec(stmt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rowFields decodes one NDJSON row into its fields.
+func rowFields(line []byte) (map[string]json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(line, &m); err != nil {
+		return nil, fmt.Errorf("decode row: %w", err)
+	}
+	return m, nil
+}
+
+// properties renders cols of row m as "name: literal" pairs (sep ": ") or
+// "n.name = literal" assignments (sep " = ", prefix "n."), skipping id when
+// skipID.
+func properties(b *strings.Builder, m map[string]json.RawMessage, cols []schema.Column, prefix, sep string, skipID bool) error {
+	first := true
+	for _, c := range cols {
+		if skipID && c.Name == "id" {
+			continue
+		}
+		v := "NULL"
+		if raw, ok := m[c.Name]; ok {
+			var err error
+			if v, err = schema.Literal(c.Type, raw); err != nil {
+				return fmt.Errorf("%s: %w", c.Name, err)
+			}
+		}
+		if !first {
+			b.WriteString(", ")
+		}
+		first = false
+		b.WriteString(prefix)
+		b.WriteString(c.Name)
+		b.WriteString(sep)
+		b.WriteString(v)
+	}
+	return nil
+}
+
+func createNodeStatement(l schema.Label, cols []schema.Column, line []byte) (string, error) {
+	m, err := rowFields(line)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "CREATE (n:%s {", l)
+	if err := properties(&b, m, cols, "", ": ", false); err != nil {
+		return "", err
+	}
+	b.WriteString("})")
+	return b.String(), nil
+}
+
+func createEdgeStatement(rt schema.RelType, p schema.Pair, cols []schema.Column, line []byte) (string, error) {
+	m, err := rowFields(line)
+	if err != nil {
+		return "", err
+	}
+	from, err1 := schema.Literal("STRING", m["from"])
+	to, err2 := schema.Literal("STRING", m["to"])
+	if err := errors.Join(err1, err2); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "MATCH (a:%s {id: %s}), (b:%s {id: %s}) CREATE (a)-[:%s {", p.From, from, p.To, to, rt)
+	if err := properties(&b, m, cols, "", ": ", false); err != nil {
+		return "", err
+	}
+	b.WriteString("}]->(b)")
+	return b.String(), nil
+}
+
+// copyFile copies src to dst (created or truncated).
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}

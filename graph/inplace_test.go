@@ -1,0 +1,216 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+// buildWith builds and commits the rows fill adds, updating the live index
+// in place when base is set, and returns the meta committed and how Load
+// went.
+func buildWith(t *testing.T, root string, base *Meta, fill func(*Build)) (*Meta, LoadStats) {
+	t.Helper()
+	ctx := context.Background()
+	b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 256 << 20, MaxThreads: 2, Logger: quietLog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Abort()
+	if base != nil {
+		b.UpdateFrom(base)
+	}
+	fill(b)
+	if err := b.Load(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	st := b.LoadStats()
+	m := &Meta{ToolVersion: "test", Commit: "abc"}
+	if err := b.Commit(m); err != nil {
+		t.Fatal(err)
+	}
+	return m, st
+}
+
+// dumpGraph is every node and edge of the index of root with its
+// properties, Kuzu's internal ids left out, sorted.
+func dumpGraph(t *testing.T, root string) []string {
+	t.Helper()
+	d := openTest(t, root)
+	var out []string
+	for _, q := range []string{"MATCH (n) RETURN n", "MATCH (a)-[r]->(b) RETURN a.id, r.confidence, r.reason, r.step, r.line, label(r), b.id"} {
+		res, err := d.QueryAll(context.Background(), q, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, row := range res.Rows {
+			if m, ok := row[0].(map[string]any); ok {
+				delete(m, "_id")
+			}
+			b, _ := json.Marshal(row)
+			out = append(out, string(b))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// variant adds fillSmall's graph of n functions, then rows that differ by
+// v: a changed source text with newlines, quotes and backslashes, a
+// renamed community, edges moved to other lines.
+func variant(t *testing.T, n, v int) func(*Build) {
+	return func(b *Build) {
+		fillSmall(t, b, n)
+		must := func(err error) {
+			t.Helper()
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		content := fmt.Sprintf("func x%d() {\n\tprintln(\"it's \\n %d\")\n}", v, v)
+		must(b.AddSymbol(schema.Symbol{ID: "src/b.go#x:function", Kind: schema.KindFunction, Name: "x", FilePath: "src/b.go",
+			StartLine: 10 + v, EndLine: 12 + v, Content: content, Language: "go"}))
+		must(b.AddCommunity(schema.Community{ID: fmt.Sprintf("comm_v%d", v%2), Label: "V", Keywords: []string{}, Cohesion: 1.0 / float64(v+3)}))
+		for i := 0; i < 3; i++ {
+			must(b.AddEdge(schema.Edge{Type: schema.RelCalls, From: "src/b.go#x:function", To: fmt.Sprintf("src/a.go#fn%d:function", i),
+				FromLabel: schema.LabelFunction, ToLabel: schema.LabelFunction, Confidence: 0.8, Reason: "import-resolved", Line: 11 + v + i}))
+		}
+		// Many edges from one source, past the rows a statement each takes.
+		for i := 0; i < inPlaceLiteralRows+5 && i < n; i++ {
+			must(b.AddEdge(schema.Edge{Type: schema.RelMemberOf, From: fmt.Sprintf("src/a.go#fn%d:function", i), To: fmt.Sprintf("comm_v%d", v%2),
+				FromLabel: schema.LabelFunction, ToLabel: schema.LabelCommunity, Confidence: 1}))
+		}
+	}
+}
+
+// TestInPlaceLoadEqualsFullLoad: an index updated in place from the live
+// one (nodes added, removed and changed, edges added, removed and moved,
+// a table's rows past the statement-per-row bound) holds exactly what a
+// full load of the same rows holds, through several updates in a row.
+func TestInPlaceLoadEqualsFullLoad(t *testing.T) {
+	share := inPlaceShare
+	inPlaceShare = 10 // whatever changed: this test is about what the update writes
+	t.Cleanup(func() { inPlaceShare = share })
+	root := newRepo(t)
+	m, st := buildWith(t, root, nil, variant(t, 20, 0))
+	if st.InPlace {
+		t.Fatal("a build without a base was loaded in place")
+	}
+	for step, n := range []int{90, 30, 31, 5} {
+		v := step + 1
+		var err error
+		if m, err = ReadMeta(root); err != nil {
+			t.Fatal(err)
+		}
+		m, st = buildWith(t, root, m, variant(t, n, v))
+		if !st.InPlace {
+			t.Fatalf("step %d: loaded whole: %s", step, st.Whole)
+		}
+		if st.NodesAdded+st.NodesChanged+st.NodesRemoved == 0 || st.EdgesCreated+st.EdgesDeleted == 0 {
+			t.Errorf("step %d: nothing written in place: %+v", step, st)
+		}
+		full := newRepo(t)
+		buildWith(t, full, nil, variant(t, n, v))
+		a, b := dumpGraph(t, root), dumpGraph(t, full)
+		if !slices.Equal(a, b) {
+			for i := range max(len(a), len(b)) {
+				if i >= len(a) || i >= len(b) || a[i] != b[i] {
+					t.Fatalf("step %d (%d functions): updated in place differs from a full load at line %d:\n%v\n%v", step, n, i, a[min(i, len(a)-1)], b[min(i, len(b)-1)])
+				}
+			}
+		}
+		if got := m.Counts; got[string(schema.LabelFunction)] != n+1 {
+			t.Errorf("step %d: counts %v", step, got)
+		}
+	}
+}
+
+// TestInPlaceLoadFallsBack: a base that cannot be updated in place (no row
+// digest, a damaged digest, too many rows changed) is loaded whole, says
+// why, and the index is still right.
+func TestInPlaceLoadFallsBack(t *testing.T) {
+	for _, c := range []struct {
+		name, why string
+		spoil     func(t *testing.T, root string, m *Meta)
+	}{
+		{"no digest", "no row digest", func(t *testing.T, root string, m *Meta) {
+			delete(m.Sums, m.DBFile+RowsSuffix)
+		}},
+		{"damaged digest", "does not verify", func(t *testing.T, root string, m *Meta) {
+			p := filepath.Join(IndexDir(root), m.DBFile+RowsSuffix)
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b[len(b)/2] ^= 0xff
+			os.WriteFile(p, b, 0o644)
+		}},
+		{"too many changes", "would take about", func(t *testing.T, root string, m *Meta) {
+			old := inPlaceShare
+			inPlaceShare = 0
+			t.Cleanup(func() { inPlaceShare = old })
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := newRepo(t)
+			buildWith(t, root, nil, variant(t, 20, 0))
+			m, err := ReadMeta(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.spoil(t, root, m)
+			_, st := buildWith(t, root, m, variant(t, 40, 1))
+			if st.InPlace || !strings.Contains(st.Whole, c.why) {
+				t.Errorf("load %+v, want whole because %q", st, c.why)
+			}
+			full := newRepo(t)
+			buildWith(t, full, nil, variant(t, 40, 1))
+			if !slices.Equal(dumpGraph(t, root), dumpGraph(t, full)) {
+				t.Error("the index loaded whole differs from a full load")
+			}
+		})
+	}
+}
+
+// TestDigestRoundTrip: a digest reads back as written; a truncated or
+// garbled one is an error, not a panic or a huge allocation.
+func TestDigestRoundTrip(t *testing.T) {
+	d := newRowDigest()
+	for i := range 50 {
+		d.addNode(schema.LabelFunction, fmt.Sprintf("f%d", i), []byte(fmt.Sprintf(`{"id":"f%d"}`, i)))
+	}
+	d.addNode(schema.LabelFile, "a.go", []byte(`{"id":"a.go"}`))
+	d.seal()
+	d.addEdge(schema.LabelFile, "a.go", "DEFINES:File->Function", []byte(`{"from":"a.go","to":"f1"}`))
+	path := filepath.Join(t.TempDir(), "rows")
+	if err := d.write(path, digestHeader{FullSize: 123, Updates: 2}); err != nil {
+		t.Fatal(err)
+	}
+	got, h, err := readDigest(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h != (digestHeader{FullSize: 123, Updates: 2}) || len(got.nodes[schema.LabelFunction]) != 50 || got.nodes[schema.LabelFile][0].outN != 1 {
+		t.Errorf("read back %+v, %d functions, file %+v", h, len(got.nodes[schema.LabelFunction]), got.nodes[schema.LabelFile])
+	}
+	data, _ := os.ReadFile(path)
+	for _, cut := range []int{0, 5, len(rowsMagic) + 1, len(data) / 2, len(data) - 1} {
+		os.WriteFile(path, data[:cut], 0o644)
+		if _, _, err := readDigest(path); err == nil {
+			t.Errorf("a digest cut at %d of %d bytes read without error", cut, len(data))
+		}
+	}
+	bad := slices.Clone(data)
+	copy(bad[len(rowsMagic):], []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0, 0xff, 0xff, 0xff, 0x0f})
+	os.WriteFile(path, bad, 0o644)
+	if _, _, err := readDigest(path); err == nil {
+		t.Error("a garbled digest read without error")
+	}
+}

@@ -99,14 +99,14 @@ func TestInPlaceLoadEqualsFullLoad(t *testing.T) {
 	inPlaceShare = 10 // whatever changed: this test is about what the update writes
 	t.Cleanup(func() { inPlaceShare = share })
 	root := newRepo(t)
-	m, st := buildWith(t, root, nil, variant(t, 20, 0))
+	_, st := buildWith(t, root, nil, variant(t, 20, 0))
 	if st.InPlace {
 		t.Fatal("a build without a base was loaded in place")
 	}
 	for step, n := range []int{90, 30, 31, 5} {
 		v := step + 1
-		var err error
-		if m, err = ReadMeta(root); err != nil {
+		m, err := ReadMeta(root)
+		if err != nil {
 			t.Fatal(err)
 		}
 		m, st = buildWith(t, root, m, variant(t, n, v))

@@ -224,8 +224,11 @@ func watchAnalyze(ctx context.Context, abs string, opts index.Options, prog *pro
 				ch = fmt.Sprintf("%d added, %d changed, %d deleted; ", c.Added, c.Changed, c.Deleted)
 			}
 			what := "updated"
-			if s.UpToDate {
+			switch {
+			case s.UpToDate:
 				what = "up to date (index kept)"
+			case s.Load.InPlace:
+				what = "updated in place"
 			}
 			stdout().linef("%s %s in %.1fs: %s%d parsed, %d unchanged; %d files, %d symbols, %d flows (%s)",
 				time.Now().Format(time.TimeOnly), what, s.Seconds, ch, s.Parsed, s.Reused, s.Files, s.Symbols,
@@ -291,6 +294,13 @@ func printAnalyzeSummary(s index.Summary, d *discover.Result, warned []string) {
 	scr.field("parse", append(countItems(s.ParseStatus), fmt.Sprintf("(%d parsed, %d unchanged since the last analyze)", s.Parsed, s.Reused)))
 	if c := s.Changes; c != nil {
 		scr.field("changes", []string{fmt.Sprintf("%d files added, %d changed, %d deleted since the last analyze", c.Added, c.Changed, c.Deleted)})
+	}
+	if l := s.Load; l.InPlace {
+		scr.field("database", []string{"updated in place:", fmt.Sprintf("%d nodes added,", l.NodesAdded), fmt.Sprintf("%d changed,", l.NodesChanged),
+			fmt.Sprintf("%d removed;", l.NodesRemoved), fmt.Sprintf("%d edges created,", l.EdgesCreated), fmt.Sprintf("%d deleted,", l.EdgesDeleted),
+			fmt.Sprintf("%d moved", l.EdgesMoved)})
+	} else if l.Whole != "" {
+		scr.field("database", []string{"loaded whole:", l.Whole})
 	}
 	if r := s.Resolution; r != nil {
 		scr.field("calls", []string{fmt.Sprintf("%d sites:", r.CallSites), fmt.Sprintf("%d resolved", r.Resolved),

@@ -58,12 +58,16 @@
 // node, 64-bit SHA-256 prefixes of its id and row and the sum of its
 // outgoing edges' hashes). Load compares this build's rows with it, copies
 // the live database into the build's scratch directory and applies the
-// difference there: the edges that changed (compared edge by edge with
-// what the copy stores, or all of a node's when that is fewer statements),
-// nodes deleted, changed properties SET (only those that differ: a string
-// column written is rewritten whole at the checkpoint), nodes and edges
-// created by statement, or by COPY past 64 rows of a table. Counts are
-// checked against the row files; any failure falls back to a full load.
+// difference there: the edges that changed, compared edge by edge with
+// what the copy stores (an edge whose line alone moved, the commonest
+// change, gets its line SET in place; others are deleted and created; a
+// node whose edges nearly all changed has them all replaced), nodes
+// deleted, changed properties SET (only those that differ: a string column
+// written is rewritten whole at the checkpoint), nodes and edges created
+// in batched UNWIND … CREATE statements (not COPY: a COPY into a rel table
+// that has rows rewrites the table, 300 ms and more than a 160 MiB pool
+// on prometheus). Counts are checked against the row files; any failure
+// falls back to a full load.
 // The copy is swapped in by Commit like a new database, so readers and
 // kills see what they saw before. It is chosen over Kuzu transactions on
 // the live file because the live file is never written (readers hold it
@@ -71,10 +75,11 @@
 // estimate: a Kuzu write statement costs about 1 ms, a COPY 30-70 ms
 // whatever its size (a COPY or a CREATE list of 1,000 literal rows 45 ms
 // against 650 ms), and a full load has 0.7 s of fixed cost (DDL, open,
-// settle). On prometheus a one-function edit loads in about 0.6 s in place
-// against 1.7 s whole. Deleted rows leave room Kuzu does not reuse (54 MB
-// grows 10-17 MB an update), so a database grown to twice its size after
-// its last full load is loaded whole again. Vectors are never updated in
+// settle). On prometheus a one-function edit loads in about 0.9 s in place
+// against 1.7-2.0 s whole. Rows rewritten leave room Kuzu does not reuse
+// (54 MB grows 9-34 MB an update, and opening a larger file takes more
+// memory), so a database grown to 1.5 times its size after its last full
+// load is loaded whole again. Vectors are never updated in
 // place: an index with embeddings is loaded whole.
 //
 // A re-analyze that finds nothing changed (the same gitnexus build,

@@ -82,8 +82,8 @@ func variant(t *testing.T, n, v int) func(*Build) {
 			must(b.AddEdge(schema.Edge{Type: schema.RelCalls, From: "src/b.go#x:function", To: fmt.Sprintf("src/a.go#fn%d:function", i),
 				FromLabel: schema.LabelFunction, ToLabel: schema.LabelFunction, Confidence: 0.8, Reason: "import-resolved", Line: 11 + v + i}))
 		}
-		// Many edges from one source, past the rows a statement each takes.
-		for i := 0; i < inPlaceLiteralRows+5 && i < n; i++ {
+		// Edges of many nodes into one, which moves from step to step.
+		for i := 0; i < n; i++ {
 			must(b.AddEdge(schema.Edge{Type: schema.RelMemberOf, From: fmt.Sprintf("src/a.go#fn%d:function", i), To: fmt.Sprintf("comm_v%d", v%2),
 				FromLabel: schema.LabelFunction, ToLabel: schema.LabelCommunity, Confidence: 1}))
 		}
@@ -92,17 +92,19 @@ func variant(t *testing.T, n, v int) func(*Build) {
 
 // TestInPlaceLoadEqualsFullLoad: an index updated in place from the live
 // one (nodes added, removed and changed, edges added, removed and moved,
-// a table's rows past the statement-per-row bound) holds exactly what a
+// edges whose line moved, several statements a table) holds exactly what a
 // full load of the same rows holds, through several updates in a row.
 func TestInPlaceLoadEqualsFullLoad(t *testing.T) {
-	share := inPlaceShare
-	inPlaceShare = 10 // whatever changed: this test is about what the update writes
-	t.Cleanup(func() { inPlaceShare = share })
+	share, batch := inPlaceShare, createBatchRows
+	inPlaceShare = 10   // whatever changed: this test is about what the update writes
+	createBatchRows = 7 // several statements a table
+	t.Cleanup(func() { inPlaceShare, createBatchRows = share, batch })
 	root := newRepo(t)
 	_, st := buildWith(t, root, nil, variant(t, 20, 0))
 	if st.InPlace {
 		t.Fatal("a build without a base was loaded in place")
 	}
+	moved := 0
 	for step, n := range []int{90, 30, 31, 5} {
 		v := step + 1
 		m, err := ReadMeta(root)
@@ -116,6 +118,7 @@ func TestInPlaceLoadEqualsFullLoad(t *testing.T) {
 		if st.NodesAdded+st.NodesChanged+st.NodesRemoved == 0 || st.EdgesCreated+st.EdgesDeleted == 0 {
 			t.Errorf("step %d: nothing written in place: %+v", step, st)
 		}
+		moved += st.EdgesMoved
 		full := newRepo(t)
 		buildWith(t, full, nil, variant(t, n, v))
 		a, b := dumpGraph(t, root), dumpGraph(t, full)
@@ -129,6 +132,9 @@ func TestInPlaceLoadEqualsFullLoad(t *testing.T) {
 		if got := m.Counts; got[string(schema.LabelFunction)] != n+1 {
 			t.Errorf("step %d: counts %v", step, got)
 		}
+	}
+	if moved == 0 {
+		t.Error("no edge was moved in place (the calls of x move a line a step)")
 	}
 }
 

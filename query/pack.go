@@ -215,6 +215,25 @@ type nodeRow struct {
 type rowReader interface {
 	EachNode(ctx context.Context, l schema.Label, fn func(line []byte) error) error
 	EachEdge(ctx context.Context, rt schema.RelType, fn func(graph.EdgeRow) error) error
+	// Counts are the rows loaded by label (and rel type).
+	Counts() map[string]int
+}
+
+// countNodes is the number of rows of node table l: the build's count
+// where q is a build (its database may be closed: an in-place load closes
+// it), else the database's.
+func countNodes(ctx context.Context, q Querier, l schema.Label) (int, error) {
+	if rr, ok := q.(rowReader); ok {
+		return rr.Counts()[string(l)], nil
+	}
+	res, err := readAll(ctx, q, fmt.Sprintf("MATCH (n:%s) RETURN count(n)", l))
+	if err != nil {
+		return 0, err
+	}
+	if len(res.Rows) == 0 {
+		return 0, nil
+	}
+	return num(res.Rows[0][0]), nil
 }
 
 // readNodeTables reads the symbol tables and the File table, a slice of
@@ -236,14 +255,10 @@ func readNodeTables(ctx context.Context, q Querier, out chan<- nodeChunk) {
 	}
 	nodes := 0
 	for _, l := range append(append([]schema.Label(nil), schema.SymbolLabels...), schema.LabelFile) {
-		res, err := readAll(ctx, q, fmt.Sprintf("MATCH (n:%s) RETURN count(n)", l))
+		n, err := countNodes(ctx, q, l)
 		if err != nil {
 			send(nodeChunk{err: fmt.Errorf("pack: count %s: %w", l, err)})
 			return
-		}
-		n := 0
-		if len(res.Rows) > 0 {
-			n = num(res.Rows[0][0])
 		}
 		if nodes += n; nodes > MaxSnapshotNodes {
 			send(nodeChunk{err: fmt.Errorf("pack: more than %d nodes", MaxSnapshotNodes)})

@@ -50,14 +50,17 @@ var (
 	// fixtures (2 cores), about inPlaceFixed (copy, open, checkpoint,
 	// counts) plus inPlaceStatement per statement of its own (a SET, an
 	// edge deleted: 1.2-3.3 ms measured) and inPlaceRow per row created
-	// (batched, createBatchRows a statement); a full load about fullFixed
+	// (batched, createBatchRows a statement: 0.7 ms a row, and as much
+	// again at the checkpoint; rows created also cost memory, so that
+	// prometheus's 50-file edit, loaded in place, took longer and peaked
+	// 40 MiB above a full load); a full load about fullFixed
 	// (the schema's DDL, opening and settling the database) plus
 	// fullPerTable per table COPYed and fullPerRow per row (a 10-row
 	// fixture: 0.95 s; prometheus: 1.7 s). Load updates in place when that
 	// estimate is below inPlaceShare of the full load's.
 	inPlaceFixed     = 250 * time.Millisecond
-	inPlaceStatement = 2 * time.Millisecond
-	inPlaceRow       = 700 * time.Microsecond
+	inPlaceStatement = 2500 * time.Microsecond
+	inPlaceRow       = 1500 * time.Microsecond
 	fullFixed        = 700 * time.Millisecond
 	fullPerTable     = 15 * time.Millisecond
 	fullPerRow       = 10 * time.Microsecond

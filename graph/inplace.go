@@ -46,19 +46,22 @@ type LoadStats struct {
 
 // Bounds of the in-place load (variables for tests).
 var (
-	// An update in place costs, measured on prometheus and the test
-	// fixtures (2 cores), about inPlaceFixed (copy, open, checkpoint,
-	// counts) plus inPlaceStatement per statement of its own (a SET, an
-	// edge deleted: 1.2-3.3 ms measured) and inPlaceRow per row created
-	// (batched, createBatchRows a statement: 0.7 ms a row, and as much
-	// again at the checkpoint; rows created also cost memory, so that
-	// prometheus's 50-file edit, loaded in place, took longer and peaked
-	// 40 MiB above a full load); a full load about fullFixed
-	// (the schema's DDL, opening and settling the database) plus
-	// fullPerTable per table COPYed and fullPerRow per row (a 10-row
-	// fixture: 0.95 s; prometheus: 1.7 s). Load updates in place when that
-	// estimate is below inPlaceShare of the full load's.
+	// An update in place costs, measured on prometheus, kubernetes and
+	// the test fixtures (2 cores), about inPlaceFixed plus inPlacePerMiB
+	// per MiB of the database (copy, open, checkpoint, counts), plus
+	// inPlaceStatement per statement of its own (a SET, an edge deleted:
+	// 1.2-3.3 ms measured) and inPlaceRow per row created (batched,
+	// createBatchRows a statement: 0.7 ms a row, and as much again at the
+	// checkpoint). A full load costs about fullFixed (the schema's DDL,
+	// opening and settling the database) plus fullPerTable per table
+	// COPYed and fullPerRow per row (a 10-row fixture: 0.95 s; prometheus:
+	// 1.7 s; kubernetes: 4.0 s). Load updates in place when that estimate
+	// is below inPlaceShare of the full load's. The costs were raised until
+	// the 50-file edits of prometheus and kubernetes, which ran longer in
+	// place than whole (kubernetes 4.9 s against 4.0 s; prometheus peaked
+	// 40 MiB above a full load), load whole.
 	inPlaceFixed     = 250 * time.Millisecond
+	inPlacePerMiB    = 3 * time.Millisecond
 	inPlaceStatement = 2500 * time.Microsecond
 	inPlaceRow       = 1500 * time.Microsecond
 	fullFixed        = 700 * time.Millisecond
@@ -437,11 +440,13 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 		return err.Error(), nil
 	}
 	livePath := filepath.Join(b.dir, base.DBFile)
-	if fi, err := os.Stat(livePath); err != nil {
+	fi, err := os.Stat(livePath)
+	if err != nil {
 		return err.Error(), nil
 	} else if float64(fi.Size()) > float64(hdr.FullSize)*inPlaceMaxGrowth+float64(8<<20) {
 		return fmt.Sprintf("the database grew from %d to %d bytes in %d updates in place", hdr.FullSize, fi.Size(), hdr.Updates), nil
 	}
+	fixed := inPlaceFixed + time.Duration(fi.Size()>>20)*inPlacePerMiB
 	lap("read digest")
 	t0 := time.Now()
 	plan := b.planInPlace(old)
@@ -461,7 +466,7 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 		return fmt.Sprintf("an update in place would take about %v, a full load about %v", est.Round(time.Millisecond), full.Round(time.Millisecond))
 	}
 	// At least a statement a node (or a COPY a table) and the fresh nodes' edges.
-	if est := inPlaceFixed + time.Duration(min(plan.nodeWrites, 64*len(plan.set)))*inPlaceStatement +
+	if est := fixed + time.Duration(min(plan.nodeWrites, 64*len(plan.set)))*inPlaceStatement +
 		time.Duration(min(plan.freshEdges, 64))*inPlaceStatement; est > limit {
 		return tooMany(est), nil
 	}
@@ -483,7 +488,7 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 		return err.Error(), nil
 	}
 	lap("open")
-	u := &updater{b: b, ctx: ctx}
+	u := &updater{b: b, ctx: ctx, fixed: fixed}
 	work, err := u.planEdges(plan, kept)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -547,6 +552,7 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 
 // updater runs the statements of an in-place update.
 type updater struct {
+	fixed      time.Duration // the update's cost besides its statements
 	took       map[string]time.Duration
 	n          map[string]int
 	b          *Build
@@ -681,7 +687,7 @@ func (u *updater) estimate(p *inPlacePlan, w *edgeWork) time.Duration {
 	for _, lines := range w.creates {
 		rows += len(lines)
 	}
-	return inPlaceFixed + time.Duration(stmts)*inPlaceStatement + time.Duration(rows)*inPlaceRow + time.Duration(w.nMove)*inPlaceRow/2
+	return u.fixed + time.Duration(stmts)*inPlaceStatement + time.Duration(rows)*inPlaceRow + time.Duration(w.nMove)*inPlaceRow/2
 }
 
 // query runs a read on the database being updated.

@@ -465,9 +465,17 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 	tooMany := func(est time.Duration) string {
 		return fmt.Sprintf("an update in place would take about %v, a full load about %v", est.Round(time.Millisecond), full.Round(time.Millisecond))
 	}
-	// At least a statement a node (or a COPY a table) and the fresh nodes' edges.
-	if est := fixed + time.Duration(min(plan.nodeWrites, 64*len(plan.set)))*inPlaceStatement +
-		time.Duration(min(plan.freshEdges, 64))*inPlaceStatement; est > limit {
+	// Before copying and opening the database: the nodes' statements and
+	// rows, the fresh nodes' edges, and for the nodes whose edges changed
+	// a statement each and a row for each edge more or fewer than before
+	// (prometheus's 50-file edit: 2.5 s against 1.4 s allowed; a
+	// one-function edit whose lines moved: 0.8 s).
+	diffNodes := 0
+	for _, m := range plan.diff {
+		diffNodes += len(m)
+	}
+	if est := fixed + time.Duration(plan.counts.changed+diffNodes)*inPlaceStatement +
+		time.Duration(plan.counts.added+plan.freshEdges+abs(plan.diffNew-plan.diffOld))*inPlaceRow; est > limit {
 		return tooMany(est), nil
 	}
 	dst := b.dbPath()
@@ -478,6 +486,7 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 	defer func() {
 		if why != "" || err != nil {
 			b.closeDB()
+			releaseCMemory()
 			removeDBFiles(dst)
 		}
 	}()
@@ -868,6 +877,13 @@ func properties(b *strings.Builder, m map[string]json.RawMessage, cols []schema.
 		b.WriteString(v)
 	}
 	return nil
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // copyFile copies src to dst (created or truncated).

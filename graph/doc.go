@@ -72,15 +72,17 @@
 // kills see what they saw before. It is chosen over Kuzu transactions on
 // the live file because the live file is never written (readers hold it
 // open read-only and check its sum), and over a full load by a cost
-// estimate: a Kuzu write statement costs about 1 ms, a COPY 30-70 ms
-// whatever its size (a COPY or a CREATE list of 1,000 literal rows 45 ms
-// against 650 ms), and a full load has 0.7 s of fixed cost (DDL, open,
-// settle). On prometheus a one-function edit loads in about 0.9 s in place
-// against 1.7-2.0 s whole. Rows rewritten leave room Kuzu does not reuse
-// (54 MB grows 9-34 MB an update, and opening a larger file takes more
-// memory), so a database grown to 1.5 times its size after its last full
-// load is loaded whole again. Vectors are never updated in
-// place: an index with embeddings is loaded whole.
+// estimate: a Kuzu write statement costs 1-3 ms, a COPY 30-70 ms whatever
+// its size (a COPY or a CREATE list of 1,000 literal rows 45 ms against
+// 650 ms), and a full load has 0.7 s of fixed cost (DDL, open, settle);
+// rows created cost Kuzu memory, so an update creating more than 500 rows
+// loads whole. On prometheus a one-function edit loads in 0.7-0.8 s in
+// place against 1.8 s whole (kubernetes: 1.2-1.7 s against 4.4 s). Rows
+// rewritten leave room Kuzu does not reuse (54 MB grows 9-34 MB an
+// update, and opening a larger file takes more memory), so a database
+// grown to 1.5 times its size after its last full load is loaded whole
+// again. Vectors are never updated in place: an index with embeddings is
+// loaded whole.
 //
 // A re-analyze that finds nothing changed (the same gitnexus build,
 // Meta.Build, over the same files with the same content and outcomes;

@@ -43,20 +43,19 @@ func (s idSet) has(l schema.Label, id string) bool {
 // sound, else a filtered copy), the edges kept, and a few dropped ones for
 // the log.
 func (b *Build) filterDangling(rf *rowFile, rt schema.RelType, p schema.Pair) (path string, kept int, sample string, err error) {
-	var from string // the last sound edge's source
-	sound := func(line []byte) (bool, error) {
+	// sound reports whether the edge on line has both endpoints, and its source.
+	sound := func(line []byte) (from string, ok bool, err error) {
 		e, err := parseEdgeLine(line)
 		if err != nil {
-			return false, fmt.Errorf("read back %s: %w", rf.path, err)
+			return "", false, fmt.Errorf("read back %s: %w", rf.path, err)
 		}
-		from = e.From
-		return b.ids.has(p.From, e.From) && b.ids.has(p.To, e.To), nil
+		return e.From, b.ids.has(p.From, e.From) && b.ids.has(p.To, e.To), nil
 	}
 	var samples []string
 	dangling := 0
 	key := relKey(rt, p.From, p.To)
 	err = eachLine(rf.path, func(line []byte) error {
-		ok, err := sound(line)
+		from, ok, err := sound(line)
 		if ok {
 			b.digest.addEdge(p.From, from, key, line)
 		}
@@ -80,7 +79,7 @@ func (b *Build) filterDangling(rf *rowFile, rt schema.RelType, p schema.Pair) (p
 	}
 	defer out.close()
 	err = eachLine(rf.path, func(line []byte) error {
-		ok, err := sound(line)
+		_, ok, err := sound(line)
 		if ok && err == nil {
 			err = out.write(line)
 		}

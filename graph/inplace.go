@@ -113,7 +113,6 @@ type inPlacePlan struct {
 	// nodes that had none); diff: nodes that had edges and whose edges
 	// changed, compared edge by edge. Both map an id hash to the id.
 	fresh, diff map[schema.Label]map[uint64]string
-	nodeWrites  int // nodes deleted, set or created
 	freshEdges  int // edges of the fresh nodes
 	diffOld     int // edges the diff nodes have in the base
 	diffNew     int // and now
@@ -166,7 +165,6 @@ func (b *Build) planInPlace(old *rowDigest) *inPlacePlan {
 				p.set[l] = map[uint32]bool{}
 			}
 			p.set[l][e.seq] = set
-			p.nodeWrites++
 		}
 		i, j := 0, 0
 		for i < len(olds) || j < len(ns) {
@@ -183,7 +181,6 @@ func (b *Build) planInPlace(old *rowDigest) *inPlacePlan {
 			case c < 0: // only in the base
 				p.removed[l] = append(p.removed[l], olds[i].id)
 				p.counts.removed++
-				p.nodeWrites++
 				i++
 			case c > 0: // only in this build
 				mark(ns[j], false)
@@ -242,9 +239,14 @@ type edgeIdent struct {
 // match is the Cypher that finds the edges of ident from the node id of
 // label l (a and b bound to its ends, r to the edges), line aside.
 func (e edgeIdent) match(l schema.Label, id string) string {
-	c, _ := schema.Literal("DOUBLE", json.RawMessage(strconv.FormatFloat(e.confidence, 'g', -1, 64)))
 	return fmt.Sprintf("MATCH (a:%s {id: %s})-[r:%s]->(b:%s {id: %s}) WHERE r.confidence = %s AND r.reason = %s AND r.step = %d",
-		l, schema.Quote(id), e.rt, e.toLabel, schema.Quote(e.to), c, schema.Quote(e.reason), e.step)
+		l, schema.Quote(id), e.rt, e.toLabel, schema.Quote(e.to), doubleLiteral(e.confidence), schema.Quote(e.reason), e.step)
+}
+
+// doubleLiteral is f as a Cypher DOUBLE literal (schema.Literal's form).
+func doubleLiteral(f float64) string {
+	lit, _ := schema.Literal("DOUBLE", json.RawMessage(strconv.FormatFloat(f, 'g', -1, 64)))
+	return lit
 }
 
 // edgeMove is an edge whose line is all that changed.
@@ -464,7 +466,7 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 	}
 	full := fullFixed + time.Duration(tables)*fullPerTable + time.Duration(totalRows)*fullPerRow
 	limit := time.Duration(inPlaceShare * float64(full))
-	b.log.Debug("in-place plan", "nodes", plan.nodeWrites, "added", plan.counts.added, "changed", plan.counts.changed,
+	b.log.Debug("in-place plan", "added", plan.counts.added, "changed", plan.counts.changed,
 		"removed", plan.counts.removed, "fresh_edges", plan.freshEdges, "diff_edges_was", plan.diffOld, "diff_edges_now", plan.diffNew,
 		"by_label", plan.byLabel(), "full_load_estimate", full, "took", time.Since(t0))
 	tooMany := func(est time.Duration) string {
@@ -677,9 +679,8 @@ func (u *updater) move(rt schema.RelType, p schema.Pair, moves []edgeMove) error
 		if i > 0 {
 			list.WriteString(", ")
 		}
-		c, _ := schema.Literal("DOUBLE", json.RawMessage(strconv.FormatFloat(m.ident.confidence, 'g', -1, 64)))
 		fmt.Fprintf(&list, "{`_src`: %s, `_dst`: %s, c: %s, reason: %s, step: %d, was: %d, now: %d}",
-			schema.Quote(m.from), schema.Quote(m.ident.to), c, schema.Quote(m.ident.reason), m.ident.step, m.was, m.now)
+			schema.Quote(m.from), schema.Quote(m.ident.to), doubleLiteral(m.ident.confidence), schema.Quote(m.ident.reason), m.ident.step, m.was, m.now)
 	}
 	return u.exec(fmt.Sprintf("UNWIND [%s] AS e MATCH (a:%s {id: e.`_src`})-[r:%s]->(b:%s {id: e.`_dst`}) "+
 		"WHERE r.line = e.was AND r.confidence = e.c AND r.reason = e.reason AND r.step = e.step SET r.line = e.now",

@@ -173,7 +173,7 @@ func runAnalyze(c *cobra.Command, args []string) error {
 	if flagJSON {
 		return printJSON(sum)
 	}
-	printAnalyzeSummary(*sum, sum.Discovery, warned)
+	printAnalyzeSummary(stdout(), *sum, sum.Discovery, warned)
 	return nil
 }
 
@@ -215,7 +215,7 @@ func watchAnalyze(ctx context.Context, abs string, opts index.Options, prog *pro
 		case u.Err != nil:
 			newScreen(os.Stderr).message(fmt.Sprintf("gitnexus: update failed (the previous index stays live): %v", u.Err))
 		case updates == 1:
-			printAnalyzeSummary(*u.Summary, u.Summary.Discovery, *warned)
+			printAnalyzeSummary(stdout(), *u.Summary, u.Summary.Discovery, *warned)
 			stdout().linef("Watching %s for changes (Ctrl-C to stop)", abs)
 		default:
 			s := u.Summary
@@ -271,8 +271,7 @@ func interrupted(ctx context.Context, err error) error {
 
 // printAnalyzeSummary prints what analyze did; a warning already printed
 // (warned: the embeddings one) is referred to, not repeated.
-func printAnalyzeSummary(s index.Summary, d *discover.Result, warned []string) {
-	scr := stdout()
+func printAnalyzeSummary(scr *screen, s index.Summary, d *discover.Result, warned []string) {
 	if s.UpToDate {
 		scr.linef("%s (%s) is up to date: its %d files are unchanged since the last analyze; the index was kept (%.1fs; --force rebuilds it)",
 			scr.paint(styleBold, s.Name), s.Path, s.Files, s.Seconds)
@@ -296,8 +295,8 @@ func printAnalyzeSummary(s index.Summary, d *discover.Result, warned []string) {
 		scr.field("changes", []string{fmt.Sprintf("%d files added, %d changed, %d deleted since the last analyze", c.Added, c.Changed, c.Deleted)})
 	}
 	if l := s.Load; l.InPlace {
-		scr.field("database", []string{"updated in place:", fmt.Sprintf("%d nodes added,", l.NodesAdded), fmt.Sprintf("%d changed,", l.NodesChanged),
-			fmt.Sprintf("%d removed;", l.NodesRemoved), fmt.Sprintf("%d edges created,", l.EdgesCreated), fmt.Sprintf("%d deleted,", l.EdgesDeleted),
+		scr.field("database", []string{"updated in place:", fmt.Sprintf("%d nodes added", l.NodesAdded), fmt.Sprintf("%d changed", l.NodesChanged),
+			fmt.Sprintf("%d removed;", l.NodesRemoved), fmt.Sprintf("%d edges created", l.EdgesCreated), fmt.Sprintf("%d deleted", l.EdgesDeleted),
 			fmt.Sprintf("%d moved", l.EdgesMoved)})
 	} else if l.Whole != "" {
 		scr.field("database", []string{"loaded whole:", l.Whole})

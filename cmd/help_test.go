@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/index"
 	"github.com/spf13/cobra"
 )
 
@@ -56,5 +58,18 @@ func TestFitAndWrap(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "LOWER") || !strings.Contains(b.String(), "BOUND:") {
 		t.Errorf("a word was split: %q", b.String())
+	}
+}
+
+// TestAnalyzeSummaryInPlace: the database line of an update in place lists
+// its counts once each, separated by one comma (it printed "added,,").
+func TestAnalyzeSummaryInPlace(t *testing.T) {
+	var b strings.Builder
+	s := index.Summary{Name: "r", Path: "/r"}
+	s.Load = graph.LoadStats{InPlace: true, NodesAdded: 1, NodesChanged: 74, NodesRemoved: 2, EdgesCreated: 3, EdgesDeleted: 4, EdgesMoved: 82}
+	printAnalyzeSummary(&screen{w: &b}, s, nil, nil)
+	want := "database    updated in place: 1 nodes added, 74 changed, 2 removed; 3 edges created, 4 deleted, 82 moved\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("summary:\n%s\nwants the line %q", b.String(), want)
 	}
 }

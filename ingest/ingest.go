@@ -244,18 +244,33 @@ type parsed struct {
 	// from the old cache.
 	record []byte
 	reused bool
+	seq    int // the file's position in the list parseAll was given
 }
 
+// parseWindow is how far parseAll's workers may run ahead of the file
+// consume waits for: the results in between wait in memory.
+const parseWindow = 256
+
 // parseAll parses files on workers and hands each result to consume, on the
-// calling goroutine, in completion order. A consume error stops the run.
+// calling goroutine, in the order of files: a build's rows are then in the
+// same order whatever the workers' timing, so two builds of one tree write
+// the same row files, database and search pack (and a re-analyze's pack
+// is byte for byte a cold build's). Workers run at most parseWindow files
+// ahead of the one consume waits for. A consume error stops the run.
 func parseAll(ctx context.Context, files []discover.File, workers int, cache *FactCache, record bool, progress Progress, consume func(parsed) error) error {
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobs := make(chan discover.File)
+	type job struct {
+		f   discover.File
+		seq int
+	}
+	jobs := make(chan job)
 	results := make(chan parsed, workers)
+	// window holds a token per file handed out and not yet consumed.
+	window := make(chan struct{}, parseWindow)
 	var wg sync.WaitGroup
 	for i := 0; i < workers; i++ {
 		wg.Add(1)
@@ -263,8 +278,9 @@ func parseAll(ctx context.Context, files []discover.File, workers int, cache *Fa
 			defer wg.Done()
 			p := lang.NewParser()
 			defer p.Close()
-			for f := range jobs {
-				r := parseOne(ctx, p, f, cache, record)
+			for j := range jobs {
+				r := parseOne(ctx, p, j.f, cache, record)
+				r.seq = j.seq
 				select {
 				case results <- r:
 				case <-ctx.Done():
@@ -275,9 +291,14 @@ func parseAll(ctx context.Context, files []discover.File, workers int, cache *Fa
 	}
 	go func() {
 		defer close(jobs)
-		for _, f := range files {
+		for i, f := range files {
 			select {
-			case jobs <- f:
+			case window <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case jobs <- job{f, i}:
 			case <-ctx.Done():
 				return
 			}
@@ -287,17 +308,27 @@ func parseAll(ctx context.Context, files []discover.File, workers int, cache *Fa
 
 	done := 0
 	var firstErr error
+	pending := map[int]parsed{} // results ahead of the next one in order
 	for r := range results {
 		if firstErr != nil {
 			continue // drain
 		}
-		if err := consume(r); err != nil {
-			firstErr = err
-			cancel()
-			continue
+		pending[r.seq] = r
+		for {
+			next, ok := pending[done]
+			if !ok {
+				break
+			}
+			delete(pending, done)
+			if err := consume(next); err != nil {
+				firstErr = err
+				cancel()
+				break
+			}
+			done++
+			<-window
+			progress("parse", done, len(files))
 		}
-		done++
-		progress("parse", done, len(files))
 	}
 	if firstErr != nil {
 		return firstErr

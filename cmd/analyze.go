@@ -301,6 +301,11 @@ func printAnalyzeSummary(scr *screen, s index.Summary, d *discover.Result, warne
 	} else if l.Whole != "" {
 		scr.field("database", []string{"loaded whole:", l.Whole})
 	}
+	if p := s.Pack; p.Reused > 0 {
+		scr.field("search", []string{fmt.Sprintf("pack built from the last one: %d of %d nodes reused", p.Reused, p.Nodes)})
+	} else if p.NoBase != "" {
+		scr.field("search", []string{"pack built whole:", p.NoBase})
+	}
 	if r := s.Resolution; r != nil {
 		scr.field("calls", []string{fmt.Sprintf("%d sites:", r.CallSites), fmt.Sprintf("%d resolved", r.Resolved),
 			fmt.Sprintf("%d external", r.External), fmt.Sprintf("%d dynamic", r.Dynamic), fmt.Sprintf("%d unresolved", r.Unresolved)})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/index"
+	"github.com/gitnexus/gitnexus/query"
 	"github.com/spf13/cobra"
 )
 
@@ -62,14 +63,20 @@ func TestFitAndWrap(t *testing.T) {
 }
 
 // TestAnalyzeSummaryInPlace: the database line of an update in place lists
-// its counts once each, separated by one comma (it printed "added,,").
+// its counts once each, separated by one comma (it printed "added,,"), and
+// the search line says how much of the last pack was reused.
 func TestAnalyzeSummaryInPlace(t *testing.T) {
 	var b strings.Builder
 	s := index.Summary{Name: "r", Path: "/r"}
 	s.Load = graph.LoadStats{InPlace: true, NodesAdded: 1, NodesChanged: 74, NodesRemoved: 2, EdgesCreated: 3, EdgesDeleted: 4, EdgesMoved: 82}
+	s.Pack = query.PackStats{Nodes: 9, Reused: 7}
 	printAnalyzeSummary(&screen{w: &b}, s, nil, nil)
-	want := "database    updated in place: 1 nodes added, 74 changed, 2 removed; 3 edges created, 4 deleted, 82 moved\n"
-	if !strings.Contains(b.String(), want) {
-		t.Errorf("summary:\n%s\nwants the line %q", b.String(), want)
+	for _, want := range []string{
+		"database    updated in place: 1 nodes added, 74 changed, 2 removed; 3 edges created, 4 deleted, 82 moved\n",
+		"search      pack built from the last one: 7 of 9 nodes reused\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("summary:\n%s\nwants the line %q", b.String(), want)
+		}
 	}
 }

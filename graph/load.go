@@ -201,6 +201,33 @@ func (b *Build) EachNode(ctx context.Context, l schema.Label, fn func(line []byt
 	return eachLineCtx(ctx, rf.path, fn)
 }
 
+// NodeRowHashes is the row digest's hash of every row of node table l, in
+// EachNode's order: equal hashes, equal rows (a 64-bit SHA-256 prefix of
+// the NDJSON line, as the next build's in-place load compares them). The
+// search pack keeps them to reuse what it derived from a row that did not
+// change (query.BuildPackFrom). Only after a successful Load, before
+// Commit; nil when the digest does not cover the table's file.
+func (b *Build) NodeRowHashes(l schema.Label) []uint64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.state != stateLoaded {
+		return nil
+	}
+	es := b.digest.nodes[l]
+	rf := b.files[nodeKey(l)]
+	if rf == nil || len(es) != rf.rows {
+		return nil
+	}
+	out := make([]uint64, len(es))
+	for _, e := range es { // the in-place plan may have sorted them: seq is the line
+		if int(e.seq) >= len(out) {
+			return nil
+		}
+		out[e.seq] = e.row
+	}
+	return out
+}
+
 // eachLineCtx is eachLine that stops when ctx is done (checked every
 // 65,536 lines: a row file of the Linux kernel has millions).
 func eachLineCtx(ctx context.Context, path string, fn func([]byte) error) error {

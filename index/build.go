@@ -89,7 +89,10 @@ type Summary struct {
 	UpToDate bool `json:"up_to_date,omitempty"`
 	// Load says how the database was filled: every row loaded, or the live
 	// database updated in place with the rows that changed.
-	Load   graph.LoadStats    `json:"load"`
+	Load graph.LoadStats `json:"load"`
+	// Pack says how the search pack was built: how many nodes it took
+	// from the live index's pack instead of indexing them again.
+	Pack   query.PackStats    `json:"pack"`
 	Phases map[string]float64 `json:"phases"`
 	// PeakRSS is the process's peak resident memory in MiB during each
 	// stage: "ingest" (discover, parse, resolve), "processes", "load" (the
@@ -288,7 +291,14 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	st.Phases["load"] = time.Since(t0).Seconds()
 	peak.mark("load")
 	progress("search", 0, 0)
-	if st.Phases["pack"], err = writePack(ctx, b); err != nil {
+	// The live index's pack, when this gitnexus wrote it, lends what it
+	// derived from every row that did not change (query.BuildPackFrom).
+	var basePack string
+	if !opts.Force && live != nil && stamp != "" && live.Build == stamp && live.SchemaVersion == schema.Version {
+		basePack = graph.CompanionPath(root, live, graph.PackSuffix)
+	}
+	var packStats query.PackStats
+	if st.Phases["pack"], packStats, err = writePack(ctx, b, basePack); err != nil {
 		return nil, fmt.Errorf("build search pack: %w", err)
 	}
 	peak.mark("pack")
@@ -352,7 +362,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		Files: st.Files, Folders: st.Folders, Symbols: st.Symbols,
 		Languages: st.Languages, Kinds: st.Kinds, Nodes: st.Labels, Edges: st.Edges,
 		ParseStatus: st.ParseStatus, Skipped: st.Skipped, Parsed: st.Parsed, Reused: st.Reused,
-		Changes: compareFiles(live, st.FileHashes), Load: b.LoadStats(),
+		Changes: compareFiles(live, st.FileHashes), Load: b.LoadStats(), Pack: packStats,
 		Phases: st.Phases, PeakRSS: peak.close(),
 		Seconds: time.Since(start).Seconds(), Embeddings: embeddings,
 		Resolution: resolution, Unresolved: samples, Processes: procStats,
@@ -500,23 +510,38 @@ func openFactCache(root string, live *graph.Meta, stamp string) *ingest.FactCach
 // writePack writes the search pack (query.Pack) of the database being
 // built and attaches it to the build, and returns the seconds it took.
 // Every search reads it: without one the index cannot be searched.
-func writePack(ctx context.Context, b *graph.Build) (float64, error) {
+//
+// base is the live index's pack ("" none), reused for the nodes whose rows
+// did not change; one that cannot be read is not used (the pack is built
+// whole, and its stats say why).
+func writePack(ctx context.Context, b *graph.Build, base string) (float64, query.PackStats, error) {
 	t0 := time.Now()
-	// The pack reads the database as Load left it: settled, with an empty
-	// buffer pool (Load reopens it at its end; see graph.Build.Settle).
-	p, err := query.BuildPack(ctx, b)
-	if err != nil {
-		return 0, err
+	var bp *query.Pack
+	var noBase string
+	if base != "" {
+		var err error
+		if bp, err = query.ReadPack(base); err != nil {
+			noBase = err.Error()
+			slog.Debug("pack: the live pack is not reused", "err", err)
+		}
 	}
+	p, stats, err := query.BuildPackFrom(ctx, b, bp)
+	if err != nil {
+		return 0, stats, err
+	}
+	if noBase != "" {
+		stats.NoBase = noBase
+	}
+	bp = nil
 	path := filepath.Join(b.StagingDir(), "search.pack")
 	if err := p.WriteFile(path); err != nil {
-		return 0, err
+		return 0, stats, err
 	}
 	if err := b.Attach(graph.PackSuffix, path); err != nil {
-		return 0, err
+		return 0, stats, err
 	}
-	slog.Debug("search pack written", "took", time.Since(t0), "rss_MiB", graph.RSS)
-	return time.Since(t0).Seconds(), nil
+	slog.Debug("search pack written", "took", time.Since(t0), "nodes", stats.Nodes, "reused", stats.Reused, "rss_MiB", graph.RSS)
+	return time.Since(t0).Seconds(), stats, nil
 }
 
 // writeHeapProfile writes the live Go heap after stage to

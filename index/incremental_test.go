@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -25,7 +26,9 @@ import (
 // moved and deleted) on fixture repositories in several languages. It also
 // checks the cache was used (only the changed files are parsed) and that
 // the database was updated in place (graph.Build.UpdateFrom) unless it had
-// grown past the bound of updates in place.
+// grown past the bound of updates in place, and that the search pack was
+// built from the live one (query.BuildPackFrom) byte for byte as a cold
+// build's.
 func TestReanalyzeEqualsColdBuild(t *testing.T) {
 	t.Setenv("GITNEXUS_HOME", t.TempDir())
 	ctx := context.Background()
@@ -47,6 +50,9 @@ func TestReanalyzeEqualsColdBuild(t *testing.T) {
 				}
 				if !sum.Load.InPlace && !strings.Contains(sum.Load.Whole, "grew") {
 					t.Errorf("step %d (%s): the database was loaded whole, not updated in place: %s", step, what, sum.Load.Whole)
+				}
+				if sum.Pack.Reused == 0 || sum.Pack.NoBase != "" {
+					t.Errorf("step %d (%s): the live search pack was not reused: %+v", step, what, sum.Pack)
 				}
 				if sum.Parsed > changed {
 					t.Errorf("step %d (%s): %d files parsed, %d changed", step, what, sum.Parsed, changed)
@@ -75,27 +81,63 @@ func TestDamagedFactCacheIsAMiss(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := dumpIndex(t, root)
-	m, err := graph.ReadMeta(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := graph.CompanionPath(root, m, graph.FactsSuffix)
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewSource(3))
-	for i := 0; i < len(b)/20; i++ {
-		b[20+rng.Intn(len(b)-40)] ^= byte(1 + rng.Intn(255))
-	}
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	garbleCompanion(t, root, graph.FactsSuffix, 3)
 	if _, err := Build(ctx, root, Options{SkipEmbeddings: true}); err != nil {
 		t.Fatal(err)
 	}
 	if d := firstDiff(dumpIndex(t, root), want); d != "" {
 		t.Fatalf("after a damaged fact cache: %s", d)
+	}
+}
+
+// TestDamagedLivePackIsNotReused: a re-analyze over a live search pack
+// garbled after commit builds its pack whole, says so, and writes the pack
+// a cold build writes.
+func TestDamagedLivePackIsNotReused(t *testing.T) {
+	t.Setenv("GITNEXUS_HOME", t.TempDir())
+	ctx := context.Background()
+	root := fixture(t, "goshop")
+	if _, err := Build(ctx, root, Options{SkipEmbeddings: true}); err != nil {
+		t.Fatal(err)
+	}
+	garbleCompanion(t, root, graph.PackSuffix, 5)
+	randomEdit(t, rand.New(rand.NewSource(6)), root)
+	sum, err := Build(ctx, root, Options{SkipEmbeddings: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Pack.Reused != 0 || sum.Pack.NoBase == "" {
+		t.Errorf("a garbled live pack was used: %+v", sum.Pack)
+	}
+	cold := filepath.Join(t.TempDir(), "goshop")
+	copyTree(t, root, cold)
+	if _, err := Build(ctx, cold, Options{SkipEmbeddings: true, Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	if d := firstDiff(dumpIndex(t, root), dumpIndex(t, cold)); d != "" {
+		t.Fatalf("after a damaged live pack: %s", d)
+	}
+}
+
+// garbleCompanion flips a byte in twenty, at random (seed), of the live
+// index's companion file of suffix, past its first 20 bytes.
+func garbleCompanion(t *testing.T, root, suffix string, seed int64) {
+	t.Helper()
+	m, err := graph.ReadMeta(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := graph.CompanionPath(root, m, suffix)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(seed))
+	for i := 0; i < len(b)/20; i++ {
+		b[20+rng.Intn(len(b)-40)] ^= byte(1 + rng.Intn(255))
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -245,7 +287,14 @@ func dumpIndex(t *testing.T, root string) []string {
 	m := db.Meta()
 	b, _ := json.Marshal([]any{m.Counts, m.Files, m.ParseStatus, m.Skipped, m.Languages, m.Kinds, m.Calls, m.Unresolved})
 	out = append(out, "meta "+string(b))
-	pack, err := query.ReadPack(graph.CompanionPath(root, m, graph.PackSuffix))
+	packPath := graph.CompanionPath(root, m, graph.PackSuffix)
+	data, err := os.ReadFile(packPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The pack's bytes: two builds of one tree write the same pack.
+	out = append(out, fmt.Sprintf("pack %x", sha256.Sum256(data)))
+	pack, err := query.ReadPack(packPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,21 @@
 // file index). It is stamped with schema.Version, the one version of the
 // index: an index without a pack of this version answers ErrNoPack (the
 // CLI exits 3, saying to re-run analyze); a damaged section answers
-// ErrPackDamaged. The database is opened only for what the pack does not
+// ErrPackDamaged.
+//
+// A re-analyze by the same gitnexus builds its pack from the live one
+// (BuildPackFrom, packreuse.go): the pack keeps the row digest's hash of
+// the row each node came from, so a node whose row did not change is
+// taken as it was — its hit, details and words in every index, moved to
+// its new position — and only the rows that changed are read and
+// tokenized; edges, processes and communities are read as before. The
+// file is byte for byte the one a full build writes (ingest consumes parse
+// results in file order, so two builds of one tree write the same rows;
+// the incremental equivalence tests compare the files). On kubernetes, one
+// function's body changed: the nodes' read-and-index step of the pack went
+// from 2.4 s to 0.5–0.7 s, the whole pack from 3.7 s to 2.3–2.7 s.
+//
+// The database is opened only for what the pack does not
 // hold: vectors (hybrid and vector modes on an index with embeddings) and
 // source text (Options.Content through Options.Source, DBSource: the
 // content property analyze stored, capped at schema.ContentCap; the pack

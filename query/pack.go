@@ -107,8 +107,37 @@ var packReadRows = 20000
 // same either way. It is laid out as its file will be (WriteFile writes
 // those bytes) and read back through the same decoder as ReadPack.
 func BuildPack(ctx context.Context, q Querier) (*Pack, error) {
+	p, _, err := BuildPackFrom(ctx, q, nil)
+	return p, err
+}
+
+// PackStats says how BuildPackFrom built a pack.
+type PackStats struct {
+	Nodes  int `json:"nodes"`
+	Reused int `json:"reused"` // nodes taken from the base instead of indexed
+	// NoBase says why a base given was not used ("" when it was, or when
+	// none was given).
+	NoBase string `json:"no_base,omitempty"`
+}
+
+// BuildPackFrom is BuildPack reusing base, the pack of the index q's rows
+// replace (nil: none), for every node whose row has not changed (see
+// packreuse.go): the same pack, without tokenizing those nodes again.
+// base must have been written by this very gitnexus; one that cannot
+// serve (no row hashes, damaged) is not used, and stats say why.
+func BuildPackFrom(ctx context.Context, q Querier, base *Pack) (*Pack, PackStats, error) {
 	start := time.Now()
+	var stats PackStats
 	b := newPackBuilder()
+	if base != nil {
+		pb, err := newPackBase(base)
+		if err != nil {
+			stats.NoBase = err.Error()
+			slog.Debug("pack: base not used", "err", err)
+		}
+		b.base = pb
+	}
+	_, b.hashed = q.(rowHasher)
 	b.startBodies()
 	defer b.waitBodies()
 	// The node tables are read on a goroutine of their own, a slice of
@@ -118,12 +147,12 @@ func BuildPack(ctx context.Context, q Querier) (*Pack, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	chunks := make(chan nodeChunk)
-	go readNodeTables(ctx, q, chunks)
-	stop := func(err error) (*Pack, error) {
+	go readNodeTables(ctx, q, b.base, chunks)
+	stop := func(err error) (*Pack, PackStats, error) {
 		cancel()
 		for range chunks { // let the reader finish
 		}
-		return nil, err
+		return nil, stats, err
 	}
 	seen := 0
 	for c := range chunks {
@@ -134,13 +163,17 @@ func BuildPack(ctx context.Context, q Querier) (*Pack, error) {
 		for i := range c.rows {
 			r := &c.rows[i]
 			seen++
-			if l == schema.LabelFile {
+			switch {
+			case r.base > 0:
+				b.addReused(r.base - 1)
+			case l == schema.LabelFile:
 				b.addFile(fileHit(r.ID, r.Name, r.Path, r.Language, r.Lines, r.IsTest), r.Unresolved)
-				continue
+			default:
+				b.addSymbol(Hit{ID: r.ID, Label: string(l), Name: r.Name, Kind: r.Kind, FilePath: r.FilePath,
+					StartLine: r.StartLine, EndLine: r.EndLine, Language: r.Language, IsTest: r.IsTest}, r.SearchText, r.Signature, r.DocComment, r.QualifiedName)
+				b.addBody(r.ID, r.Content)
 			}
-			b.addSymbol(Hit{ID: r.ID, Label: string(l), Name: r.Name, Kind: r.Kind, FilePath: r.FilePath,
-				StartLine: r.StartLine, EndLine: r.EndLine, Language: r.Language, IsTest: r.IsTest}, r.SearchText, r.Signature, r.DocComment, r.QualifiedName)
-			b.addBody(r.ID, r.Content)
+			b.noteRow(r.hash)
 		}
 		if c.last && seen != c.total {
 			return stop(fmt.Errorf("pack: read %d of the %d rows of %s", seen, c.total, l))
@@ -150,7 +183,7 @@ func BuildPack(ctx context.Context, q Querier) (*Pack, error) {
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, stats, err
 	}
 	step := func(name string, t0 time.Time) {
 		slog.Debug("pack: "+name, "took", time.Since(t0), "rss_MiB", graph.RSSMiB())
@@ -158,23 +191,27 @@ func BuildPack(ctx context.Context, q Querier) (*Pack, error) {
 	step("nodes read and indexed", start)
 	t0 := time.Now()
 	if err := b.g.readEdges(ctx, q); err != nil {
-		return nil, err
+		return nil, stats, err
 	}
 	step("edges read", t0)
 	t0 = time.Now()
 	if err := b.g.readProcesses(ctx, q); err != nil {
-		return nil, err
+		return nil, stats, err
 	}
 	step("processes read", t0)
 	t0 = time.Now()
 	if err := b.g.readCommunities(ctx, q); err != nil {
-		return nil, err
+		return nil, stats, err
 	}
 	step("communities read", t0)
+	stats.Nodes = len(b.g.nodes)
+	if b.base != nil {
+		stats.Reused = b.base.reused
+	}
 	t0 = time.Now()
 	p, err := b.finish()
 	step("encoded", t0)
-	return p, err
+	return p, stats, err
 }
 
 // nodeChunk is a slice of one node table's rows, or the error that ended
@@ -206,6 +243,11 @@ type nodeRow struct {
 	Path          string `json:"path"`
 	Lines         int    `json:"lines"`
 	Unresolved    int    `json:"unresolved"`
+	// hash is the row's hash (rowHasher; 0 unknown); base, when not 0,
+	// the 1-based position of the base node derived from the same row:
+	// then the row was not decoded and nothing else is set.
+	hash uint64
+	base int32
 }
 
 // rowReader is a Querier that can also hand over the rows its database
@@ -243,7 +285,10 @@ func countNodes(ctx context.Context, q Querier, l schema.Label) (int, error) {
 // database: the same rows in the same order, without a cgo call per value
 // (nodes read and indexed, prometheus 0.26 → 0.23 s; the Linux kernel,
 // with bodies tokenized beside, 130 → 51 s).
-func readNodeTables(ctx context.Context, q Querier, out chan<- nodeChunk) {
+//
+// With the row hashes of q (rowHasher), each row carries its hash; a row
+// whose hash base holds is not decoded (nodeRow.base).
+func readNodeTables(ctx context.Context, q Querier, base *packBase, out chan<- nodeChunk) {
 	defer close(out)
 	send := func(c nodeChunk) bool {
 		select {
@@ -274,12 +319,23 @@ func readNodeTables(ctx context.Context, q Querier, out chan<- nodeChunk) {
 			}
 			continue
 		}
+		var hashes []uint64
+		if rh, ok := q.(rowHasher); ok {
+			if hashes = rh.NodeRowHashes(l); len(hashes) != n {
+				hashes = nil
+			}
+		}
 		if nr, ok := q.(rowReader); ok {
 			var rows []nodeRow
 			read := 0
 			err := nr.EachNode(ctx, l, func(line []byte) error {
 				var r nodeRow
-				if err := json.Unmarshal(line, &r); err != nil {
+				if read < len(hashes) {
+					r.hash = hashes[read]
+				}
+				if j, ok := base.lookup(l, r.hash); ok {
+					r.base = j + 1
+				} else if err := json.Unmarshal(line, &r); err != nil {
 					return err
 				}
 				rows = append(rows, r)
@@ -318,6 +374,13 @@ func readNodeTables(ctx context.Context, q Querier, out chan<- nodeChunk) {
 					EndLine: num(r[5]), Language: str(r[6]), IsTest: boolean(r[7]), SearchText: str(r[8]), Signature: str(r[9]),
 					DocComment: str(r[10]), QualifiedName: str(r[11]), Content: str(r[12])}
 			}
+			// After a full load the database's order is the row files'
+			// (a graph.Build is read through EachNode all the same).
+			for i := range rows {
+				if lo+i < len(hashes) {
+					rows[i].hash = hashes[lo+i]
+				}
+			}
 			if !send(nodeChunk{label: l, rows: rows, last: lo+packReadRows >= n, total: n}) {
 				return
 			}
@@ -329,6 +392,10 @@ func readNodeTables(ctx context.Context, q Querier, out chan<- nodeChunk) {
 type packBuilder struct {
 	g                      *graphCopy
 	ident, doc, file, body *indexBuilder
+	// base is the pack reused (nil: none); hashed: the rows' hashes are
+	// known, and g.rows holds them.
+	base   *packBase
+	hashed bool
 	// bodies feeds the body index's goroutine (startBodies); nil: bodies
 	// are indexed in the caller.
 	bodies     chan bodyDoc
@@ -399,6 +466,28 @@ func (b *packBuilder) addBody(id, content string) {
 	}
 }
 
+// addReused adds the base's node j, whose row has not changed: its Hit
+// and details as the base has them (not its community: readCommunities
+// sets it), and its documents in the indexes at finish.
+func (b *packBuilder) addReused(j int32) {
+	h := b.base.nodes[j]
+	if i, ok := b.g.addNode(h); ok {
+		d := b.base.details[j]
+		d.community = 0
+		b.g.details = append(b.g.details, d)
+		b.base.remap[j] = i
+		b.base.reused++
+	}
+}
+
+// noteRow records the row hash of the node just added (a repeated id
+// added none).
+func (b *packBuilder) noteRow(hash uint64) {
+	if b.hashed && len(b.g.rows) < len(b.g.nodes) {
+		b.g.rows = append(b.g.rows, hash)
+	}
+}
+
 // addFile adds a file (a fileHit) with its count of unresolved call
 // sites, indexed by its name and path.
 func (b *packBuilder) addFile(h Hit, unresolved int) {
@@ -416,7 +505,14 @@ func (b *packBuilder) finish() (*Pack, error) {
 	if b.g.adj == nil {
 		b.g.adj = make([][2][]builtEdge, n)
 	}
-	image := encodePack(b.g, map[string]*bm25Index{secIdent: b.ident.done(n), secDoc: b.doc.done(n), secFile: b.file.done(n), secBody: b.body.done(n)})
+	indexes := map[string]*bm25Index{secIdent: b.ident.done(n), secDoc: b.doc.done(n), secFile: b.file.done(n), secBody: b.body.done(n)}
+	if b.base != nil {
+		for name, ix := range indexes {
+			indexes[name] = mergeIndex(ix, b.base.indexes[name], b.base.remap)
+		}
+		b.base = nil
+	}
+	image := encodePack(b.g, indexes)
 	// image is never written again: the pack's strings may alias it
 	// instead of a copy (as ReadPack's do the file it read).
 	p, err := openPack(unsafe.String(unsafe.SliceData(image), len(image)))

@@ -35,6 +35,8 @@ import (
 //	details     for each node: qualifiedName, signature, docComment (each
 //	            len, bytes: kept out of the string table a search decodes),
 //	            unresolved call sites (files), community (1-based, 0 none)
+//	rows        optional: for each node, the hash of the row it was read
+//	            from (uint64 LE; see packreuse.go)
 //	communities n, then n × (id, label refs; cohesion; symbolCount;
 //	            keywords n, then n refs)
 //	processes   n, then n × (id, summary, processType: refs; priority; stepCount;
@@ -163,6 +165,16 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
 	}
 	done(secDetails)
 	g.details = nil
+
+	if g.rows != nil && len(g.rows) == len(g.nodes) {
+		sw()
+		w.buf = make([]byte, 0, 8*len(g.rows))
+		for _, h := range g.rows {
+			w.buf = binary.LittleEndian.AppendUint64(w.buf, h)
+		}
+		done(secRows)
+		g.rows = nil
+	}
 
 	sw()
 	w.i(len(g.comms))

@@ -378,6 +378,7 @@ type graphCopy struct {
 	procs   map[string]Process
 	details []nodeDetails // per node (readDetails)
 	comms   []Community   // nodeDetails.community - 1
+	rows    []uint64      // per node, its row's hash (packreuse.go); nil: unknown
 }
 
 // addNode appends h unless its id is already there; ok is false then.

@@ -354,7 +354,7 @@ func decodeFacts(b []byte, rec *cachedFacts) (err error) {
 			err = fmt.Errorf("fact cache record: %v", r)
 		}
 	}()
-	d := &factDecoder{b: b}
+	d := &factDecoder{b: b, strs: map[string]string{}}
 	d.value(reflect.ValueOf(rec).Elem())
 	if d.err == nil && d.pos != len(b) {
 		d.err = errors.New("trailing bytes")
@@ -366,7 +366,17 @@ type factDecoder struct {
 	b   []byte
 	pos int
 	err error
+	// strs holds the short strings decoded so far (decodeFacts): a record
+	// repeats them (a call site's caller id, a symbol's file path, type
+	// names), and a parse shares one string where decoding would allocate
+	// one per occurrence (kubernetes: 85 MiB of strings, above a cold
+	// run's peak).
+	strs map[string]string
 }
+
+// internMax is the longest string factDecoder shares; longer ones (source
+// text, signatures) rarely repeat.
+const internMax = 128
 
 func (d *factDecoder) fail(what string) {
 	if d.err == nil {
@@ -419,7 +429,16 @@ func (d *factDecoder) str() string {
 		d.fail("string length")
 		return ""
 	}
-	return string(d.bytes(int(n)))
+	b := d.bytes(int(n))
+	if d.strs == nil || len(b) > internMax {
+		return string(b)
+	}
+	if s, ok := d.strs[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	d.strs[s] = s
+	return s
 }
 
 func (d *factDecoder) value(v reflect.Value) {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/graph/text"
 	"github.com/gitnexus/gitnexus/ingest/discover"
 	"github.com/gitnexus/gitnexus/ingest/lang"
 	"github.com/gitnexus/gitnexus/ingest/resolve"
@@ -371,6 +372,15 @@ func parseOne(ctx context.Context, p *lang.Parser, f discover.File, cache *FactC
 	facts, status, err := p.Parse(ctx, f.Path, l, src)
 	if err != nil {
 		slog.Debug("parse failed", "file", f.Path, "err", err)
+	}
+	// A symbol's search words are a function of its own fields: computed
+	// here, they go into the fact cache with it, and a re-analyze that
+	// reuses the file does not split them again (kubernetes: 0.35 s of
+	// CPU). The emitter fills any left empty.
+	for i := range facts.Symbols {
+		if s := &facts.Symbols[i]; s.SearchText == "" {
+			s.SearchText = text.SearchText(s.Name, s.QualifiedName, s.FilePath)
+		}
 	}
 	r.facts, r.status = facts, status
 	if record && cacheable(status) && facts.Path == f.Path && facts.Language == l.Name {

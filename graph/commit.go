@@ -55,24 +55,21 @@ func (b *Build) Commit(meta *Meta) (err error) {
 	if err := commitHook("before-rename"); err != nil {
 		return err
 	}
-	if err := moveDurably(src, newPath); err != nil {
-		return fmt.Errorf("move new database into place: %w", err)
-	}
 	// Closing checkpointed the database: everything is in the one file
 	// (Open removes a WAL beside a committed database as debris).
 	if fi, err := os.Stat(src + ".wal"); err == nil && fi.Size() > 0 {
 		return fmt.Errorf("graph build: the new database kept a %d-byte WAL after closing", fi.Size())
+	}
+	dbInfo, err := os.Stat(src)
+	if err != nil {
+		return fmt.Errorf("new database: %w", err)
 	}
 	if !b.digest.broken {
 		// The row digest, for the next build's in-place load: its header
 		// carries the database's size after its last full load.
 		hdr := b.digestHdr
 		if !b.stats.InPlace {
-			fi, err := os.Stat(newPath)
-			if err != nil {
-				return fmt.Errorf("new database: %w", err)
-			}
-			hdr = digestHeader{FullSize: fi.Size()}
+			hdr = digestHeader{FullSize: dbInfo.Size()}
 		}
 		path := filepath.Join(b.staging, "rows")
 		if err := b.digest.write(path, hdr); err != nil {
@@ -83,10 +80,35 @@ func (b *Build) Commit(meta *Meta) (err error) {
 		}
 		b.attach[RowsSuffix] = path
 	}
+	// The companions (in staging, on the index's file system) are renamed
+	// into place and synced in the background while the database is moved
+	// (copied off a memory file system, as a rule); meta.json names none of
+	// them before every sync is done.
+	// Each file's sum is taken as it is moved (copied or synced).
+	sums := map[string]FileSum{}
+	pending := map[string]<-chan moved{}
+	wait := func() error {
+		var errs []error
+		for name, c := range pending {
+			m := <-c
+			sums[name] = m.sum
+			errs = append(errs, m.err)
+		}
+		clear(pending)
+		return errors.Join(errs...)
+	}
 	for suffix, path := range b.attach {
-		if err := moveDurably(path, newPath+suffix); err != nil {
+		c, err := moveSyncLater(path, newPath+suffix)
+		if err != nil {
+			_ = wait()
 			return fmt.Errorf("move %s into place: %w", filepath.Base(path), err)
 		}
+		pending[name+suffix] = c
+	}
+	dbSum, moveErr := moveDurably(src, newPath)
+	sums[name] = dbSum
+	if err := errors.Join(moveErr, wait()); err != nil {
+		return fmt.Errorf("move new database into place: %w", err)
 	}
 	if err := syncDir(b.dir); err != nil {
 		return err
@@ -118,7 +140,7 @@ func (b *Build) Commit(meta *Meta) (err error) {
 	if len(b.dropped) > 0 {
 		meta.DroppedEdges = cloneCounts(b.dropped)
 	}
-	if err := recordSums(b.dir, name, meta); err != nil {
+	if err := recordSums(b.dir, name, meta, sums); err != nil {
 		return err
 	}
 	if err := writeMeta(b.root, meta); err != nil {

@@ -1,53 +1,113 @@
 package graph
 
 // This file owns durable moves: a file moved into .gitnexus/ is on disk
-// (synced) before the commit point names it.
+// (synced) before the commit point names it, and its sum (FileSum, which
+// meta.json records) is taken on the way instead of by reading it again.
 
 import (
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"syscall"
 )
 
+// moved is a file moved into place: its sum, once synced (or the error).
+type moved struct {
+	sum FileSum
+	err error
+}
+
 // moveDurably renames src to dst, or, across file systems, copies it to a
-// temporary name beside dst, syncs it and renames that; src is removed.
-func moveDurably(src, dst string) error {
+// temporary name beside dst (summing what it copies), syncs it and renames
+// that; src is removed. It returns dst's sum.
+func moveDurably(src, dst string) (FileSum, error) {
 	if err := os.Rename(src, dst); err == nil {
-		return fsyncFile(dst)
+		if err := fsyncFile(dst); err != nil {
+			return FileSum{}, err
+		}
+		return sumFile(dst)
 	} else if !errors.Is(err, syscall.EXDEV) {
-		return err
+		return FileSum{}, err
 	}
+	return copyDurably(src, dst)
+}
+
+// moveSyncLater is moveDurably that, on one file system, renames at once
+// and syncs and sums dst on a goroutine: the disk writes several files at
+// once faster than one after another, and beside a copy (Commit:
+// kubernetes's 135 MB fact cache is synced and summed while its database
+// is copied off /dev/shm). Nothing may name dst before the result comes.
+func moveSyncLater(src, dst string) (<-chan moved, error) {
+	done := make(chan moved, 1)
+	if err := os.Rename(src, dst); err != nil {
+		if !errors.Is(err, syscall.EXDEV) {
+			return nil, err
+		}
+		s, err := copyDurably(src, dst)
+		done <- moved{s, err}
+		return done, nil
+	}
+	go func() {
+		if err := fsyncFile(dst); err != nil {
+			done <- moved{err: err}
+			return
+		}
+		s, err := sumFile(dst)
+		done <- moved{s, err}
+	}()
+	return done, nil
+}
+
+// copyDurably copies src to a temporary name beside dst, summing the bytes
+// it copies, syncs it, renames it to dst and removes src.
+func copyDurably(src, dst string) (sum FileSum, err error) {
 	in, err := os.Open(src)
 	if err != nil {
-		return err
+		return FileSum{}, err
 	}
 	defer in.Close()
 	tmp := dst + ".copying"
 	out, err := os.OpenFile(tmp, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
 	if err != nil {
-		return err
+		return FileSum{}, err
 	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		os.Remove(tmp)
-		return err
+	defer func() {
+		if err != nil {
+			out.Close()
+			os.Remove(tmp)
+		}
+	}()
+	h := crc32.New(castagnoli)
+	buf := make([]byte, 1<<20)
+	for {
+		n, rerr := in.Read(buf)
+		if n > 0 {
+			h.Write(buf[:n])
+			if _, err := out.Write(buf[:n]); err != nil {
+				return FileSum{}, err
+			}
+			sum.Size += int64(n)
+		}
+		if rerr != nil {
+			if errors.Is(rerr, io.EOF) {
+				break
+			}
+			return FileSum{}, rerr
+		}
 	}
+	sum.CRC32C = h.Sum32()
 	if err := out.Sync(); err != nil {
-		out.Close()
-		os.Remove(tmp)
-		return err
+		return FileSum{}, err
 	}
 	if err := out.Close(); err != nil {
-		os.Remove(tmp)
-		return err
+		return FileSum{}, err
 	}
 	if err := os.Rename(tmp, dst); err != nil {
-		os.Remove(tmp)
-		return err
+		return FileSum{}, err
 	}
-	return os.Remove(src)
+	return sum, os.Remove(src)
 }
 
 func fsyncFile(path string) error {

@@ -201,14 +201,19 @@ func Verify(root string, m *Meta) error {
 }
 
 // recordSums fills m.Sums with the sums of the database file named name in
-// dir and of its companions that exist.
-func recordSums(dir, name string, m *Meta) error {
+// dir and of its companions that exist: those of known (by file name, taken
+// as the files were moved into place) and, for the others, read.
+func recordSums(dir, name string, m *Meta, known map[string]FileSum) error {
 	m.Sums = map[string]FileSum{}
 	names := []string{name}
 	for _, s := range CompanionSuffixes {
 		names = append(names, name+s)
 	}
 	for i, n := range names {
+		if s, ok := known[n]; ok {
+			m.Sums[n] = s
+			continue
+		}
 		s, err := sumFile(filepath.Join(dir, n))
 		if i > 0 && errors.Is(err, os.ErrNotExist) {
 			continue

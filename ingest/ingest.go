@@ -38,7 +38,8 @@ type Progress func(phase string, done, total int)
 // Options tune a run. The zero value is usable.
 type Options struct {
 	Discover discover.Options
-	// Workers is the number of parse workers; 0 means one per core.
+	// Workers is the number of parse workers, and of call resolution's;
+	// 0 means one per core.
 	Workers int
 	// Progress, when set, is called as phases advance.
 	Progress Progress
@@ -189,7 +190,7 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 		for i, f := range disc.Files {
 			paths[i] = f.Path
 		}
-		out, err := resolve.Resolve(ctx, resolve.Input{Root: disc.Root, Files: ix.Files, Paths: paths})
+		out, err := resolve.Resolve(ctx, resolve.Input{Root: disc.Root, Files: ix.Files, Paths: paths, Workers: opts.Workers})
 		if err != nil {
 			return nil, fmt.Errorf("resolve references: %w", err)
 		}

@@ -31,21 +31,50 @@ var implicitThis = map[string]bool{"java": true, "csharp": true, "cpp": true, "r
 // constructorNames are method names that construct an instance.
 var constructorNames = []string{"__init__", "constructor", "initialize", "__construct"}
 
-// calls resolves every call site of f and emits CALLS edges (one per
-// caller→callee pair, the most confident kept).
-func (r *resolver) calls(f *lang.Facts) {
+// site is what resolveCall found for one call site (skip: top-level
+// code, no symbol to draw an edge from).
+type site struct {
+	targets []*sym
+	reason  string
+	conf    float64
+	out     outcome
+	skip    bool
+}
+
+// resolveSites resolves every call site of f, without emitting anything:
+// it reads the resolver's tables and writes only its own scratch state (a
+// worker's, see resolveCalls), so several files are resolved at once.
+func (r *resolver) resolveSites(f *lang.Facts, out []site) []site {
 	sc := r.scopes[f.Path]
-	best := map[[2]string]int{} // caller,callee → index in r.out.Edges
+	out = out[:0]
 	for _, cs := range f.Calls {
 		caller := r.syms[cs.CallerID]
 		if caller == nil || (caller.Label != schema.LabelFunction && caller.Label != schema.LabelMethod) {
-			continue // top-level code: no symbol to draw an edge from
+			out = append(out, site{skip: true})
+			continue
 		}
-		r.out.Stats.CallSites++
-		targets, reason, conf, out := r.resolveCall(ctx{sc: sc, caller: caller, line: cs.Line}, cs)
+		targets, reason, conf, o := r.resolveCall(ctx{sc: sc, caller: caller, line: cs.Line}, cs)
 		if traceSite != "" && traceSite == fmt.Sprintf("%s:%d", f.Path, cs.Line) {
-			fmt.Fprintf(os.Stderr, "resolve trace %s: %s(%s) kind=%s → outcome=%d reason=%s targets=%v\n", traceSite, schema.Qualify(cs.Receiver, cs.Name), cs.Kind, cs.Kind, out, reason, targets)
+			fmt.Fprintf(os.Stderr, "resolve trace %s: %s(%s) kind=%s → outcome=%d reason=%s targets=%v\n", traceSite, schema.Qualify(cs.Receiver, cs.Name), cs.Kind, cs.Kind, o, reason, targets)
 		}
+		out = append(out, site{targets: targets, reason: reason, conf: conf, out: o})
+	}
+	return out
+}
+
+// calls counts the call sites of f as resolveSites resolved them (sites,
+// one per call) and emits CALLS edges (one per caller→callee pair, the
+// most confident kept). Files are applied one after another, in order.
+func (r *resolver) calls(f *lang.Facts, sites []site) {
+	best := map[[2]string]int{} // caller,callee → index in r.out.Edges
+	for i, cs := range f.Calls {
+		st := sites[i]
+		if st.skip {
+			continue
+		}
+		caller := r.syms[cs.CallerID]
+		r.out.Stats.CallSites++
+		targets, reason, conf, out := st.targets, st.reason, st.conf, st.out
 		if cs.Kind == "reference" && out != resolved {
 			// a name used as a value that is not a function or method of the
 			// repository (a constant, a variable, a field): not a call site.

@@ -661,15 +661,20 @@ func (r *resolver) includeImport(sc *fileScope, imp lang.Import) []string {
 	return nil
 }
 
-// bySuffix finds the one indexed path ending with suffix, which starts
-// with '/' ("" when there is none, or several: ambiguous).
-func (r *resolver) bySuffix(suffix string) string {
+// buildByBase builds byBase on first use.
+func (r *resolver) buildByBase() {
 	if r.byBase == nil {
 		r.byBase = map[string][]string{}
 		for p := range r.paths {
 			r.byBase[path.Base(p)] = append(r.byBase[path.Base(p)], p)
 		}
 	}
+}
+
+// bySuffix finds the one indexed path ending with suffix, which starts
+// with '/' ("" when there is none, or several: ambiguous).
+func (r *resolver) bySuffix(suffix string) string {
+	r.buildByBase()
 	var hit string
 	for _, p := range r.byBase[path.Base(suffix)] {
 		if strings.HasSuffix("/"+p, suffix) {

@@ -20,6 +20,9 @@ type Input struct {
 	Files []*lang.Facts
 	// Paths lists every indexed file, parsed or not (go.mod, headers).
 	Paths []string
+	// Workers is how many call sites are resolved at once (parallel.go):
+	// 0 means one per core. The output is the same for any number.
+	Workers int
 }
 
 // Output is what resolution found.
@@ -97,6 +100,9 @@ type resolver struct {
 
 	parentCache map[string][]*sym   // type id → resolved parents
 	pkgCache    map[string][]string // file → its package's files
+	// parentLocal is a worker's own parentCache for the types the shared
+	// one lacks (see worker); nil on the resolver itself.
+	parentLocal map[string][]*sym
 
 	out Output
 }
@@ -130,11 +136,8 @@ func Resolve(ctx context.Context, in Input) (*Output, error) {
 	r.heritageEdges()
 	r.goImplements()
 	r.cStores()
-	for _, f := range in.Files {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		r.calls(f)
+	if err := r.resolveCalls(ctx, in.Files); err != nil {
+		return nil, err
 	}
 	sort.SliceStable(r.out.Edges, func(i, j int) bool {
 		a, b := r.out.Edges[i], r.out.Edges[j]

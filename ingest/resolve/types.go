@@ -619,7 +619,14 @@ func (r *resolver) parents(t *sym) []*sym {
 	if ps, ok := r.parentCache[t.ID]; ok {
 		return ps
 	}
-	r.parentCache[t.ID] = nil // cycle guard
+	cache := r.parentCache
+	if r.parentLocal != nil { // a worker: the shared cache is read-only
+		if ps, ok := r.parentLocal[t.ID]; ok {
+			return ps
+		}
+		cache = r.parentLocal
+	}
+	cache[t.ID] = nil // cycle guard
 	var out []*sym
 	sc := r.scopeOf(t.FilePath)
 	for _, h := range r.heritage[t.ID] {
@@ -627,7 +634,7 @@ func (r *resolver) parents(t *sym) []*sym {
 			out = append(out, p)
 		}
 	}
-	r.parentCache[t.ID] = out
+	cache[t.ID] = out
 	return out
 }
 

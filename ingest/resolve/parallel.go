@@ -1,0 +1,123 @@
+package resolve
+
+import (
+	"context"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gitnexus/gitnexus/ingest/lang"
+)
+
+// This file owns resolving call sites on several cores. Resolving a call
+// site only reads the resolver's tables (built before, one file after
+// another) and some scratch state: the extHit flag, the memo caches and
+// the C include-closure walks. Each worker is a copy of the resolver with
+// scratch of its own (worker), the caches it would share filled first
+// (prepareWorkers), and what it resolves is counted and turned into edges
+// by the resolver itself, file by file in order (calls): the output is
+// the one a single worker gives.
+
+// callChunk is how many files the workers resolve before the resolver
+// applies them: the sites of at most that many files wait in memory.
+const callChunk = 256
+
+// maxCallWorkers bounds the workers (each keeps caches of its own).
+const maxCallWorkers = 8
+
+// resolveCalls resolves and applies the call sites of files.
+func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error {
+	// Prepared on one core too: the parents of cyclic clauses are then
+	// the same on every machine.
+	r.prepareWorkers(files)
+	workers := r.in.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, maxCallWorkers)
+	if workers < 2 || len(files) < 2 {
+		var buf []site
+		for _, f := range files {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			buf = r.resolveSites(f, buf)
+			r.calls(f, buf)
+		}
+		return nil
+	}
+	ws := make([]*resolver, workers)
+	for i := range ws {
+		ws[i] = r.worker()
+	}
+	res := make([][]site, callChunk)
+	for lo := 0; lo < len(files); lo += callChunk {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		hi := min(lo+callChunk, len(files))
+		var next atomic.Int64
+		next.Store(int64(lo))
+		var wg sync.WaitGroup
+		for _, w := range ws {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					i := int(next.Add(1) - 1)
+					if i >= hi {
+						return
+					}
+					res[i-lo] = w.resolveSites(files[i], res[i-lo])
+				}
+			}()
+		}
+		wg.Wait()
+		for i := lo; i < hi; i++ {
+			r.calls(files[i], res[i-lo])
+		}
+	}
+	return nil
+}
+
+// prepareWorkers fills what workers would otherwise build lazily in shared
+// state: byBase, an include-closure id for every C file, and the parents of
+// every type with heritage clauses (in id order, so that a cycle of
+// clauses resolves the same whichever worker meets it first).
+func (r *resolver) prepareWorkers(files []*lang.Facts) {
+	r.buildByBase()
+	if r.ctab.ids != nil {
+		for _, f := range files {
+			if f.Language == "c" { // the files cBareCall makes closures of
+				r.ctab.id(f.Path)
+			}
+		}
+	}
+	ids := make([]string, 0, len(r.heritage))
+	for id := range r.heritage {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if t := r.syms[id]; t != nil {
+			r.parents(t)
+		}
+	}
+}
+
+// worker is a copy of the resolver that shares its tables and has scratch
+// state of its own; it must only resolve (resolveSites), never emit: its
+// Output has no maps, so a write panics instead of racing.
+func (r *resolver) worker() *resolver {
+	w := *r
+	w.extHit = false
+	w.parentLocal = map[string][]*sym{}
+	w.pkgCache = map[string][]string{}
+	w.ctab.sees = map[uint64]bool{}
+	w.ctab.mark, w.ctab.markGen = nil, 0
+	w.ctab.stamp = make([]uint32, len(r.ctab.stamp))
+	w.ctab.cur, w.ctab.closureOf = 0, ""
+	w.out = Output{}
+	return &w
+}

@@ -15,7 +15,8 @@ and `analyze --watch` latency: from the write of a file with a new function
 to the first `gitnexus query --json` (keyword) whose definitions name it.
 Each figure is the median of REPS runs (default 5), each on a fresh edit;
 "load in place" counts the runs whose database was updated in place
-(graph.LoadStats) rather than loaded whole.
+(graph.LoadStats) rather than loaded whole; "pack nodes reused" the nodes
+the search pack took from the live one (query.PackStats, medians).
 Writes bench/results/incremental-<corpus>-<UTC stamp>.md.
 """
 import json
@@ -126,13 +127,14 @@ def main():
     ver = subprocess.run([BIN, "version"], capture_output=True, text=True).stdout.strip()
     lines = ["# incremental re-analyze, %s (%s)" % (os.path.basename(repo), stamp), "",
              "binary: `%s` (%s); %d cores; medians of %d runs, whole process (GNU time); `python3 bench/incremental.py`." % (BIN, ver, os.cpu_count(), REPS), "",
-             "| run | wall s | runs (s) | peak RSS MiB | files parsed | reused | load in place | phases (s) |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| run | wall s | runs (s) | peak RSS MiB | files parsed | reused | load in place | pack nodes reused | phases (s) |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for k, rs in rows.items():
         ph = {p: round(med([x[2]["phases"].get(p, 0) for x in rs]), 2) for p in ("parse", "resolve", "processes", "load", "pack")}
         inplace = sum(1 for x in rs if x[2].get("load", {}).get("in_place"))
-        lines.append("| %s | %.2f | %s | %.0f | %d | %d | %d of %d | %s |" % (
+        pack = "%d of %d" % (med([x[2].get("pack", {}).get("reused", 0) for x in rs]), med([x[2].get("pack", {}).get("nodes", 0) for x in rs]))
+        lines.append("| %s | %.2f | %s | %.0f | %d | %d | %d of %d | %s | %s |" % (
             k, med([x[0] for x in rs]), " ".join("%.2f" % x[0] for x in rs), med([x[1] for x in rs]),
-            med([x[2]["parsed"] for x in rs]), med([x[2]["reused"] for x in rs]), inplace, len(rs),
+            med([x[2]["parsed"] for x in rs]), med([x[2]["reused"] for x in rs]), inplace, len(rs), pack,
             ", ".join("%s %s" % kv for kv in ph.items())))
     lines += ["", "`analyze --watch`, write → `gitnexus query` finds the new function: median %.2f s (runs: %s)." %
               (med(lat), ", ".join("%.2f" % x for x in lat))]

@@ -40,7 +40,11 @@
 // EachNode and EachEdge hand the loaded rows back from their files (the
 // search pack reads nodes and edges so, not through the database).
 // Commit moves the new database beside the old one, replaces meta.json
-// atomically, and only then removes the old database. Abort (or any failure,
+// atomically, and only then removes the old database. The companions are
+// renamed into place and synced on goroutines of their own while the
+// database is copied off /dev/shm, and each file's sum (meta.json's Sums)
+// is taken as it is copied or synced, not by reading it again: on
+// kubernetes, a re-analyze's commit went from 1.3 to 0.55 s. Abort (or any failure,
 // or a crash) leaves the previous index and meta.json untouched and
 // queryable. Never drop and re-create a vector index in place: build a new
 // database and swap.
@@ -48,9 +52,13 @@
 // Re-analyze is this same copy-on-write build: a new database beside the
 // old one, swapped in at Commit, so a reader sees the old index or the new
 // one and a kill leaves the old one. What it reuses is the parse of every
-// file whose content is unchanged (the .facts companion, ingest.FactCache);
-// resolution, processes and the pack are redone, which keeps the index
-// exactly a cold build's (index.TestReanalyzeEqualsColdBuild).
+// file whose content is unchanged (the .facts companion, ingest.FactCache),
+// and what the search pack derived from every unchanged row (the pack
+// keeps the rows' hashes: NodeRowHashes, query.BuildPackFrom); resolution
+// and processes are redone, which keeps the index exactly a cold build's
+// (index.TestReanalyzeEqualsColdBuild, which compares the pack files byte
+// for byte: rows are written in file order, so two builds of one tree
+// write the same).
 //
 // The database itself is updated in place when it can be (inplace.go):
 // the build's base (UpdateFrom: the live index, keyword-only, built by the

@@ -2,9 +2,11 @@ package resolve
 
 import (
 	"context"
+	"log/slog"
 	"path"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 	"github.com/gitnexus/gitnexus/ingest/lang"
@@ -122,6 +124,11 @@ func Resolve(ctx context.Context, in Input) (*Output, error) {
 		scopes: map[string]*fileScope{}, parentCache: map[string][]*sym{}, pkgCache: map[string][]string{}, pyMods: map[string]string{}, rustMod: map[string]string{},
 		out: Output{Unresolved: map[string]int{}, Stats: Stats{ByReason: map[string]int{}}},
 	}
+	start := time.Now()
+	lap := func(step string) {
+		slog.Debug("resolve: "+step, "took", time.Since(start))
+		start = time.Now()
+	}
 	r.index()
 	r.cIndex()
 	r.goMods = readGoModules(in.Root, in.Paths)
@@ -133,12 +140,15 @@ func Resolve(ctx context.Context, in Input) (*Output, error) {
 		}
 		r.scopes[f.Path] = r.imports(f)
 	}
+	lap("tables and imports")
 	r.heritageEdges()
 	r.goImplements()
 	r.cStores()
+	lap("heritage")
 	if err := r.resolveCalls(ctx, in.Files); err != nil {
 		return nil, err
 	}
+	lap("calls")
 	sort.SliceStable(r.out.Edges, func(i, j int) bool {
 		a, b := r.out.Edges[i], r.out.Edges[j]
 		if a.Type != b.Type {

@@ -19,14 +19,17 @@ import (
 // by the resolver itself, file by file in order (calls): the output is
 // the one a single worker gives.
 
-// callChunk is how many files the workers resolve before the resolver
-// applies them: the sites of at most that many files wait in memory.
-const callChunk = 256
+// callWindow is how many files the workers may resolve ahead of the one
+// the resolver applies next: the sites of at most that many wait in
+// memory. Files are taken one at a time, so a file with thousands of call
+// sites keeps one worker busy while the others go on.
+const callWindow = 512
 
 // maxCallWorkers bounds the workers (each keeps caches of its own).
 const maxCallWorkers = 8
 
-// resolveCalls resolves and applies the call sites of files.
+// resolveCalls resolves the call sites of files on workers and applies
+// them (calls) in file order.
 func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error {
 	// Prepared on one core too: the parents of cyclic clauses are then
 	// the same on every machine.
@@ -47,38 +50,63 @@ func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error 
 		}
 		return nil
 	}
-	ws := make([]*resolver, workers)
-	for i := range ws {
-		ws[i] = r.worker()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type done struct {
+		i     int
+		sites []site
 	}
-	res := make([][]site, callChunk)
-	for lo := 0; lo < len(files); lo += callChunk {
+	results := make(chan done, workers)
+	window := make(chan struct{}, callWindow) // a token per file taken and not yet applied
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		w := r.worker()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case window <- struct{}{}:
+				case <-ctx.Done():
+					return
+				}
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					return
+				}
+				d := done{i, w.resolveSites(files[i], nil)}
+				select {
+				case results <- d:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(results) }()
+	pending := map[int][]site{}
+	applied := 0
+	for d := range results {
+		pending[d.i] = d.sites
+		for {
+			sites, ok := pending[applied]
+			if !ok {
+				break
+			}
+			delete(pending, applied)
+			r.calls(files[applied], sites)
+			applied++
+			<-window
+		}
 		if err := ctx.Err(); err != nil {
+			cancel()
+			for range results { // let the workers finish
+			}
 			return err
 		}
-		hi := min(lo+callChunk, len(files))
-		var next atomic.Int64
-		next.Store(int64(lo))
-		var wg sync.WaitGroup
-		for _, w := range ws {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					i := int(next.Add(1) - 1)
-					if i >= hi {
-						return
-					}
-					res[i-lo] = w.resolveSites(files[i], res[i-lo])
-				}
-			}()
-		}
-		wg.Wait()
-		for i := lo; i < hi; i++ {
-			r.calls(files[i], res[i-lo])
-		}
 	}
-	return nil
+	return ctx.Err()
 }
 
 // prepareWorkers fills what workers would otherwise build lazily in shared

@@ -83,4 +83,10 @@
 // they sit below a 0.6 threshold. Field-pointer edges fan out to every
 // implementation of an ops member, so they sit below the 0.5 that traces
 // follow (processes): a flow stops at the indirect call.
+//
+// Tables and imports are built one file after another; call sites are
+// then resolved on every core (parallel.go: workers share the tables and
+// own their scratch state) and counted and turned into edges in file
+// order, so the output does not depend on the number of workers
+// (Input.Workers; ingest.TestSameOutputOnAnyWorkers).
 package resolve

@@ -409,8 +409,8 @@ func TestReanalyzeEqualsColdBuildOnCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Parsed != 2 || !sum.Load.InPlace {
-		t.Errorf("one body changed, one function added: parsed %d, load %+v; want 2 parsed, updated in place", sum.Parsed, sum.Load)
+	if sum.Parsed != 2 || !sum.Load.InPlace || sum.Pack.Reused < sum.Pack.Nodes-sum.Load.NodesAdded-sum.Load.NodesChanged {
+		t.Errorf("one body changed, one function added: parsed %d, load %+v, pack %+v; want 2 parsed, updated in place, every pack node whose row did not change reused", sum.Parsed, sum.Load, sum.Pack)
 	}
 	sameAsCold("two files changed")
 	for i, p := range goFiles[1:50] {

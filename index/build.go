@@ -280,8 +280,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	// updates a copy of the live database in place (graph.Build.UpdateFrom:
 	// the same rows, loaded as a difference); vectors are never updated in
 	// place.
-	if !opts.Force && emb == nil && live != nil && stamp != "" && live.Build == stamp &&
-		live.SchemaVersion == schema.Version && live.Embeddings.Count == 0 {
+	if !opts.Force && emb == nil && sameBuild(live, stamp) && live.Embeddings.Count == 0 {
 		b.UpdateFrom(live)
 	}
 	t0 = time.Now()
@@ -294,7 +293,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	// The live index's pack, when this gitnexus wrote it, lends what it
 	// derived from every row that did not change (query.BuildPackFrom).
 	var basePack string
-	if !opts.Force && live != nil && stamp != "" && live.Build == stamp && live.SchemaVersion == schema.Version {
+	if !opts.Force && sameBuild(live, stamp) {
 		basePack = graph.CompanionPath(root, live, graph.PackSuffix)
 	}
 	var packStats query.PackStats
@@ -370,6 +369,14 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	}, nil
 }
 
+// sameBuild reports whether the live index (nil: none) was written by this
+// very gitnexus: its executable's stamp (ingest.FactStamp, "" when it has
+// none) and the schema. Only then can a build reuse what the live index
+// derived (its database in place, its search pack) or keep it whole.
+func sameBuild(live *graph.Meta, stamp string) bool {
+	return live != nil && stamp != "" && live.Build == stamp && live.SchemaVersion == schema.Version
+}
+
 // unchanged reports whether the live index (nil: none) is what this
 // build would commit: built by the same gitnexus (schema, version and
 // executable, stamp) under the same name, of the same files with the
@@ -378,8 +385,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 // processes and the search pack are functions of these (the equivalence
 // tests compare re-analyzed indexes with cold builds).
 func unchanged(live *graph.Meta, res *ingest.Result, noVectors bool, version, stamp, name string) bool {
-	if live == nil || stamp == "" || live.Build != stamp || live.SchemaVersion != schema.Version ||
-		live.ToolVersion != version || live.RepoName != name || !noVectors || live.Embeddings.Count != 0 {
+	if !sameBuild(live, stamp) || live.ToolVersion != version || live.RepoName != name || !noVectors || live.Embeddings.Count != 0 {
 		return false
 	}
 	st := res.Stats

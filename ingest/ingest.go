@@ -13,7 +13,6 @@ import (
 	"path"
 	"runtime"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
@@ -21,6 +20,7 @@ import (
 	"github.com/gitnexus/gitnexus/ingest/discover"
 	"github.com/gitnexus/gitnexus/ingest/lang"
 	"github.com/gitnexus/gitnexus/ingest/resolve"
+	"github.com/gitnexus/gitnexus/internal/ordered"
 )
 
 // Sink receives the graph records as they are produced. graph.Build
@@ -246,7 +246,6 @@ type parsed struct {
 	// from the old cache.
 	record []byte
 	reused bool
-	seq    int // the file's position in the list parseAll was given
 }
 
 // parseWindow is how far parseAll's workers may run ahead of the file
@@ -263,79 +262,16 @@ func parseAll(ctx context.Context, files []discover.File, workers int, cache *Fa
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type job struct {
-		f   discover.File
-		seq int
-	}
-	jobs := make(chan job)
-	results := make(chan parsed, workers)
-	// window holds a token per file handed out and not yet consumed.
-	window := make(chan struct{}, parseWindow)
-	var wg sync.WaitGroup
-	for i := 0; i < workers; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			p := lang.NewParser()
-			defer p.Close()
-			for j := range jobs {
-				r := parseOne(ctx, p, j.f, cache, record)
-				r.seq = j.seq
-				select {
-				case results <- r:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for i, f := range files {
-			select {
-			case window <- struct{}{}:
-			case <-ctx.Done():
-				return
-			}
-			select {
-			case jobs <- job{f, i}:
-			case <-ctx.Done():
-				return
-			}
+	return ordered.Run(ctx, len(files), workers, parseWindow, func(ctx context.Context) (func(int) parsed, func()) {
+		p := lang.NewParser()
+		return func(i int) parsed { return parseOne(ctx, p, files[i], cache, record) }, p.Close
+	}, func(i int, r parsed) error {
+		if err := consume(r); err != nil {
+			return err
 		}
-	}()
-	go func() { wg.Wait(); close(results) }()
-
-	done := 0
-	var firstErr error
-	pending := map[int]parsed{} // results ahead of the next one in order
-	for r := range results {
-		if firstErr != nil {
-			continue // drain
-		}
-		pending[r.seq] = r
-		for {
-			next, ok := pending[done]
-			if !ok {
-				break
-			}
-			delete(pending, done)
-			if err := consume(next); err != nil {
-				firstErr = err
-				cancel()
-				break
-			}
-			done++
-			<-window
-			progress("parse", done, len(files))
-		}
-	}
-	if firstErr != nil {
-		return firstErr
-	}
-	return ctx.Err()
+		progress("parse", i+1, len(files))
+		return nil
+	})
 }
 
 // parseOne reads and parses one file, or takes its parse result from the

@@ -44,9 +44,9 @@ type site struct {
 // resolveSites resolves every call site of f, without emitting anything:
 // it reads the resolver's tables and writes only its own scratch state (a
 // worker's, see resolveCalls), so several files are resolved at once.
-func (r *resolver) resolveSites(f *lang.Facts, out []site) []site {
+func (r *resolver) resolveSites(f *lang.Facts) []site {
 	sc := r.scopes[f.Path]
-	out = out[:0]
+	out := make([]site, 0, len(f.Calls))
 	for _, cs := range f.Calls {
 		caller := r.syms[cs.CallerID]
 		if caller == nil || (caller.Label != schema.LabelFunction && caller.Label != schema.LabelMethod) {

@@ -4,10 +4,9 @@ import (
 	"context"
 	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/gitnexus/gitnexus/ingest/lang"
+	"github.com/gitnexus/gitnexus/internal/ordered"
 )
 
 // This file owns resolving call sites on several cores. Resolving a call
@@ -31,82 +30,25 @@ const maxCallWorkers = 8
 // resolveCalls resolves the call sites of files on workers and applies
 // them (calls) in file order.
 func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error {
-	// Prepared on one core too: the parents of cyclic clauses are then
-	// the same on every machine.
 	r.prepareWorkers(files)
 	workers := r.in.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = min(workers, maxCallWorkers)
-	if workers < 2 || len(files) < 2 {
-		var buf []site
-		for _, f := range files {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			buf = r.resolveSites(f, buf)
-			r.calls(f, buf)
-		}
-		return nil
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type done struct {
-		i     int
-		sites []site
-	}
-	results := make(chan done, workers)
-	window := make(chan struct{}, callWindow) // a token per file taken and not yet applied
-	var next atomic.Int64
-	var wg sync.WaitGroup
+	workers = min(workers, maxCallWorkers, max(len(files), 1))
+	// The copies are made here, before calls (on this goroutine) writes
+	// the resolver's output.
+	ws := make(chan *resolver, workers)
 	for range workers {
-		w := r.worker()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				select {
-				case window <- struct{}{}:
-				case <-ctx.Done():
-					return
-				}
-				i := int(next.Add(1) - 1)
-				if i >= len(files) {
-					return
-				}
-				d := done{i, w.resolveSites(files[i], nil)}
-				select {
-				case results <- d:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
+		ws <- r.worker()
 	}
-	go func() { wg.Wait(); close(results) }()
-	pending := map[int][]site{}
-	applied := 0
-	for d := range results {
-		pending[d.i] = d.sites
-		for {
-			sites, ok := pending[applied]
-			if !ok {
-				break
-			}
-			delete(pending, applied)
-			r.calls(files[applied], sites)
-			applied++
-			<-window
-		}
-		if err := ctx.Err(); err != nil {
-			cancel()
-			for range results { // let the workers finish
-			}
-			return err
-		}
-	}
-	return ctx.Err()
+	return ordered.Run(ctx, len(files), workers, callWindow, func(context.Context) (func(int) []site, func()) {
+		w := <-ws
+		return func(i int) []site { return w.resolveSites(files[i]) }, nil
+	}, func(i int, sites []site) error {
+		r.calls(files[i], sites)
+		return nil
+	})
 }
 
 // prepareWorkers fills what workers would otherwise build lazily in shared

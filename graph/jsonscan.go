@@ -91,24 +91,15 @@ func (s *jsonScanner) object(val func(key string) bool) (null, ok bool) {
 	}
 }
 
-func (s *jsonScanner) stringMap() (map[string]string, bool) {
-	m := map[string]string{}
-	null, ok := s.object(func(k string) bool {
-		v, ok := s.str()
-		m[k] = v
-		return ok
-	})
-	if null {
-		m = nil
-	}
-	return m, ok
-}
+func (s *jsonScanner) stringMap() (map[string]string, bool) { return scanMap(s, s.str) }
+func (s *jsonScanner) intMap() (map[string]int, bool)       { return scanMap(s, s.integer) }
 
-func (s *jsonScanner) intMap() (map[string]int, bool) {
-	m := map[string]int{}
+// scanMap reads an object (or null: a nil map) whose values value reads.
+func scanMap[V any](s *jsonScanner, value func() (V, bool)) (map[string]V, bool) {
+	m := map[string]V{}
 	null, ok := s.object(func(k string) bool {
-		n, ok := s.integer()
-		m[k] = n
+		v, ok := value()
+		m[k] = v
 		return ok
 	})
 	if null {

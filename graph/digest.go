@@ -40,7 +40,8 @@ type digestEntry struct {
 // are; an edge set by the sum of its edges' hashes (a multiset hash).
 type rowDigest struct {
 	nodes map[schema.Label][]digestEntry
-	// at maps an id hash to its entry, by label (seal builds it).
+	// at maps an id hash to its entry, by label (seal builds it, for
+	// addEdge; the entries may be sorted after the last edge is added).
 	at map[schema.Label]map[uint64]int32
 	// broken: two ids of one label share a hash; the digest is not written
 	// and the next build loads every row.

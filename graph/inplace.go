@@ -158,7 +158,9 @@ func (b *Build) planInPlace(old *rowDigest) *inPlacePlan {
 	}
 	for l := range labels {
 		olds := old.nodes[l]
-		ns := slices.Clone(b.digest.nodes[l])
+		// Sorted in place, as the digest is written (seq keeps each
+		// entry's line; seal's index is not read after the edges are in).
+		ns := b.digest.nodes[l]
 		slices.SortFunc(ns, compareEntries)
 		mark := func(e digestEntry, set bool) {
 			if p.set[l] == nil {

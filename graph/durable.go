@@ -60,23 +60,39 @@ func moveSyncLater(src, dst string) (<-chan moved, error) {
 	return done, nil
 }
 
-// copyDurably copies src to a temporary name beside dst, summing the bytes
-// it copies, syncs it, renames it to dst and removes src.
-func copyDurably(src, dst string) (sum FileSum, err error) {
+// copyDurably copies src to a temporary name beside dst (copySummed,
+// synced), renames it to dst and removes src.
+func copyDurably(src, dst string) (FileSum, error) {
+	tmp := dst + ".copying"
+	sum, err := copySummed(src, tmp, true)
+	if err != nil {
+		return FileSum{}, err
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		os.Remove(tmp)
+		return FileSum{}, err
+	}
+	return sum, os.Remove(src)
+}
+
+// copySummed copies src to dst (created, or truncated) and returns the sum
+// of the bytes it copied, so that no one reads either file again to check
+// it; with sync, dst is synced before it is closed. On error dst is
+// removed.
+func copySummed(src, dst string, sync bool) (sum FileSum, err error) {
 	in, err := os.Open(src)
 	if err != nil {
 		return FileSum{}, err
 	}
 	defer in.Close()
-	tmp := dst + ".copying"
-	out, err := os.OpenFile(tmp, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
 	if err != nil {
 		return FileSum{}, err
 	}
 	defer func() {
 		if err != nil {
 			out.Close()
-			os.Remove(tmp)
+			os.Remove(dst)
 		}
 	}()
 	h := crc32.New(castagnoli)
@@ -98,16 +114,15 @@ func copyDurably(src, dst string) (sum FileSum, err error) {
 		}
 	}
 	sum.CRC32C = h.Sum32()
-	if err := out.Sync(); err != nil {
-		return FileSum{}, err
+	if sync {
+		if err := out.Sync(); err != nil {
+			return FileSum{}, err
+		}
 	}
 	if err := out.Close(); err != nil {
 		return FileSum{}, err
 	}
-	if err := os.Rename(tmp, dst); err != nil {
-		return FileSum{}, err
-	}
-	return sum, os.Remove(src)
+	return sum, nil
 }
 
 func fsyncFile(path string) error {

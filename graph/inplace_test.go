@@ -139,7 +139,7 @@ func TestInPlaceLoadEqualsFullLoad(t *testing.T) {
 }
 
 // TestInPlaceLoadFallsBack: a base that cannot be updated in place (no row
-// digest, a damaged digest, too many rows changed) is loaded whole, says
+// digest, a damaged digest or database, too many rows changed) is loaded whole, says
 // why, and the index is still right.
 func TestInPlaceLoadFallsBack(t *testing.T) {
 	for _, c := range []struct {
@@ -156,6 +156,16 @@ func TestInPlaceLoadFallsBack(t *testing.T) {
 				t.Fatal(err)
 			}
 			b[len(b)/2] ^= 0xff
+			os.WriteFile(p, b, 0o644)
+		}},
+		{"damaged database", "does not verify", func(t *testing.T, root string, m *Meta) {
+			// its checksum is taken as it is copied
+			p := filepath.Join(IndexDir(root), m.DBFile)
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b[len(b)-100] ^= 0xff
 			os.WriteFile(p, b, 0o644)
 		}},
 		{"too many changes", "would take about", func(t *testing.T, root string, m *Meta) {

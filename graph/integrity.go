@@ -117,6 +117,19 @@ func checkKuzuHeader(path string, size int64) (string, error) {
 // finds the garbled page on which Kuzu would crash at open or mid-query.
 // A *DamageError when damaged; other errors are I/O failures.
 func checkDBFile(root string, m *Meta) error {
+	if err := checkDBHeader(root, m); err != nil {
+		return err
+	}
+	want, recorded := m.Sums[m.DBFile]
+	if !recorded {
+		return nil // an index from an older gitnexus: the header is all we can check
+	}
+	return checkSum(root, m.DBFile, filepath.Join(IndexDir(root), m.DBFile), want)
+}
+
+// checkDBHeader is checkDBFile but for the whole file's checksum: the file
+// exists, is regular, has its recorded size and a sound Kuzu header.
+func checkDBHeader(root string, m *Meta) error {
 	path := filepath.Join(IndexDir(root), m.DBFile)
 	damaged := func(reason string) error { return &DamageError{Root: root, File: m.DBFile, Reason: reason} }
 	fi, err := os.Stat(path)
@@ -140,10 +153,7 @@ func checkDBFile(root string, m *Meta) error {
 	if reason != "" {
 		return damaged(reason)
 	}
-	if !recorded {
-		return nil // an index from an older gitnexus: the header is all we can check
-	}
-	return checkSum(root, m.DBFile, path, want)
+	return nil
 }
 
 // checkSum compares the file at path with its recorded sum. Only a
@@ -168,6 +178,12 @@ func checkSum(root, name, path string, want FileSum) error {
 	if err != nil {
 		return fmt.Errorf("index of %s: %w", root, err)
 	}
+	return compareSum(root, name, got, want)
+}
+
+// compareSum is nil when got, the sum of the file name read, is the one
+// recorded, want; else a *DamageError.
+func compareSum(root, name string, got, want FileSum) error {
 	switch {
 	case got.Size != want.Size:
 		return &DamageError{Root: root, File: name, Reason: fmt.Sprintf("%d bytes, %d at commit", got.Size, want.Size)}
@@ -187,6 +203,11 @@ func Verify(root string, m *Meta) error {
 	if err := checkDBFile(root, m); err != nil {
 		return err
 	}
+	return checkCompanions(root, m)
+}
+
+// checkCompanions is Verify for the companions alone.
+func checkCompanions(root string, m *Meta) error {
 	for _, suffix := range CompanionSuffixes {
 		name := m.DBFile + suffix
 		want, ok := m.Sums[name]

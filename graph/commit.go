@@ -81,10 +81,10 @@ func (b *Build) Commit(meta *Meta) (err error) {
 		b.attach[RowsSuffix] = path
 	}
 	// The companions (in staging, on the index's file system) are renamed
-	// into place and synced in the background while the database is moved
-	// (copied off a memory file system, as a rule); meta.json names none of
-	// them before every sync is done.
-	// Each file's sum is taken as it is moved (copied or synced).
+	// into place, then synced and summed in the background while the
+	// database is moved (copied off a memory file system, as a rule, and
+	// summed as it is copied); meta.json names none of them before every
+	// sync is done.
 	sums := map[string]FileSum{}
 	pending := map[string]<-chan moved{}
 	wait := func() error {

@@ -37,13 +37,23 @@
 // and three BM25 indexes over node positions: ident (a symbol's name as
 // one word and its searchText), doc (signature and doc comment) and file
 // (a file's name and path, searched with Options.Files). The file starts
-// with a table of contents; each section has its own CRC-32C and is
-// checked and decoded only when a search first needs it (a search that
-// expands nothing never decodes the edges, one without Files never the
-// file index). It is stamped with schema.Version, the one version of the
-// index: an index without a pack of this version answers ErrNoPack (the
-// CLI exits 3, saying to re-run analyze); a damaged section answers
-// ErrPackDamaged.
+// with a table of contents and a CRC-32C of every 16 KiB block of every
+// section (packsec.go); a block is checked the first time anything is
+// read from it. The sections a query reads a few entries of are laid out
+// to be read in place (packaccess.go): the string table has an offset per
+// string, a node is a fixed-width record, a BM25 index finds a term by
+// binary search over its term offsets, the ids and names sections order
+// the nodes by id and by lower-cased name, and the members section lists
+// each node's process memberships. So a one-shot query (MapPack, the CLI)
+// reads the postings of its terms, the records of the nodes it ranks and
+// answers with, and the flows of its hits, not whole sections. A
+// long-lived reader decodes what its tools need whole (the node table for
+// lookups by id, the process table, the edges), each on first use (a
+// search that expands nothing never decodes the edges, one without Files
+// never the file index). It is stamped with schema.Version, the one
+// version of the index: an index without a pack of this version answers
+// ErrNoPack (the CLI exits 3, saying to re-run analyze); a damaged block
+// answers ErrPackDamaged.
 //
 // A re-analyze by the same gitnexus builds its pack from the live one
 // (BuildPackFrom, packreuse.go): the pack keeps the row digest's hash of

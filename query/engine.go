@@ -94,14 +94,14 @@ func (ix *bm25Index) length(doc int32) uint32 {
 }
 
 // lookup is term's postings, nil when no document holds it.
-func (ix *bm25Index) lookup(term string) []posting {
+func (ix *bm25Index) lookup(term string) ([]posting, error) {
 	if ix.file != nil {
 		return ix.file.lookup(term)
 	}
 	if pl := ix.built[term]; pl != nil {
-		return pl.postings()
+		return pl.postings(), nil
 	}
-	return nil
+	return nil, nil
 }
 
 // stemmer maps a word to its index term: Snowball english for words of
@@ -249,7 +249,7 @@ func (b *indexBuilder) done(nodes int) *bm25Index {
 // score at score[doc] (a slice over all nodes documents; the Linux
 // kernel's common terms match hundreds of thousands of them, where a map
 // was most of a warm query's time).
-func (ix *bm25Index) scoreWeighted(terms []string, weight map[string]float64, nodes int) (docs []int32, score []float64) {
+func (ix *bm25Index) scoreWeighted(terms []string, weight map[string]float64, nodes int) (docs []int32, score []float64, err error) {
 	seen := map[string]bool{}
 	stem := stemmer{}
 	var matched []uint64 // a bit per document: in docs
@@ -262,7 +262,10 @@ func (ix *bm25Index) scoreWeighted(terms []string, weight map[string]float64, no
 			continue
 		}
 		seen[t] = true
-		ps := ix.lookup(t)
+		ps, err := ix.lookup(t)
+		if err != nil {
+			return nil, nil, err
+		}
 		if len(ps) == 0 {
 			continue
 		}
@@ -288,5 +291,5 @@ func (ix *bm25Index) scoreWeighted(terms []string, weight map[string]float64, no
 			score[p.doc] += idf * (tf * (bm25K + 1) / (tf + bm25K*(1-bm25B+bm25B*(l/ix.avgLen))))
 		}
 	}
-	return docs, score
+	return docs, score, nil
 }

@@ -225,7 +225,11 @@ func (s *Snapshot) Edges(id string, out bool, rels ...schema.RelType) ([]Edge, e
 			continue
 		}
 		at := attrs[int(a.start[i][d])+k]
-		list = append(list, Edge{Rel: e.relType(), Out: out, Other: nt.nodes[e.to], Confidence: at.conf, Reason: strs[at.reason], Line: int(at.line)})
+		reason, err := strs.get(int(at.reason))
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, Edge{Rel: e.relType(), Out: out, Other: nt.nodes[e.to], Confidence: at.conf, Reason: reason, Line: int(at.line)})
 	}
 	return list, nil
 }

@@ -24,6 +24,11 @@ type Mentions struct {
 	Names []string
 }
 
+// empty reports whether the query mentions nothing.
+func (m Mentions) empty() bool {
+	return len(m.Files) == 0 && len(m.Qualified) == 0 && len(m.Names) == 0
+}
+
 // maxMentions bounds each kind of mention a query contributes.
 const maxMentions = 16
 
@@ -86,7 +91,7 @@ const maxMentionTargets = 4
 // named by the last part in a file or directory named by the one before
 // (`units.quantity_input` → quantity_input in .../units/...).
 func mentionTargets(nodes []Hit, m Mentions) []int32 {
-	if len(m.Files) == 0 && len(m.Qualified) == 0 && len(m.Names) == 0 {
+	if m.empty() {
 		return nil
 	}
 	var out []int32

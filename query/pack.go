@@ -82,11 +82,11 @@ func (p *Pack) index(name string) (*bm25Index, error) {
 		return nil, fmt.Errorf("internal error: no index %q", name)
 	}
 	return l.get(func() (*bm25Index, error) {
-		nt, err := p.nodeTable()
+		n, err := p.nodeCount()
 		if err != nil {
 			return nil, err
 		}
-		return p.src.decodeIndex(name, len(nt.nodes))
+		return p.src.decodeIndex(name, n)
 	})
 }
 
@@ -508,11 +508,18 @@ func (b *packBuilder) finish() (*Pack, error) {
 	indexes := map[string]*bm25Index{secIdent: b.ident.done(n), secDoc: b.doc.done(n), secFile: b.file.done(n), secBody: b.body.done(n)}
 	if b.base != nil {
 		for name, ix := range indexes {
-			indexes[name] = mergeIndex(ix, b.base.indexes[name], b.base.remap)
+			merged, err := mergeIndex(ix, b.base.indexes[name], b.base.remap)
+			if err != nil {
+				return nil, err
+			}
+			indexes[name] = merged
 		}
 		b.base = nil
 	}
-	image := encodePack(b.g, indexes)
+	image, err := encodePack(b.g, indexes)
+	if err != nil {
+		return nil, err
+	}
 	// image is never written again: the pack's strings may alias it
 	// instead of a copy (as ReadPack's do the file it read).
 	p, err := openPack(unsafe.String(unsafe.SliceData(image), len(image)))
@@ -532,15 +539,28 @@ type indexHit struct {
 // node id), at most top of them. It keeps a bounded heap of the best seen
 // instead of sorting every match: on the Linux kernel a common word
 // matches hundreds of thousands of bodies.
-func topHits(docs []int32, score []float64, top int, nodes []Hit) []indexHit {
+func topHits(docs []int32, score []float64, top int, idOf func(int32) (string, error)) ([]indexHit, error) {
+	var err error
+	ids := map[int32]string{}
+	id := func(d int32) string {
+		v, ok := ids[d]
+		if !ok {
+			var e error
+			if v, e = idOf(d); e != nil && err == nil {
+				err = e
+			}
+			ids[d] = v
+		}
+		return v
+	}
 	worse := func(a, b indexHit) bool { // a ranks below b
 		if a.bm25 != b.bm25 {
 			return a.bm25 < b.bm25
 		}
-		return nodes[a.doc].ID > nodes[b.doc].ID
+		return id(a.doc) > id(b.doc)
 	}
 	if top <= 0 {
-		return nil
+		return nil, nil
 	}
 	h := make([]indexHit, 0, min(top, len(docs)))
 	// h is a min-heap by rank: h[0] is the worst kept.
@@ -580,7 +600,7 @@ func topHits(docs []int32, score []float64, top int, nodes []Hit) []indexHit {
 		}
 	}
 	sort.Slice(h, func(a, b int) bool { return worse(h[b], h[a]) })
-	return h
+	return h, err
 }
 
 // field is one index a keyword search reads, with its weight.
@@ -599,7 +619,7 @@ func (p *Pack) keyword(q *Query, opts Options) ([]Hit, error) {
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	nt, err := p.nodeTable()
+	nodes, err := p.nodeCount()
 	if err != nil {
 		return nil, err
 	}
@@ -644,8 +664,14 @@ func (p *Pack) keyword(q *Query, opts Options) ([]Hit, error) {
 		if err != nil {
 			return nil, err
 		}
-		docs, scores := ix.scoreWeighted(terms, termWeights, len(nt.nodes))
-		list := topHits(docs, scores, top, nt.nodes)
+		docs, scores, err := ix.scoreWeighted(terms, termWeights, nodes)
+		if err != nil {
+			return nil, err
+		}
+		list, err := topHits(docs, scores, top, p.nodeID)
+		if err != nil {
+			return nil, err
+		}
 		for rank, ih := range list {
 			s := f.weight * ih.bm25
 			if r.Combine == "rrf" {
@@ -657,21 +683,42 @@ func (p *Pack) keyword(q *Query, opts Options) ([]Hit, error) {
 			byDoc[ih.doc] += s
 		}
 	}
-	if r.FileBoost > 0 {
-		boostByFile(nt.nodes, byDoc, r.FileBoost)
-	}
-	if r.MentionWeight > 0 {
-		order = append(order, mentionBoost(nt.nodes, q.Mentions, byDoc, r.MentionWeight)...)
+	// Boosts by file and by mention read every node: the table is
+	// decoded for them only.
+	if r.FileBoost > 0 || (r.MentionWeight > 0 && !q.Mentions.empty()) {
+		nt, err := p.nodeTable()
+		if err != nil {
+			return nil, err
+		}
+		if r.FileBoost > 0 {
+			boostByFile(nt.nodes, byDoc, r.FileBoost)
+		}
+		if r.MentionWeight > 0 {
+			order = append(order, mentionBoost(nt.nodes, q.Mentions, byDoc, r.MentionWeight)...)
+		}
 	}
 	hits := make([]*Hit, len(order))
 	for i, d := range order {
-		h := nt.nodes[d]
+		h, err := p.hitAt(d)
+		if err != nil {
+			return nil, err
+		}
 		h.Score = byDoc[d]
 		hits[i] = &h
 	}
 	out := derefSorted(hits)
 	if q.Prefix != "" && r.PrefixWeight > 0 && r.PrefixMin > 0 && utf8.RuneCountInString(q.Prefix) >= r.PrefixMin {
-		out = prefixSearch(nt.nodes, q.Prefix, out, r.PrefixWeight)
+		matches, err := p.src.prefixed(q.Prefix)
+		if err != nil {
+			return nil, err
+		}
+		cands := make([]Hit, len(matches))
+		for i, d := range matches {
+			if cands[i], err = p.hitAt(d); err != nil {
+				return nil, err
+			}
+		}
+		out = prefixSearch(cands, q.Prefix, out, r.PrefixWeight)
 	}
 	kept := out[:0]
 	for _, h := range out {
@@ -728,7 +775,8 @@ const prefixMatches = 50
 // name starts with prefix (the query as one identifier, joined:
 // "validatePass" → "validatepass") gain weight × the best keyword score, so
 // that the symbol being typed ranks near the top; shorter names first (then
-// by id) when more than prefixMatches match.
+// by id) when more than prefixMatches match. nodes are the candidates (the
+// names section's range for prefix, packData.prefixed).
 func prefixSearch(nodes []Hit, prefix string, hits []Hit, weight float64) []Hit {
 	var matches []Hit
 	for _, h := range nodes {

@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"math"
 	"os"
@@ -48,7 +49,7 @@ func TestPackFileRoundTrip(t *testing.T) {
 }
 
 // packImage is the golden pack's bytes and its table of contents.
-func packImage(t *testing.T) (string, []byte, map[string]sectionRef) {
+func packImage(t *testing.T) (string, []byte, map[string]*section) {
 	t.Helper()
 	p := goldenPack(t)
 	path := filepath.Join(t.TempDir(), "g.pack")
@@ -107,6 +108,27 @@ func TestReadPackDamaged(t *testing.T) {
 	if _, err := Search(context.Background(), p, "router", Options{Mode: ModeKeyword, Ranking: &expand}); !errors.Is(err, ErrPackDamaged) {
 		t.Errorf("expansion over damaged edges: %v", err)
 	}
+	// A byte flipped in every block of a section a one-shot query reads in
+	// place (the nodes, the strings, an index, the memberships, the names):
+	// the blocks are checked as they are read, so the search fails with
+	// ErrPackDamaged instead of answering from damaged bytes.
+	for _, c := range []struct{ sec, q string }{
+		{secNodes, "router"}, {secStrings, "router"}, {secIdent, "router"}, {secMembers, "router"}, {secNames, "handleRequest"},
+	} {
+		bad = append([]byte(nil), data...)
+		s := secs[c.sec]
+		for at := 0; at < len(s.data); at += packBlock {
+			bad[s.off+at+min(len(s.data)-at, packBlock)/2] ^= 0xff
+		}
+		write(bad)
+		p, err := MapPack(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Search(context.Background(), p, c.q, Options{Mode: ModeKeyword, Ranking: &noExpand}); !errors.Is(err, ErrPackDamaged) {
+			t.Errorf("%s damaged, one-shot %q: %v, want ErrPackDamaged", c.sec, c.q, err)
+		}
+	}
 	// Truncated anywhere: an error, never a panic or a wrong answer.
 	for _, n := range []int{0, 5, len(packMagic), len(data) / 3, len(data) / 2, len(data) - 1} {
 		write(data[:n])
@@ -133,11 +155,51 @@ func TestPackLazy(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := func(l interface{ decoded() bool }) bool { return l.decoded() }
-	if !done(&p.ident) || !done(&p.doc) || !done(&p.nodesL) || !done(&p.procsL) {
+	if !done(&p.ident) || !done(&p.doc) || !done(&p.procsL) {
 		t.Error("a keyword search did not decode what it reads")
 	}
-	if done(&p.file) || done(&p.edgesL) {
-		t.Error("a keyword search without files or expansion decoded the file index or the edges")
+	if done(&p.file) || done(&p.edgesL) || done(&p.nodesL) {
+		t.Error("a keyword search without files, mentions or expansion decoded the file index, the edges or the node table")
+	}
+}
+
+// TestOneShotReadsInPlace: a one-shot reader (MapPack) answers as a
+// long-lived one does, reading its hits, their flows and the prefix
+// matches in place (no node or process table decoded).
+func TestOneShotReadsInPlace(t *testing.T) {
+	fx := newFixture(t, true)
+	path := filepath.Join(t.TempDir(), "p.pack")
+	if err := fx.pack.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"login session", "validatePass", "HandleLogin", "user repository by id", "config"} {
+		one, err := MapPack(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warm, err := ReadPack(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := warm.nodeTable(); err != nil { // as the server's tools have it
+			t.Fatal(err)
+		}
+		a, err1 := Search(context.Background(), one, q, Options{Mode: ModeKeyword})
+		b, err2 := Search(context.Background(), warm, q, Options{Mode: ModeKeyword})
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%q: %v %v", q, err1, err2)
+		}
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if string(ja) != string(jb) {
+			t.Errorf("%q: one-shot and warm answers differ:\n%s\n%s", q, ja, jb)
+		}
+		if q == "login session" && len(a.Processes) == 0 {
+			t.Errorf("%q: no process found", q)
+		}
+		if one.procsL.decoded() || one.nodesL.decoded() || one.edgesL.decoded() {
+			t.Errorf("%q: a one-shot keyword search decoded the process or node table, or the edges", q)
+		}
 	}
 }
 

@@ -16,18 +16,20 @@ import (
 )
 
 // The pack file: a header with a table of contents, then sections, each
-// found through the table, checked (CRC-32C) and decoded only when a search
-// first needs it. Integers are uvarints, floats 8 bytes little endian,
-// strings references into the strings section (ids, names and paths
-// repeat: a path is shared by every symbol of its file) unless said
-// otherwise.
+// found through the table and checked block by block (CRC-32C of every
+// packBlock bytes, packsec.go) as it is read; whole sections are decoded
+// only when a reader first needs them. Integers are uvarints, floats 8
+// bytes little endian, strings references into the strings section (ids,
+// names and paths repeat: a path is shared by every symbol of its file)
+// unless said otherwise. The sections read in place (strings, nodes, ids,
+// names, processes, members, index/*) are laid out in packaccess.go.
 //
 //	header      "gitnexus-pack\n", uvarint schema.Version, uvarint sections,
-//	            then per section: name (len, bytes), offset, length, crc
-//	            (uint32 LE); then a CRC-32C of the header (uint32 LE)
-//	strings     n, then n × (len, bytes)
-//	nodes       n, then n × (id, label, name, kind, filePath, language: refs;
-//	            startLine, endLine; isTest: 0 or 1)
+//	            then per section: name (len, bytes), offset, length, then
+//	            the CRC of each of its blocks (uint32 LE); then a CRC-32C of
+//	            the header (uint32 LE)
+//	strings     n (uint32 LE), n+1 offsets (uint32 LE) into the bytes
+//	            that follow, then the strings' bytes
 //	edges       for each node, outgoing then incoming: n, then n × (rel ref,
 //	            node at the other end)
 //	edges/attr  for each edge in the edges section's order: confidence,
@@ -39,17 +41,10 @@ import (
 //	            from (uint64 LE; see packreuse.go)
 //	communities n, then n × (id, label refs; cohesion; symbolCount;
 //	            keywords n, then n refs)
-//	processes   n, then n × (id, summary, processType: refs; priority; stepCount;
-//	            entryPointId, terminalId refs; communities n, then n refs;
-//	            steps n, then n × (index, id, name, filePath refs))
-//	index/ident numDocs, avgLen, docLen per node (uint32 LE), terms n, then
-//	index/doc   n × (term: len, bytes; postings count; postings bytes) in term
-//	index/file  order, then the postings: bytes n, then per term its
-//	index/body  count × (doc delta, tf)
 //
 // The version is schema.Version, the one version of every table of the
 // index and of this file: a reader refuses a pack of another version, and
-// any section that fails its check (ErrPackDamaged).
+// any block that fails its check (ErrPackDamaged).
 const packMagic = "gitnexus-pack\n"
 
 // Sections of a pack.
@@ -93,6 +88,7 @@ func (w *packWriter) f(v float64) {
 	w.buf = binary.LittleEndian.AppendUint64(w.buf, math.Float64bits(v))
 }
 func (w *packWriter) raw(v string) { w.i(len(v)); w.buf = append(w.buf, v...) }
+func (w *packWriter) u32(v int)    { w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(max(v, 0))) }
 func (w *packWriter) s(v string)   { w.u(w.st.ref(v)) }
 func (t *strTable) ref(v string) uint64 {
 	if r, ok := t.refs[v]; ok {
@@ -107,7 +103,7 @@ func (t *strTable) ref(v string) uint64 {
 // encodePack lays out a pack file from what BuildPack read. It consumes g
 // and the indexes: each part is dropped once its section is written, so
 // that the builder's memory and the image's do not add up.
-func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
+func encodePack(g *graphCopy, indexes map[string]*bm25Index) ([]byte, error) {
 	st := &strTable{refs: map[string]uint64{}}
 	sec := map[string][]byte{}
 	var w *packWriter
@@ -115,16 +111,18 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
 	done := func(name string) { sec[name] = w.buf }
 
 	sw()
-	w.i(len(g.nodes))
+	w.buf = make([]byte, 0, 4+nodeRecord*len(g.nodes))
+	w.u32(len(g.nodes))
 	for _, h := range g.nodes {
-		for _, v := range []string{h.ID, h.Label, h.Name, h.Kind, h.FilePath, h.Language} {
-			w.s(v)
+		for _, v := range [...]string{h.ID, h.Label, h.Name, h.Kind, h.FilePath, h.Language} {
+			w.u32(int(st.ref(v)))
 		}
-		w.i(h.StartLine)
-		w.i(h.EndLine)
-		w.i(boolInt(h.IsTest))
+		w.u32(h.StartLine)
+		w.u32(h.EndLine)
+		w.buf = append(w.buf, byte(boolInt(h.IsTest)))
 	}
 	done(secNodes)
+	sec[secIDs], sec[secNames] = nodeOrders(g.nodes)
 
 	sw()
 	for _, a := range g.adj {
@@ -190,81 +188,35 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
 	}
 	done(secComms)
 
-	sw()
-	ids := slices.Sorted(maps.Keys(g.procs))
-	w.i(len(ids))
-	for _, id := range ids {
-		pr := g.procs[id]
-		w.s(pr.ID)
-		w.s(pr.Summary)
-		w.s(pr.Description)
-		w.s(pr.ProcessType)
-		w.f(pr.Priority)
-		w.i(pr.StepCount)
-		w.s(pr.EntryPoint)
-		w.s(pr.Terminal)
-		w.i(len(pr.Communities))
-		for _, c := range pr.Communities {
-			w.s(c)
-		}
-		w.i(len(pr.Steps))
-		for _, st := range pr.Steps {
-			w.i(st.Index)
-			w.s(st.ID)
-			w.s(st.Name)
-			w.s(st.FilePath)
-		}
-	}
-	done(secProcesses)
+	sec[secProcesses], sec[secMembers] = encodeProcesses(g, st)
 	g.procs, g.members = nil, nil
 
 	for name, ix := range indexes {
-		sw()
-		// One allocation of about the section's size: appending would
-		// double the largest section (the body index: hundreds of MiB on
-		// the Linux kernel) as it grows.
-		need := 4*len(g.nodes) + 32
-		for t, pl := range ix.built {
-			need += len(t) + len(pl.buf) + 12 // three varints, as a rule
-		}
-		w.buf = make([]byte, 0, need)
-		w.i(ix.numDocs)
-		w.f(ix.avgLen)
-		for doc := range g.nodes {
-			w.buf = binary.LittleEndian.AppendUint32(w.buf, ix.length(int32(doc)))
-		}
-		// The builder keeps each term's postings in this encoding already
-		// (postingList): they are copied, not re-encoded.
-		terms := slices.Sorted(maps.Keys(ix.built))
-		size := 0
-		w.i(len(terms))
-		for _, t := range terms {
-			pl := ix.built[t]
-			w.raw(t)
-			w.i(int(pl.count))
-			w.i(len(pl.buf))
-			size += len(pl.buf)
-		}
-		w.i(size)
-		for _, t := range terms {
-			w.buf = append(w.buf, ix.built[t].buf...)
-		}
-		sec[name] = w.buf
+		sec[name] = encodeIndex(ix, len(g.nodes))
 		ix.built, ix.docLen = nil, nil
 	}
 	g.nodes, g.index = nil, nil
 
-	sw()
-	w.i(len(st.tab))
+	// The strings: a count, the offset of each (and of the end), then the
+	// bytes, so that a reader takes string i without decoding the others.
+	size := 0
 	for _, v := range st.tab {
-		w.raw(v)
+		size += len(v)
 	}
-	sec[secStrings] = w.buf
+	if size > math.MaxUint32 {
+		return nil, fmt.Errorf("pack: %d bytes of strings, more than the format's 4 GiB", size)
+	}
+	sec[secStrings] = appendOffTable(make([]byte, 0, 8+4*len(st.tab)+size), st.tab)
 
 	// The header's size depends on the offsets it holds: lay it out with
 	// offsets relative to the end of the header, then shift by its size
-	// until it is stable.
+	// until it is stable. Each section's block CRCs (packsec.go) follow
+	// its offset and length.
 	names := slices.Sorted(maps.Keys(sec))
+	crcs := map[string][]byte{}
+	for _, n := range names {
+		crcs[n] = appendBlockCRCs(nil, sec[n])
+	}
 	var head []byte
 	for base := 0; ; {
 		h := &packWriter{buf: []byte(packMagic)}
@@ -275,7 +227,7 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
 			h.raw(n)
 			h.i(off)
 			h.i(len(sec[n]))
-			h.buf = binary.LittleEndian.AppendUint32(h.buf, crc32.Checksum(sec[n], castagnoli))
+			h.buf = append(h.buf, crcs[n]...)
 			off += len(sec[n])
 		}
 		h.buf = binary.LittleEndian.AppendUint32(h.buf, crc32.Checksum(h.buf, castagnoli))
@@ -295,7 +247,7 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) []byte {
 		out = append(out, sec[n]...)
 		delete(sec, n) // let the section go as soon as it is copied
 	}
-	return out
+	return out, nil
 }
 
 func boolInt(b bool) int {
@@ -316,13 +268,10 @@ func (p *Pack) WriteFile(path string) error {
 // packData is a pack file's bytes and its table of contents.
 type packData struct {
 	all      string // the whole file: strings are slices of it, never written to
-	sections map[string]sectionRef
-	strs     lazy[[]string]
-}
-
-type sectionRef struct {
-	off, n int
-	crc    uint32
+	sections map[string]*section
+	strs     lazy[*offTable]
+	nodesV   lazy[*nodeView]
+	procsV   lazy[*procView]
 }
 
 // ReadPack reads the pack file at path: its header and table of contents
@@ -355,24 +304,36 @@ func openPack(all string) (*Pack, error) {
 	if v := r.u(); r.err == nil && v != uint64(schema.Version) {
 		return nil, fmt.Errorf("%w (pack of schema v%d, this gitnexus reads v%d)", ErrNoPack, v, schema.Version)
 	}
-	d := &packData{all: all, sections: map[string]sectionRef{}}
+	d := &packData{all: all, sections: map[string]*section{}}
+	type ref struct {
+		off, n int
+		crcs   string
+	}
+	refs := map[string]ref{}
 	ns := r.n(64)
 	for range ns {
 		name := r.raw()
-		s := sectionRef{off: r.n(len(all)), n: r.n(len(all)), crc: r.u32()}
-		d.sections[name] = s
+		s := ref{off: r.n(len(all)), n: r.n(len(all))}
+		k := 4 * blocks(s.n)
+		if r.err != nil || r.off+k > len(all) {
+			return nil, ErrPackDamaged
+		}
+		s.crcs = all[r.off : r.off+k]
+		r.off += k
+		refs[name] = s
 	}
 	end := r.off
 	sum := r.u32()
 	if r.err != nil || crc32.Checksum([]byte(all[:end]), castagnoli) != sum {
 		return nil, ErrPackDamaged
 	}
-	for _, s := range d.sections {
+	for name, s := range refs {
 		if s.off < r.off || s.off+s.n > len(all) {
 			return nil, ErrPackDamaged
 		}
+		d.sections[name] = newSection(name, s.off, all[s.off:s.off+s.n], s.crcs)
 	}
-	for _, n := range []string{secStrings, secNodes, secEdges, secEdgeAttrs, secDetails, secComms, secProcesses, secIdent, secDoc, secFile, secBody} {
+	for _, n := range []string{secStrings, secNodes, secIDs, secNames, secEdges, secEdgeAttrs, secDetails, secComms, secProcesses, secMembers, secIdent, secDoc, secFile, secBody} {
 		if _, ok := d.sections[n]; !ok {
 			return nil, fmt.Errorf("%w (no %s section)", ErrPackDamaged, n)
 		}
@@ -381,30 +342,35 @@ func openPack(all string) (*Pack, error) {
 	return p, nil
 }
 
-// section is the named section's bytes, checked.
-func (d *packData) section(name string) (*packReader, error) {
+// sec is the named section, its blocks checked as they are read.
+func (d *packData) sec(name string) (*section, error) {
 	s, ok := d.sections[name]
 	if !ok {
 		return nil, fmt.Errorf("%w (no %s section)", ErrPackDamaged, name)
 	}
-	b := d.all[s.off : s.off+s.n]
-	if crc32.Checksum(unsafe.Slice(unsafe.StringData(b), len(b)), castagnoli) != s.crc {
-		return nil, fmt.Errorf("%w (%s section checksum)", ErrPackDamaged, name)
+	return s, nil
+}
+
+// section is a reader of the named section's bytes, all checked.
+func (d *packData) section(name string) (*packReader, error) {
+	s, err := d.sec(name)
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.all()
+	if err != nil {
+		return nil, err
 	}
 	return &packReader{all: b}, nil
 }
 
-func (d *packData) strings() ([]string, error) {
-	return d.strs.get(func() ([]string, error) {
-		r, err := d.section(secStrings)
+func (d *packData) strings() (*offTable, error) {
+	return d.strs.get(func() (*offTable, error) {
+		s, err := d.sec(secStrings)
 		if err != nil {
 			return nil, err
 		}
-		tab := make([]string, r.n(len(r.all)))
-		for i := range tab {
-			tab[i] = r.raw()
-		}
-		return tab, r.finish(secStrings)
+		return newOffTable(s)
 	})
 }
 
@@ -423,19 +389,17 @@ func (d *packData) reader(name string) (*packReader, error) {
 }
 
 func (d *packData) decodeNodes() (nodeTable, error) {
-	r, err := d.reader(secNodes)
+	v, err := d.nodeView()
 	if err != nil {
 		return nodeTable{}, err
 	}
-	nn := r.n(min(len(r.all), MaxSnapshotNodes))
-	nt := nodeTable{nodes: make([]Hit, nn), ix: &nodeIndex{}}
+	nt := nodeTable{nodes: make([]Hit, v.n), ix: &nodeIndex{}}
 	for i := range nt.nodes {
-		h := &nt.nodes[i]
-		h.ID, h.Label, h.Name, h.Kind, h.FilePath, h.Language = r.s(), r.s(), r.s(), r.s(), r.s(), r.s()
-		h.StartLine, h.EndLine = r.n(math.MaxInt32), r.n(math.MaxInt32)
-		h.IsTest = r.n(1) == 1
+		if nt.nodes[i], err = v.hit(i); err != nil {
+			return nodeTable{}, err
+		}
 	}
-	return nt, r.finish(secNodes)
+	return nt, nil
 }
 
 func (d *packData) decodeEdges(nodes int) (adjacency, error) {
@@ -512,25 +476,18 @@ func (d *packData) decodeCommunities() ([]Community, error) {
 }
 
 func (d *packData) decodeProcesses() (processTable, error) {
-	r, err := d.reader(secProcesses)
+	v, err := d.procView()
 	if err != nil {
 		return processTable{}, err
 	}
-	limit := len(r.all)
-	np := r.n(limit)
-	pt := processTable{procs: make(map[string]Process, np), members: make(map[string][]Membership, np)}
-	for range np {
-		pr := Process{ID: r.s(), Summary: r.s(), Description: r.s(), ProcessType: r.s(), Priority: r.f(), StepCount: r.n(limit), EntryPoint: r.s(), Terminal: r.s()}
-		if nc := r.n(limit); nc > 0 {
-			pr.Communities = make([]string, nc)
-			for j := range pr.Communities {
-				pr.Communities[j] = r.s()
-			}
+	pt := processTable{procs: make(map[string]Process, v.tab.n), members: make(map[string][]Membership, v.tab.n)}
+	for i := range v.tab.n {
+		pr, err := v.at(i)
+		if err != nil {
+			return processTable{}, err
 		}
-		pr.Steps = make([]Step, r.n(limit))
-		for j := range pr.Steps {
-			pr.Steps[j] = Step{Index: r.n(limit), ID: r.s(), Name: r.s(), FilePath: r.s()}
-			m := Membership{SymbolID: pr.Steps[j].ID, ProcessID: pr.ID, Step: pr.Steps[j].Index}
+		for _, st := range pr.Steps {
+			m := Membership{SymbolID: st.ID, ProcessID: pr.ID, Step: st.Index}
 			pt.members[m.SymbolID] = append(pt.members[m.SymbolID], m)
 		}
 		pt.procs[pr.ID] = pr
@@ -539,102 +496,95 @@ func (d *packData) decodeProcesses() (processTable, error) {
 		sortMemberships(ms)
 		pt.members[id] = ms
 	}
-	return pt, r.finish(secProcesses)
+	return pt, nil
 }
 
-// scanProcesses reads the processes section once and keeps only the
-// processes with a step among ids, and the memberships of ids in them —
-// what decodeProcesses' table answers for those ids, without building the
-// table: a one-shot query needs the flows of its few hits (prometheus:
-// 2,671 flows; the table was a quarter of a query's CPU).
-func (d *packData) scanProcesses(ids map[string]bool) ([]Membership, map[string]Process, error) {
-	r, err := d.reader(secProcesses)
+// processesAt finds the memberships of the nodes at positions pos (each
+// with its id) and the processes they are in, through the members
+// section, decoding only those processes: a one-shot query needs the
+// flows of its few hits (the Linux kernel: 9 MB of flows, scanned whole
+// before for a query's 50 hits).
+func (d *packData) processesAt(pos []int32, ids []string) ([]Membership, map[string]Process, error) {
+	v, err := d.procView()
 	if err != nil {
 		return nil, nil, err
 	}
-	limit := len(r.all)
-	np := r.n(limit)
 	var members []Membership
 	procs := map[string]Process{}
-	var comms []string
-	var steps []Step
-	for range np {
-		pr := Process{ID: r.s(), Summary: r.s(), Description: r.s(), ProcessType: r.s(), Priority: r.f(), StepCount: r.n(limit), EntryPoint: r.s(), Terminal: r.s()}
-		comms = comms[:0]
-		for range r.n(limit) {
-			comms = append(comms, r.s())
+	byPos := map[int]Process{}
+	for k, p := range pos {
+		ms, err := d.membersOf(int(p))
+		if err != nil {
+			return nil, nil, err
 		}
-		steps = steps[:0]
-		hit := false
-		for range r.n(limit) {
-			st := Step{Index: r.n(limit), ID: r.s(), Name: r.s(), FilePath: r.s()}
-			steps = append(steps, st)
-			hit = hit || ids[st.ID]
-		}
-		if r.err != nil {
-			break
-		}
-		if !hit {
-			continue
-		}
-		if len(comms) > 0 {
-			pr.Communities = slices.Clone(comms)
-		}
-		pr.Steps = append(make([]Step, 0, len(steps)), steps...)
-		for _, st := range pr.Steps {
-			if ids[st.ID] {
-				members = append(members, Membership{SymbolID: st.ID, ProcessID: pr.ID, Step: st.Index})
+		for _, m := range ms {
+			pr, ok := byPos[m[0]]
+			if !ok {
+				if pr, err = v.at(m[0]); err != nil {
+					return nil, nil, err
+				}
+				byPos[m[0]] = pr
+				procs[pr.ID] = pr
 			}
+			members = append(members, Membership{SymbolID: ids[k], ProcessID: pr.ID, Step: m[1]})
 		}
-		procs[pr.ID] = pr
-	}
-	if err := r.finish(secProcesses); err != nil {
-		return nil, nil, err
 	}
 	return members, procs, nil
 }
 
 func (d *packData) decodeIndex(name string, nodes int) (*bm25Index, error) {
-	r, err := d.section(name)
+	s, err := d.sec(name)
 	if err != nil {
 		return nil, err
 	}
-	limit := len(r.all)
-	ix := &bm25Index{numDocs: r.n(limit), avgLen: r.f()}
-	fi := &fileIndex{nodes: nodes}
-	if r.err != nil || r.off+4*nodes > len(r.all) {
-		return nil, fmt.Errorf("%w (%s)", ErrPackDamaged, name)
+	head, err := s.span(0, 16)
+	if err != nil {
+		return nil, err
 	}
-	fi.lens = r.all[r.off : r.off+4*nodes]
-	r.off += 4 * nodes
-	nt := r.n(limit)
-	fi.terms = make([]string, nt)
-	fi.counts = make([]int32, nt)
-	fi.offs = make([]int32, nt+1)
-	off := 0
-	for j := range nt {
-		fi.terms[j] = r.raw()
-		fi.counts[j] = int32(r.n(nodes))
-		fi.offs[j] = int32(off)
-		off += r.n(limit)
+	le := binary.LittleEndian
+	ix := &bm25Index{numDocs: int(le.Uint32([]byte(head))), avgLen: math.Float64frombits(le.Uint64([]byte(head[4:])))}
+	if int(le.Uint32([]byte(head[12:]))) != nodes {
+		return nil, s.damaged()
 	}
-	fi.offs[nt] = int32(off)
-	if r.n(limit) != off || r.err != nil || r.off+off > len(r.all) {
-		return nil, fmt.Errorf("%w (%s)", ErrPackDamaged, name)
+	// The lengths are read for every posting scored: checked at once (4
+	// bytes a node).
+	fi := &fileIndex{sec: s, nodes: nodes}
+	if fi.lens, err = s.span(16, 4*nodes); err != nil {
+		return nil, err
 	}
-	fi.postings = r.all[r.off : r.off+off]
-	r.off += off
-	if !slices.IsSorted(fi.terms) {
-		return nil, fmt.Errorf("%w (%s terms out of order)", ErrPackDamaged, name)
+	at := 16 + 4*nodes
+	nt, err := s.u32(at)
+	if err != nil {
+		return nil, err
+	}
+	fi.terms = int(nt)
+	fi.termOffs = at + 4
+	fi.counts = fi.termOffs + 4*(fi.terms+1)
+	fi.postOffs = fi.counts + 4*fi.terms
+	fi.termBytes = fi.postOffs + 8*(fi.terms+1)
+	if int64(nt) > int64(len(s.data)) || fi.termBytes > len(s.data) {
+		return nil, s.damaged()
+	}
+	tl, err := s.u32(fi.termOffs + 4*fi.terms)
+	if err != nil {
+		return nil, err
+	}
+	pl, err := s.span(fi.postOffs+8*fi.terms, 8)
+	if err != nil {
+		return nil, err
+	}
+	fi.postings = fi.termBytes + int(tl)
+	if p := le.Uint64([]byte(pl)); fi.postings > len(s.data) || p != uint64(len(s.data)-fi.postings) {
+		return nil, s.damaged()
 	}
 	ix.file = fi
-	return ix, r.finish(name)
+	return ix, nil
 }
 
 type packReader struct {
 	all string
 	off int
-	tab []string
+	tab *offTable
 	err error
 }
 
@@ -699,17 +649,20 @@ func (r *packReader) s() string {
 	if r.err != nil {
 		return ""
 	}
-	return r.tab[i]
+	v, err := r.tab.get(i)
+	if err != nil {
+		r.err = err
+	}
+	return v
 }
 
 // ref is a checked string-table reference, as an index in the table.
 func (r *packReader) ref() int {
-	i := r.n(len(r.tab) - 1)
-	if r.err != nil || len(r.tab) == 0 {
+	if r.tab == nil || r.tab.n == 0 {
 		r.err = ErrPackDamaged
 		return 0
 	}
-	return i
+	return r.n(r.tab.n - 1)
 }
 
 // finish reports a decoding error or trailing bytes of section name.
@@ -732,15 +685,19 @@ func uvarintString(s string) (uint64, int) {
 	return 0, 0
 }
 
-// fileIndex is a bm25Index's postings and document lengths as a pack holds
-// them, decoded when a query asks.
+// fileIndex is a bm25Index as a pack holds it (packaccess.go), read in
+// place: a term is found by binary search over the term offsets and only
+// its postings are decoded.
 type fileIndex struct {
-	nodes    int
-	lens     string   // uint32 LE per node
-	terms    []string // sorted
-	counts   []int32  // postings per term
-	offs     []int32  // term i's postings are postings[offs[i]:offs[i+1]]
-	postings string
+	sec       *section
+	nodes     int
+	lens      string // uint32 LE per node, checked
+	terms     int
+	termOffs  int // where each table starts in the section
+	counts    int
+	postOffs  int
+	termBytes int
+	postings  int
 }
 
 func (f *fileIndex) length(doc int32) uint32 {
@@ -751,29 +708,75 @@ func (f *fileIndex) length(doc int32) uint32 {
 	return uint32(f.lens[o]) | uint32(f.lens[o+1])<<8 | uint32(f.lens[o+2])<<16 | uint32(f.lens[o+3])<<24
 }
 
-func (f *fileIndex) lookup(term string) []posting {
-	i, ok := slices.BinarySearch(f.terms, term)
-	if !ok {
-		return nil
+// term is term i.
+func (f *fileIndex) term(i int) (string, error) { return f.sec.entry(f.termOffs, f.termBytes, i) }
+
+// postingsOf is term i's postings count and bytes.
+func (f *fileIndex) postingsOf(i int) (int, string, error) {
+	c, err := f.sec.u32(f.counts + 4*i)
+	if err != nil {
+		return 0, "", err
 	}
-	b := f.postings[f.offs[i]:f.offs[i+1]]
-	out := make([]posting, 0, f.counts[i])
+	o, err := f.sec.span(f.postOffs+8*i, 16)
+	if err != nil {
+		return 0, "", err
+	}
+	a, b := binary.LittleEndian.Uint64([]byte(o)), binary.LittleEndian.Uint64([]byte(o[8:]))
+	if a > b || b > uint64(len(f.sec.data)) || c > uint32(f.nodes) {
+		return 0, "", f.sec.damaged()
+	}
+	p, err := f.sec.span(f.postings+int(a), int(b-a))
+	return int(c), p, err
+}
+
+// find is the position of term, ok false when the index has none.
+func (f *fileIndex) find(term string) (int, bool, error) {
+	lo, hi := 0, f.terms
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		t, err := f.term(m)
+		if err != nil {
+			return 0, false, err
+		}
+		if t < term {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo == f.terms {
+		return 0, false, nil
+	}
+	t, err := f.term(lo)
+	return lo, t == term, err
+}
+
+func (f *fileIndex) lookup(term string) ([]posting, error) {
+	i, ok, err := f.find(term)
+	if err != nil || !ok {
+		return nil, err
+	}
+	count, b, err := f.postingsOf(i)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]posting, 0, count)
 	doc := uint64(0)
 	for len(b) > 0 && len(out) < cap(out) {
 		d, n := uvarintString(b)
 		if n <= 0 {
-			return out
+			return nil, f.sec.damaged()
 		}
 		tf, m := uvarintString(b[n:])
 		if m <= 0 {
-			return out
+			return nil, f.sec.damaged()
 		}
 		b = b[n+m:]
 		doc += d
 		if doc >= uint64(f.nodes) {
-			return out // a damaged section: keep what decoded
+			return nil, f.sec.damaged()
 		}
 		out = append(out, posting{doc: int32(doc), tf: uint32(tf)})
 	}
-	return out
+	return out, nil
 }

@@ -67,16 +67,15 @@ func newPackBase(base *Pack) (*packBase, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, ok := base.src.sections[secRows]
-	if !ok {
+	if _, ok := base.src.sections[secRows]; !ok {
 		return nil, fmt.Errorf("the base pack has no row hashes")
 	}
 	r, err := base.src.section(secRows)
 	if err != nil {
 		return nil, err
 	}
-	if s.n != 8*len(nt.nodes) {
-		return nil, fmt.Errorf("%w (rows: %d bytes for %d nodes)", ErrPackDamaged, s.n, len(nt.nodes))
+	if len(r.all) != 8*len(nt.nodes) {
+		return nil, fmt.Errorf("%w (rows: %d bytes for %d nodes)", ErrPackDamaged, len(r.all), len(nt.nodes))
 	}
 	pb := &packBase{nodes: nt.nodes, details: ds, byRow: make(map[rowKey]int32, len(nt.nodes)),
 		indexes: map[string]*fileIndex{}, remap: make([]int32, len(nt.nodes))}
@@ -90,6 +89,11 @@ func newPackBase(base *Pack) (*packBase, error) {
 	for _, name := range []string{secIdent, secDoc, secFile, secBody} {
 		ix, err := base.index(name)
 		if err != nil {
+			return nil, err
+		}
+		// Every term is read: every block checked first, so that a damaged
+		// base means no reuse, not a failed build.
+		if _, err := ix.file.sec.all(); err != nil {
 			return nil, err
 		}
 		pb.indexes[name] = ix.file
@@ -111,7 +115,7 @@ func (pb *packBase) lookup(l schema.Label, row uint64) (int32, bool) {
 // whose documents move to their remapped positions (those not reused are
 // dropped). Terms whose documents all went are dropped, as a full build
 // never had them.
-func mergeIndex(fresh *bm25Index, old *fileIndex, remap []int32) *bm25Index {
+func mergeIndex(fresh *bm25Index, old *fileIndex, remap []int32) (*bm25Index, error) {
 	ix := &bm25Index{docLen: fresh.docLen, built: fresh.built}
 	for od, nd := range remap {
 		if nd >= 0 {
@@ -129,9 +133,16 @@ func mergeIndex(fresh *bm25Index, old *fileIndex, remap []int32) *bm25Index {
 		ix.avgLen = float64(total) / float64(ix.numDocs)
 	}
 	var moved []posting
-	for t, term := range old.terms {
+	for t := range old.terms {
+		term, err := old.term(t)
+		if err != nil {
+			return nil, err
+		}
+		_, b, err := old.postingsOf(t)
+		if err != nil {
+			return nil, err
+		}
 		moved = moved[:0]
-		b := old.postings[old.offs[t]:old.offs[t+1]]
 		doc, sorted := uint64(0), true
 		for len(b) > 0 {
 			d, n := uvarintString(b)
@@ -180,5 +191,5 @@ func mergeIndex(fresh *bm25Index, old *fileIndex, remap []int32) *bm25Index {
 		}
 		ix.built[term] = pl
 	}
-	return ix
+	return ix, nil
 }

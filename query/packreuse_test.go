@@ -1,33 +1,23 @@
 package query
 
 import (
-	"encoding/binary"
 	"maps"
 	"reflect"
 	"slices"
 	"testing"
 )
 
-// asFileIndex lays a built index out as a pack holds it (encodePack's
-// layout), for mergeIndex's base.
-func asFileIndex(ix *bm25Index, nodes int) *fileIndex {
-	fi := &fileIndex{nodes: nodes}
-	var lens []byte
-	for d := range nodes {
-		lens = binary.LittleEndian.AppendUint32(lens, ix.length(int32(d)))
+// asFileIndex lays a built index out as a pack holds it (encodeIndex) and
+// reads it back, for mergeIndex's base.
+func asFileIndex(t *testing.T, ix *bm25Index, nodes int) *fileIndex {
+	t.Helper()
+	b := encodeIndex(ix, nodes)
+	d := &packData{sections: map[string]*section{secIdent: newSection(secIdent, 0, string(b), string(appendBlockCRCs(nil, b)))}}
+	got, err := d.decodeIndex(secIdent, nodes)
+	if err != nil {
+		t.Fatal(err)
 	}
-	fi.lens = string(lens)
-	var post []byte
-	for _, t := range slices.Sorted(maps.Keys(ix.built)) {
-		pl := ix.built[t]
-		fi.terms = append(fi.terms, t)
-		fi.counts = append(fi.counts, pl.count)
-		fi.offs = append(fi.offs, int32(len(post)))
-		post = append(post, pl.buf...)
-	}
-	fi.offs = append(fi.offs, int32(len(post)))
-	fi.postings = string(post)
-	return fi
+	return got.file
 }
 
 // TestMergeIndex: the base's documents, moved to new positions (out of
@@ -39,7 +29,7 @@ func TestMergeIndex(t *testing.T) {
 	for d, s := range oldDocs {
 		old.add(int32(d), s)
 	}
-	base := asFileIndex(old.done(len(oldDocs)), len(oldDocs))
+	base := asFileIndex(t, old.done(len(oldDocs)), len(oldDocs))
 
 	// New positions: 0 ← old 3, 1 new, 2 ← old 0, 3 ← old 1, 4 new (empty);
 	// old 2 went.
@@ -53,7 +43,10 @@ func TestMergeIndex(t *testing.T) {
 			nb.add(d, s)
 		}
 	}
-	got := mergeIndex(nb.done(len(want)), base, remap)
+	got, err := mergeIndex(nb.done(len(want)), base, remap)
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	full := newIndexBuilder()
 	for d, s := range want {

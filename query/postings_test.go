@@ -22,9 +22,16 @@ func TestPostingListMatchesPackDecoder(t *testing.T) {
 			pl.append(doc, tf)
 			want = append(want, posting{doc: doc, tf: tf})
 		}
-		fi := &fileIndex{nodes: int(doc) + 1, terms: []string{"t"}, counts: []int32{pl.count},
-			offs: []int32{0, int32(len(pl.buf))}, postings: string(pl.buf)}
-		got := fi.lookup("t")
+		ix := &bm25Index{built: map[string]*postingList{}}
+		if pl.count > 0 {
+			ix.built["t"] = &pl
+		}
+		ix.docLen = make([]uint32, doc+1)
+		fi := asFileIndex(t, ix, int(doc)+1)
+		got, err := fi.lookup("t")
+		if err != nil {
+			t.Fatal(err)
+		}
 		if len(want) == 0 {
 			want = []posting{}
 		}

@@ -210,6 +210,53 @@ func (s *Snapshot) nodeTable() (nodeTable, error) {
 	return s.nodesL.get(s.src.decodeNodes)
 }
 
+// nodeCount is the number of nodes, without decoding them.
+func (s *Snapshot) nodeCount() (int, error) {
+	if s.nodesL.decoded() {
+		nt, err := s.nodeTable()
+		return len(nt.nodes), err
+	}
+	v, err := s.src.nodeView()
+	if err != nil {
+		return 0, err
+	}
+	return v.n, nil
+}
+
+// hitAt is node i as a hit: from the decoded table where a long-lived
+// reader has it, else read in place (a one-shot query reads the few
+// nodes it answers with).
+func (s *Snapshot) hitAt(i int32) (Hit, error) {
+	if s.nodesL.decoded() {
+		nt, err := s.nodeTable()
+		if err != nil {
+			return Hit{}, err
+		}
+		if i < 0 || int(i) >= len(nt.nodes) {
+			return Hit{}, fmt.Errorf("%w (node %d of %d)", ErrPackDamaged, i, len(nt.nodes))
+		}
+		return nt.nodes[i], nil
+	}
+	v, err := s.src.nodeView()
+	if err != nil {
+		return Hit{}, err
+	}
+	return v.hit(int(i))
+}
+
+// nodeID is node i's id (as hitAt).
+func (s *Snapshot) nodeID(i int32) (string, error) {
+	if s.nodesL.decoded() {
+		h, err := s.hitAt(i)
+		return h.ID, err
+	}
+	v, err := s.src.nodeView()
+	if err != nil {
+		return "", err
+	}
+	return v.field(int(i), 0)
+}
+
 func (s *Snapshot) adjacency() (adjacency, error) {
 	return s.edgesL.get(func() (adjacency, error) {
 		nt, err := s.nodeTable()
@@ -310,13 +357,23 @@ func (s *Snapshot) neighbors(ids []string, rels []schema.RelType, fanout int, fi
 // process they are in, with all its steps.
 func (s *Snapshot) processesOf(hits []Hit) ([]Membership, map[string]Process, error) {
 	if s.oneShot && !s.procsL.decoded() {
-		ids := map[string]bool{}
+		var pos []int32
+		var ids []string
+		seen := map[string]bool{}
 		for _, h := range hits {
-			if schema.Label(h.Label).IsSymbol() {
-				ids[h.ID] = true
+			if !schema.Label(h.Label).IsSymbol() || seen[h.ID] {
+				continue
+			}
+			seen[h.ID] = true
+			i, ok, err := s.src.position(h.ID)
+			if err != nil {
+				return nil, nil, err
+			}
+			if ok {
+				pos, ids = append(pos, i), append(ids, h.ID)
 			}
 		}
-		members, procs, err := s.src.scanProcesses(ids)
+		members, procs, err := s.src.processesAt(pos, ids)
 		if err != nil || len(members) == 0 {
 			return nil, nil, err
 		}

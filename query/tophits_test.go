@@ -41,7 +41,10 @@ func TestTopHitsIsSortedPrefix(t *testing.T) {
 		if len(want) > top {
 			want = want[:top]
 		}
-		got := topHits(docs, score, top, nodes)
+		got, err := topHits(docs, score, top, func(d int32) (string, error) { return nodes[d].ID, nil })
+		if err != nil {
+			t.Fatal(err)
+		}
 		if len(got) == 0 && len(want) == 0 {
 			continue
 		}

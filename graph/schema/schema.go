@@ -18,7 +18,7 @@ import "strconv"
 // whenever any of them changes (a table, a property, a column's meaning,
 // the pack's format); an index with another version is rebuilt rather than
 // read.
-const Version = 7
+const Version = 8
 
 // Label is a node table.
 type Label string

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
+	"unsafe"
 
 	"github.com/kljensen/snowball/english"
 
@@ -64,15 +66,33 @@ func (pl *postingList) append(doc int32, tf uint32) {
 // postings decodes the list.
 func (pl *postingList) postings() []posting {
 	out := make([]posting, 0, pl.count)
-	b, doc := pl.buf, uint64(0)
+	b, doc := unsafe.String(unsafe.SliceData(pl.buf), len(pl.buf)), uint64(0)
 	for len(b) > 0 {
-		d, n := binary.Uvarint(b)
-		tf, m := binary.Uvarint(b[n:])
-		b = b[n+m:]
+		d, tf, rest, ok := nextPosting(b)
+		if !ok {
+			panic("query: a posting list the builder wrote does not decode")
+		}
+		b = rest
 		doc += d
 		out = append(out, posting{doc: int32(doc), tf: uint32(tf)})
 	}
 	return out
+}
+
+// nextPosting decodes the first posting of b, a term's postings as
+// postingList and the pack keep them: the document delta, the term
+// frequency and the rest of b; ok is false when b does not start with a
+// whole posting.
+func nextPosting(b string) (delta, tf uint64, rest string, ok bool) {
+	d, i := uvarintString(b)
+	if i <= 0 {
+		return 0, 0, b, false
+	}
+	f, j := uvarintString(b[i:])
+	if j <= 0 {
+		return 0, 0, b, false
+	}
+	return d, f, b[i+j:], true
 }
 
 type posting struct {
@@ -93,15 +113,20 @@ func (ix *bm25Index) length(doc int32) uint32 {
 	return ix.docLen[doc]
 }
 
-// lookup is term's postings, nil when no document holds it.
-func (ix *bm25Index) lookup(term string) ([]posting, error) {
+// raw is term's postings as the index holds them (count, then (doc delta,
+// tf) uvarint pairs; see postingList); count 0 when no document holds it.
+func (ix *bm25Index) raw(term string) (int, string, error) {
 	if ix.file != nil {
-		return ix.file.lookup(term)
+		i, ok, err := ix.file.find(term)
+		if err != nil || !ok {
+			return 0, "", err
+		}
+		return ix.file.postingsOf(i)
 	}
 	if pl := ix.built[term]; pl != nil {
-		return pl.postings(), nil
+		return int(pl.count), unsafe.String(unsafe.SliceData(pl.buf), len(pl.buf)), nil
 	}
-	return nil, nil
+	return 0, "", nil
 }
 
 // stemmer maps a word to its index term: Snowball english for words of
@@ -262,34 +287,83 @@ func (ix *bm25Index) scoreWeighted(terms []string, weight map[string]float64, no
 			continue
 		}
 		seen[t] = true
-		ps, err := ix.lookup(t)
+		df, b, err := ix.raw(t)
 		if err != nil {
 			return nil, nil, err
 		}
-		if len(ps) == 0 {
+		if df == 0 {
 			continue
 		}
 		if score == nil {
-			score = make([]float64, nodes)
-			matched = make([]uint64, (nodes+63)/64)
+			score, matched = getScores(nodes)
 		}
-		n, df := float64(ix.numDocs), float64(len(ps))
-		idf := math.Log10((n-df+0.5)/(df+0.5) + 1)
+		n := float64(ix.numDocs)
+		idf := math.Log10((n-float64(df)+0.5)/(float64(df)+0.5) + 1)
 		if wt, ok := weight[w]; ok {
 			idf *= wt
 		}
-		for _, p := range ps {
-			if int(p.doc) >= nodes {
-				continue // a damaged section (lookup bounds docs by the index's own count)
+		// The postings are decoded as they are scored: on the Linux kernel a
+		// query's common words hold millions of them, which a slice of
+		// postings per term allocated and the collector then scanned.
+		doc := uint64(0)
+		for range df {
+			d, f, rest, ok := nextPosting(b)
+			b = rest
+			doc += d
+			if !ok || doc >= uint64(nodes) {
+				return nil, nil, fmt.Errorf("%w (postings of %q)", ErrPackDamaged, t)
 			}
-			tf := float64(p.tf)
-			l := float64(ix.length(p.doc))
-			if bit := uint64(1) << (p.doc % 64); matched[p.doc/64]&bit == 0 {
-				matched[p.doc/64] |= bit
-				docs = append(docs, p.doc)
+			p := int32(doc)
+			tf := float64(f)
+			l := float64(ix.length(p))
+			if bit := uint64(1) << (p % 64); matched[p/64]&bit == 0 {
+				matched[p/64] |= bit
+				docs = append(docs, p)
 			}
-			score[p.doc] += idf * (tf * (bm25K + 1) / (tf + bm25K*(1-bm25B+bm25B*(l/ix.avgLen))))
+			score[p] += idf * (tf * (bm25K + 1) / (tf + bm25K*(1-bm25B+bm25B*(l/ix.avgLen))))
 		}
 	}
+	if matched != nil {
+		for _, d := range docs {
+			matched[d/64] = 0
+		}
+		scoreBits.Put(&matched)
+	}
 	return docs, score, nil
+}
+
+// The per-document arrays of a search (on the Linux kernel 7.7 MB of
+// scores per field), kept between searches instead of allocated for each
+// (which was most of a warm server query's garbage) and zeroed where a
+// search wrote (its matched documents) when given back.
+var scoreArrays, scoreBits sync.Pool // *[]float64, *[]uint64
+
+// getScores is an array of zero scores and one of zero bits over nodes
+// documents.
+func getScores(nodes int) ([]float64, []uint64) {
+	var score []float64
+	if p, _ := scoreArrays.Get().(*[]float64); p != nil && len(*p) == nodes {
+		score = *p
+	} else {
+		score = make([]float64, nodes)
+	}
+	var bits []uint64
+	if p, _ := scoreBits.Get().(*[]uint64); p != nil && len(*p) == (nodes+63)/64 {
+		bits = *p
+	} else {
+		bits = make([]uint64, (nodes+63)/64)
+	}
+	return score, bits
+}
+
+// putScores gives back the scores of scoreWeighted, once read: docs are
+// the documents it returned with them.
+func putScores(docs []int32, score []float64) {
+	if score == nil {
+		return
+	}
+	for _, d := range docs {
+		score[d] = 0
+	}
+	scoreArrays.Put(&score)
 }

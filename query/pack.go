@@ -669,6 +669,7 @@ func (p *Pack) keyword(q *Query, opts Options) ([]Hit, error) {
 			return nil, err
 		}
 		list, err := topHits(docs, scores, top, p.nodeID)
+		putScores(docs, scores)
 		if err != nil {
 			return nil, err
 		}

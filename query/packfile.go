@@ -750,33 +750,3 @@ func (f *fileIndex) find(term string) (int, bool, error) {
 	t, err := f.term(lo)
 	return lo, t == term, err
 }
-
-func (f *fileIndex) lookup(term string) ([]posting, error) {
-	i, ok, err := f.find(term)
-	if err != nil || !ok {
-		return nil, err
-	}
-	count, b, err := f.postingsOf(i)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]posting, 0, count)
-	doc := uint64(0)
-	for len(b) > 0 && len(out) < cap(out) {
-		d, n := uvarintString(b)
-		if n <= 0 {
-			return nil, f.sec.damaged()
-		}
-		tf, m := uvarintString(b[n:])
-		if m <= 0 {
-			return nil, f.sec.damaged()
-		}
-		b = b[n+m:]
-		doc += d
-		if doc >= uint64(f.nodes) {
-			return nil, f.sec.damaged()
-		}
-		out = append(out, posting{doc: int32(doc), tf: uint32(tf)})
-	}
-	return out, nil
-}

@@ -145,12 +145,11 @@ func mergeIndex(fresh *bm25Index, old *fileIndex, remap []int32) (*bm25Index, er
 		moved = moved[:0]
 		doc, sorted := uint64(0), true
 		for len(b) > 0 {
-			d, n := uvarintString(b)
-			tf, m := uvarintString(b[n:])
-			if n <= 0 || m <= 0 {
-				break
+			d, tf, rest, ok := nextPosting(b)
+			if !ok {
+				return nil, fmt.Errorf("%w (postings of %q)", ErrPackDamaged, term)
 			}
-			b = b[n+m:]
+			b = rest
 			doc += d
 			if doc >= uint64(len(remap)) || remap[doc] < 0 {
 				continue

@@ -295,7 +295,7 @@ func (ix *bm25Index) scoreWeighted(terms []string, weight map[string]float64, no
 			continue
 		}
 		if score == nil {
-			score, matched = getScores(nodes)
+			docs, score, matched = getScores(nodes)
 		}
 		n := float64(ix.numDocs)
 		idf := math.Log10((n-float64(df)+0.5)/(float64(df)+0.5) + 1)
@@ -336,11 +336,15 @@ func (ix *bm25Index) scoreWeighted(terms []string, weight map[string]float64, no
 // scores per field), kept between searches instead of allocated for each
 // (which was most of a warm server query's garbage) and zeroed where a
 // search wrote (its matched documents) when given back.
-var scoreArrays, scoreBits sync.Pool // *[]float64, *[]uint64
+var scoreArrays, scoreBits, scoreDocs sync.Pool // *[]float64, *[]uint64, *[]int32
 
-// getScores is an array of zero scores and one of zero bits over nodes
-// documents.
-func getScores(nodes int) ([]float64, []uint64) {
+// getScores is an empty list of documents, an array of zero scores and
+// one of zero bits over nodes documents.
+func getScores(nodes int) ([]int32, []float64, []uint64) {
+	var docs []int32
+	if p, _ := scoreDocs.Get().(*[]int32); p != nil {
+		docs = (*p)[:0]
+	}
 	var score []float64
 	if p, _ := scoreArrays.Get().(*[]float64); p != nil && len(*p) == nodes {
 		score = *p
@@ -353,7 +357,7 @@ func getScores(nodes int) ([]float64, []uint64) {
 	} else {
 		bits = make([]uint64, (nodes+63)/64)
 	}
-	return score, bits
+	return docs, score, bits
 }
 
 // putScores gives back the scores of scoreWeighted, once read: docs are
@@ -366,4 +370,5 @@ func putScores(docs []int32, score []float64) {
 		score[d] = 0
 	}
 	scoreArrays.Put(&score)
+	scoreDocs.Put(&docs)
 }

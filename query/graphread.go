@@ -69,21 +69,6 @@ func (s *Snapshot) details() ([]nodeDetails, error) {
 	})
 }
 
-// edgeAttrs are the edges' properties, in the edges section's order.
-func (s *Snapshot) edgeAttrs() ([]edgeAttr, error) {
-	return s.attrsL.get(func() ([]edgeAttr, error) {
-		a, err := s.adjacency()
-		if err != nil {
-			return nil, err
-		}
-		n := 0
-		for i := range a.adj {
-			n += len(a.adj[i][0]) + len(a.adj[i][1])
-		}
-		return s.src.decodeEdgeAttrs(n)
-	})
-}
-
 // Communities are the index's communities, by id.
 func (s *Snapshot) Communities() ([]Community, error) {
 	return s.commsL.get(s.src.decodeCommunities)
@@ -100,9 +85,9 @@ func (s *Snapshot) Node(id string) (n Node, ok bool, err error) {
 	if err != nil {
 		return Node{}, false, err
 	}
-	i, ok := nt.index(id)
-	if !ok {
-		return Node{}, false, nil
+	i, ok, err := s.position(id)
+	if err != nil || !ok {
+		return Node{}, false, err
 	}
 	return s.nodeAt(nt, ds, i), true, nil
 }
@@ -197,17 +182,9 @@ func (s *Snapshot) Edges(id string, out bool, rels ...schema.RelType) ([]Edge, e
 	if err != nil {
 		return nil, err
 	}
-	attrs, err := s.edgeAttrs()
-	if err != nil {
+	i, ok, err := s.position(id)
+	if err != nil || !ok {
 		return nil, err
-	}
-	strs, err := s.src.strings()
-	if err != nil {
-		return nil, err
-	}
-	i, ok := nt.index(id)
-	if !ok {
-		return nil, nil
 	}
 	d := 1
 	if out {
@@ -224,8 +201,7 @@ func (s *Snapshot) Edges(id string, out bool, rels ...schema.RelType) ([]Edge, e
 		if len(rels) > 0 && !want[e.rel] {
 			continue
 		}
-		at := attrs[int(a.start[i][d])+k]
-		reason, err := strs.get(int(at.reason))
+		at, reason, err := s.src.edgeAttrAt(int(a.start[i][d]) + k)
 		if err != nil {
 			return nil, err
 		}
@@ -237,13 +213,13 @@ func (s *Snapshot) Edges(id string, out bool, rels ...schema.RelType) ([]Edge, e
 // CommunityOf is the community the node with id belongs to; ok is false
 // when it belongs to none.
 func (s *Snapshot) CommunityOf(id string) (c Community, ok bool, err error) {
-	nt, ds, err := s.nodesAndDetails()
+	ds, err := s.details()
 	if err != nil {
 		return Community{}, false, err
 	}
-	i, ok := nt.index(id)
-	if !ok || ds[i].community == 0 {
-		return Community{}, false, nil
+	i, ok, err := s.position(id)
+	if err != nil || !ok || ds[i].community == 0 {
+		return Community{}, false, err
 	}
 	cs, err := s.Communities()
 	if err != nil {
@@ -284,22 +260,22 @@ func (s *Snapshot) CommunityMembers(id string) ([]Node, error) {
 // Memberships are the processes the node with id is a step of, by process
 // id then step.
 func (s *Snapshot) Memberships(id string) ([]Membership, error) {
-	pt, err := s.processTable()
-	if err != nil {
-		return nil, err
-	}
-	return pt.members[id], nil
+	ms, _, err := s.processesOf([]Hit{{ID: id, Label: string(schema.LabelFunction)}})
+	return ms, err
 }
 
 // Process is the process with id, with all its steps; ok is false when
 // there is none.
 func (s *Snapshot) Process(id string) (p Process, ok bool, err error) {
-	pt, err := s.processTable()
-	if err != nil {
-		return Process{}, false, err
+	if s.procsL.decoded() {
+		pt, err := s.processTable()
+		if err != nil {
+			return Process{}, false, err
+		}
+		p, ok = pt.procs[id]
+		return p, ok, nil
 	}
-	p, ok = pt.procs[id]
-	return p, ok, nil
+	return s.src.processByID(id)
 }
 
 // Processes are every process, with its steps, in no particular order.

@@ -242,52 +242,46 @@ func (v *nodeView) field(i, k int) (string, error) {
 	return v.strs.get(int(ref))
 }
 
-// position is the position of the node with id (the ids section,
-// searched).
-func (d *packData) position(id string) (int32, bool, error) {
-	v, err := d.nodeView()
-	if err != nil {
-		return 0, false, err
-	}
+// positionBy is the position of the node with id among n nodes: the ids
+// section (positions in id order) searched, idAt giving a position's id.
+func (d *packData) positionBy(id string, n int, idAt func(p int) (string, error)) (int32, bool, error) {
 	s, err := d.sec(secIDs)
 	if err != nil {
 		return 0, false, err
 	}
-	if len(s.data) != 4*v.n {
+	if len(s.data) != 4*n {
 		return 0, false, s.damaged()
 	}
-	var ferr error
-	at := func(k int) int {
+	at := func(k int) (int, string, error) {
 		p, err := s.u32(4 * k)
-		if err != nil || int(p) >= v.n {
-			ferr = cmp.Or(ferr, err, s.damaged())
-			return 0
+		if err != nil {
+			return 0, "", err
 		}
-		return int(p)
+		if int(p) >= n {
+			return 0, "", s.damaged()
+		}
+		got, err := idAt(int(p))
+		return int(p), got, err
 	}
-	lo, hi := 0, v.n
-	for lo < hi && ferr == nil {
+	lo, hi := 0, n
+	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		mid, err := v.field(at(m), 0)
+		_, got, err := at(m)
 		if err != nil {
 			return 0, false, err
 		}
-		if mid < id {
+		if got < id {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if ferr != nil {
-		return 0, false, ferr
-	}
-	if lo == v.n {
+	if lo == n {
 		return 0, false, nil
 	}
-	p := at(lo)
-	got, err := v.field(p, 0)
-	if err != nil || ferr != nil {
-		return 0, false, cmp.Or(err, ferr)
+	p, got, err := at(lo)
+	if err != nil {
+		return 0, false, err
 	}
 	return int32(p), got == id, nil
 }
@@ -390,6 +384,45 @@ func (v *procView) at(i int) (Process, error) {
 		pr.Steps[j] = Step{Index: r.n(math.MaxInt32), ID: r.s(), Name: r.s(), FilePath: r.s()}
 	}
 	return pr, r.finish(secProcesses)
+}
+
+// processByID is the process with id (binary search: the records are in
+// id order).
+func (d *packData) processByID(id string) (Process, bool, error) {
+	v, err := d.procView()
+	if err != nil {
+		return Process{}, false, err
+	}
+	idAt := func(i int) (string, error) {
+		rec, err := v.tab.get(i)
+		if err != nil {
+			return "", err
+		}
+		r := &packReader{all: rec, tab: v.strs}
+		got := r.s()
+		return got, r.err
+	}
+	lo, hi := 0, v.tab.n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		got, err := idAt(m)
+		if err != nil {
+			return Process{}, false, err
+		}
+		if got < id {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo == v.tab.n {
+		return Process{}, false, nil
+	}
+	pr, err := v.at(lo)
+	if err != nil || pr.ID != id {
+		return Process{}, false, err
+	}
+	return pr, true, nil
 }
 
 // membersOf are node i's memberships as (process position, step) pairs.

@@ -32,8 +32,9 @@ import (
 //	            that follow, then the strings' bytes
 //	edges       for each node, outgoing then incoming: n, then n × (rel ref,
 //	            node at the other end)
-//	edges/attr  for each edge in the edges section's order: confidence,
-//	            reason ref, site line
+//	edges/attr  for each edge in the edges section's order, edgeAttrSize
+//	            bytes (read in place): confidence, reason ref (uint32 LE),
+//	            site line (uint32 LE)
 //	details     for each node: qualifiedName, signature, docComment (each
 //	            len, bytes: kept out of the string table a search decodes),
 //	            unresolved call sites (files), community (1-based, 0 none)
@@ -137,12 +138,13 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) ([]byte, error) {
 	done(secEdges)
 
 	sw()
+	w.buf = make([]byte, 0, edgeAttrSize*2*g.edges)
 	for _, a := range g.adj {
 		for d := range 2 {
 			for _, e := range a[d] {
 				w.f(e.conf)
-				w.s(g.reasons[e.reason])
-				w.i(int(e.line))
+				w.u32(int(st.ref(g.reasons[e.reason])))
+				w.u32(int(e.line))
 			}
 		}
 	}
@@ -408,8 +410,23 @@ func (d *packData) decodeEdges(nodes int) (adjacency, error) {
 		return adjacency{}, err
 	}
 	a := adjacency{adj: make([][2][]snapEdge, nodes), start: make([][2]int32, nodes)}
-	// All edges in one array, each node's lists slices of it.
-	flat := make([]snapEdge, 0, len(r.all)/2)
+	// All edges in one array, each node's lists slices of it, counted
+	// first: the section's size bounds it only loosely (at least two bytes
+	// an edge, most take three or four; on the Linux kernel a bound of
+	// half the section's bytes was 200 MB for 90 MB of edges).
+	count := &packReader{all: r.all}
+	total := 0
+	for range 2 * nodes {
+		n := count.n(len(count.all))
+		total += n
+		for range 2 * n {
+			count.u()
+		}
+	}
+	if count.err != nil {
+		return adjacency{}, fmt.Errorf("%w (%s section)", ErrPackDamaged, secEdges)
+	}
+	flat := make([]snapEdge, 0, total)
 	for i := range a.adj {
 		for dir := range 2 {
 			n := r.n(len(r.all))
@@ -431,18 +448,33 @@ func (d *packData) decodeEdges(nodes int) (adjacency, error) {
 	return a, r.finish(secEdges)
 }
 
-// decodeEdgeAttrs reads the edges/attr section: each edge's properties in
-// the edges section's order, n of them.
-func (d *packData) decodeEdgeAttrs(n int) ([]edgeAttr, error) {
-	r, err := d.reader(secEdgeAttrs)
+// edgeAttrSize is the size of an edge's properties in the edges/attr
+// section.
+const edgeAttrSize = 8 + 4 + 4
+
+// edgeAttrAt reads edge k's properties (in the edges section's order) in
+// place: a long-lived reader does not keep them decoded (125 MB on the
+// Linux kernel).
+func (d *packData) edgeAttrAt(k int) (edgeAttr, string, error) {
+	s, err := d.sec(secEdgeAttrs)
 	if err != nil {
-		return nil, err
+		return edgeAttr{}, "", err
 	}
-	out := make([]edgeAttr, n)
-	for i := range out {
-		out[i] = edgeAttr{conf: r.f(), reason: uint32(r.ref()), line: int32(r.n(math.MaxInt32))}
+	b, err := s.span(edgeAttrSize*k, edgeAttrSize)
+	if err != nil {
+		return edgeAttr{}, "", err
 	}
-	return out, r.finish(secEdgeAttrs)
+	le := binary.LittleEndian
+	at := edgeAttr{conf: math.Float64frombits(le.Uint64([]byte(b))), reason: le.Uint32([]byte(b[8:])), line: int32(le.Uint32([]byte(b[12:])))}
+	if at.line < 0 {
+		return edgeAttr{}, "", s.damaged()
+	}
+	strs, err := d.strings()
+	if err != nil {
+		return edgeAttr{}, "", err
+	}
+	reason, err := strs.get(int(at.reason))
+	return at, reason, err
 }
 
 func (d *packData) decodeDetails(nodes, comms int) ([]nodeDetails, error) {

@@ -33,13 +33,13 @@ import (
 type Snapshot struct {
 	src *packData
 	// oneShot: the process reads this pack for one answer and exits
-	// (MapPack). Such a search scans the process list for its hits'
-	// flows instead of decoding a table of every flow it would use once.
+	// (MapPack). Its name and file lookups scan the nodes instead of
+	// building the orders a long-lived reader keeps (FindNamed,
+	// FindFiles).
 	oneShot bool
 
 	nodesL   lazy[nodeTable]
 	edgesL   lazy[adjacency]
-	attrsL   lazy[[]edgeAttr]
 	procsL   lazy[processTable]
 	commsL   lazy[[]Community]
 	detailsL lazy[[]nodeDetails]
@@ -51,35 +51,16 @@ type nodeTable struct {
 	ix    *nodeIndex
 }
 
-// nodeIndex maps node ids to positions, built on the first lookup: a
-// keyword search reads nodes by position only, and a one-shot query that
-// needs no id saves building a map of every node (prometheus: 3 ms).
+// nodeIndex holds the orders of a decoded node table a long-lived reader
+// builds on first use (a node by id is found through the pack's ids
+// section: a map of every id was 54 MB on the Linux kernel).
 type nodeIndex struct {
-	once sync.Once
-	m    map[string]int32
-
 	// byName is every node's position sorted by name, then position;
 	// files the File nodes' positions. Built on first use (FindNamed,
 	// FindFiles) by a long-running reader: on the Linux kernel a scan of
 	// the 960k nodes per lookup was most of a warm context call.
 	nameOnce, fileOnce sync.Once
 	byName, files      []int32
-}
-
-// index is the position of the node with id.
-func (nt nodeTable) index(id string) (int32, bool) {
-	if nt.ix == nil {
-		return 0, false
-	}
-	nt.ix.once.Do(func() {
-		m := make(map[string]int32, len(nt.nodes))
-		for i := range nt.nodes {
-			m[nt.nodes[i].ID] = int32(i)
-		}
-		nt.ix.m = m
-	})
-	i, ok := nt.ix.m[id]
-	return i, ok
 }
 
 // named are the positions of the nodes named name, in snapshot order.
@@ -149,8 +130,8 @@ type snapEdge struct {
 }
 
 // edgeAttr are an edge's stored properties, which the tools read (the
-// edges/attr section, decoded apart so that a search never pays for
-// them). reason is an index in the pack's string table once decoded (in
+// edges/attr section, read in place by edgeAttrAt, so that a search never
+// pays for them). reason is an index in the pack's string table (in
 // graphCopy.reasons while a pack is being built).
 type edgeAttr struct {
 	conf   float64
@@ -290,15 +271,29 @@ func (s *Snapshot) Stats() (nodes, edges, processes int, err error) {
 
 // node is the node id as a hit; ok is false when the snapshot has none.
 func (s *Snapshot) node(id string) (h Hit, ok bool, err error) {
-	nt, err := s.nodeTable()
-	if err != nil {
+	i, ok, err := s.position(id)
+	if err != nil || !ok {
 		return Hit{}, false, err
 	}
-	i, ok := nt.index(id)
-	if !ok {
-		return Hit{}, false, nil
+	h, err = s.hitAt(i)
+	return h, err == nil, err
+}
+
+// position is the position of the node with id (the ids section searched,
+// comparing ids from the decoded table where a reader has it).
+func (s *Snapshot) position(id string) (int32, bool, error) {
+	if s.nodesL.decoded() {
+		nt, err := s.nodeTable()
+		if err != nil {
+			return 0, false, err
+		}
+		return s.src.positionBy(id, len(nt.nodes), func(p int) (string, error) { return nt.nodes[p].ID, nil })
 	}
-	return nt.nodes[i], true, nil
+	v, err := s.src.nodeView()
+	if err != nil {
+		return 0, false, err
+	}
+	return s.src.positionBy(id, v.n, func(p int) (string, error) { return v.field(p, 0) })
 }
 
 // fileHit is a File node as a hit, the one place that decides it: kind
@@ -331,7 +326,10 @@ func (s *Snapshot) neighbors(ids []string, rels []schema.RelType, fanout int, fi
 	var out []Neighbor
 	for d := range 2 {
 		for _, id := range sorted {
-			i, ok := nt.index(id)
+			i, ok, err := s.position(id)
+			if err != nil {
+				return nil, err
+			}
 			if !ok {
 				continue
 			}
@@ -354,49 +352,29 @@ func (s *Snapshot) neighbors(ids []string, rels []schema.RelType, fanout int, fi
 }
 
 // processesOf finds the process memberships of the hits and describes each
-// process they are in, with all its steps.
+// process they are in, with all its steps: through the members section,
+// decoding only the processes the hits are in (the process table, when a
+// reader has decoded it for Processes, is not needed for this).
 func (s *Snapshot) processesOf(hits []Hit) ([]Membership, map[string]Process, error) {
-	if s.oneShot && !s.procsL.decoded() {
-		var pos []int32
-		var ids []string
-		seen := map[string]bool{}
-		for _, h := range hits {
-			if !schema.Label(h.Label).IsSymbol() || seen[h.ID] {
-				continue
-			}
-			seen[h.ID] = true
-			i, ok, err := s.src.position(h.ID)
-			if err != nil {
-				return nil, nil, err
-			}
-			if ok {
-				pos, ids = append(pos, i), append(ids, h.ID)
-			}
-		}
-		members, procs, err := s.src.processesAt(pos, ids)
-		if err != nil || len(members) == 0 {
-			return nil, nil, err
-		}
-		sortMemberships(members)
-		return members, procs, nil
-	}
-	pt, err := s.processTable()
-	if err != nil {
-		return nil, nil, err
-	}
-	var members []Membership
-	procs := map[string]Process{}
+	var pos []int32
+	var ids []string
+	seen := map[string]bool{}
 	for _, h := range hits {
-		if !schema.Label(h.Label).IsSymbol() {
+		if !schema.Label(h.Label).IsSymbol() || seen[h.ID] {
 			continue
 		}
-		for _, m := range pt.members[h.ID] {
-			members = append(members, m)
-			procs[m.ProcessID] = pt.procs[m.ProcessID]
+		seen[h.ID] = true
+		i, ok, err := s.position(h.ID)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok {
+			pos, ids = append(pos, i), append(ids, h.ID)
 		}
 	}
-	if len(members) == 0 {
-		return nil, nil, nil
+	members, procs, err := s.src.processesAt(pos, ids)
+	if err != nil || len(members) == 0 {
+		return nil, nil, err
 	}
 	sortMemberships(members)
 	return members, procs, nil

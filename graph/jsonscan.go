@@ -91,12 +91,16 @@ func (s *jsonScanner) object(val func(key string) bool) (null, ok bool) {
 	}
 }
 
-func (s *jsonScanner) stringMap() (map[string]string, bool) { return scanMap(s, s.str) }
-func (s *jsonScanner) intMap() (map[string]int, bool)       { return scanMap(s, s.integer) }
+func (s *jsonScanner) stringMap(hint int) (map[string]string, bool) {
+	return scanMap(s, s.str, hint)
+}
+func (s *jsonScanner) intMap(hint int) (map[string]int, bool) { return scanMap(s, s.integer, hint) }
 
-// scanMap reads an object (or null: a nil map) whose values value reads.
-func scanMap[V any](s *jsonScanner, value func() (V, bool)) (map[string]V, bool) {
-	m := map[string]V{}
+// scanMap reads an object (or null: a nil map) whose values value reads,
+// sized for hint entries (growing a map of the Linux kernel's 86k files
+// entry by entry was a third of reading them).
+func scanMap[V any](s *jsonScanner, value func() (V, bool), hint int) (map[string]V, bool) {
+	m := make(map[string]V, max(hint, 0))
 	null, ok := s.object(func(k string) bool {
 		v, ok := value()
 		m[k] = v

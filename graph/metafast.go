@@ -9,6 +9,8 @@ package graph
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
 // filesKey starts the per-file maps as writeMeta lays them out.
@@ -30,7 +32,10 @@ func decodeMetaFast(data []byte) (m *Meta, ok bool) {
 		return nil, false
 	}
 	s := &jsonScanner{b: data[i+len(filesKey):]}
-	files, ok := s.stringMap()
+	// Size the maps by the File count the head has, bounded by what the
+	// bytes can hold (a path and a 64-digit hash: over 70 bytes an entry).
+	hint := min(m.Counts[string(schema.LabelFile)], len(data)/70)
+	files, ok := s.stringMap(hint)
 	if !ok {
 		return nil, false
 	}
@@ -47,7 +52,7 @@ func decodeMetaFast(data []byte) (m *Meta, ok bool) {
 	if !s.lit(`"unresolved": `) {
 		return nil, false
 	}
-	unresolved, ok := s.intMap()
+	unresolved, ok := s.intMap(0)
 	if !ok {
 		return nil, false
 	}

@@ -13,7 +13,9 @@
 // live, and on the Linux kernel ingest holds about 2.5 GiB live at its
 // peak, so analyze reached 6 GiB; under the limit the collector runs more
 // often near the top instead (a heap that outgrows the limit still grows:
-// the limit is soft).
+// the limit is soft). The MCP server (cmd.Server) also collects when its
+// heap has grown by a quarter (GOGC=25) instead of doubled: its heap is
+// mostly the indexes it keeps open.
 //
 // GITNEXUS_CPUPROFILE=FILE writes a CPU profile of the whole run, for
 // performance work; GITNEXUS_HEAPPROFILE=PREFIX (analyze) the live heap
@@ -36,8 +38,13 @@ func main() {
 	if cmd.OneShot(os.Args[1:]) {
 		debug.SetGCPercent(-1)
 		debug.SetMemoryLimit(1 << 30)
-	} else if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(3 << 30)
+	} else {
+		if os.Getenv("GOMEMLIMIT") == "" {
+			debug.SetMemoryLimit(3 << 30)
+		}
+		if cmd.Server(os.Args[1:]) && os.Getenv("GOGC") == "" {
+			debug.SetGCPercent(25)
+		}
 	}
 	if p := os.Getenv("GITNEXUS_CPUPROFILE"); p != "" {
 		f, err := os.Create(p)

@@ -249,3 +249,42 @@ func TestUnchangedKeepsIndex(t *testing.T) {
 		t.Errorf("rebuilt index does not verify: %v", err)
 	}
 }
+
+// TestKernelSyscallIsFound: on the kernel-style C fixture, "read system
+// call" finds the read system calls (SYSCALL_DEFINE3(read, ...), the
+// function sys_read, and its compat variant) first, and the flow sys_read
+// → ksys_read → vfs_read: the macro says what the function is, and the
+// query's "system" also searches "syscall".
+func TestKernelSyscallIsFound(t *testing.T) {
+	t.Setenv("GITNEXUS_HOME", t.TempDir())
+	root := fixture(t, "ckernel")
+	ctx := context.Background()
+	sum, err := Build(ctx, root, Options{SkipEmbeddings: true, ToolVersion: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pack, err := query.ReadPack(graph.CompanionPath(root, sum.Meta, graph.PackSuffix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := query.Search(ctx, pack, "read system call", query.Options{Mode: query.ModeKeyword})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var top []string
+	for _, h := range res.Hits[:min(2, len(res.Hits))] {
+		top = append(top, h.ID)
+	}
+	if !contains(top, "fs/read_write.c#sys_read:function") {
+		t.Fatalf("read system call: first hits %v, want fs/read_write.c#sys_read among them", top)
+	}
+	found := false
+	for _, p := range res.Processes {
+		if strings.HasPrefix(p.Summary, "sys_read → ksys_read") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no flow sys_read → ksys_read → … among %d", len(res.Processes))
+	}
+}

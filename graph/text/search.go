@@ -11,11 +11,17 @@ import "strings"
 //
 // Aliases are a query-side expansion only and never appear here. A file
 // passes its base name as name, "" as qualifiedName and its path as path.
-func SearchText(name, qualifiedName, path string) string {
+// more are words that name the symbol as its definition is written
+// besides its name, after the path (a C function a SYSCALL_DEFINEn macro
+// defines is a "syscall").
+func SearchText(name, qualifiedName, path string, more ...string) string {
 	var b builder
 	b.segments(name)
 	b.segments(qualifiedName)
 	b.segments(path)
+	for _, m := range more {
+		b.segments(m)
+	}
 	return strings.Join(b.out, " ")
 }
 

@@ -33,7 +33,7 @@ var StopWords = map[string]bool{
 // "authorization". Keys and values are lower-case [a-z0-9] words.
 var Aliases = map[string][]string{
 	"k8s":    {"kubernetes"},
-	"system": {"sys"}, // sys_read, SYSCALL_DEFINE: "read system call"
+	"system": {"sys", "syscall"}, // sys_read, SYSCALL_DEFINE: "read system call"
 	"i18n":   {"internationalization"},
 	"l10n":   {"localization"},
 	"auth":   {"authentication", "authorization"},

@@ -23,6 +23,7 @@ import (
 	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/graph/text"
 )
 
 func init() {
@@ -532,6 +533,9 @@ func (w *cppWalker) syscallSymbol(macro, name string, params []string, start, en
 		Signature:  collapseSpace(w.f.Src[start:sigEnd], signatureCap),
 		DocComment: lxTextDoc(w.f.Src, start, lxDocStyle{}),
 		IsExported: true,
+		// Found by what it is, not only by its name: "read system call"
+		// (the query's "system" also searches "syscall", text.Aliases).
+		SearchText: text.SearchText(name, name, w.f.Path, "syscall"),
 	}, start, end, line)
 	w.f.Facts.Registrations = append(w.f.Facts.Registrations, Registration{Name: name, Via: macro, Line: line})
 	w.sysLocals = map[string]bool{}

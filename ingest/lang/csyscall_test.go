@@ -2,6 +2,8 @@ package lang
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -57,6 +59,12 @@ SYSCALL_DEFINE0(getpid)
 		syms := map[string]bool{}
 		for _, s := range fx.Symbols {
 			syms[s.ID] = true
+			// What the macro defines is searched as a syscall too.
+			if strings.HasPrefix(s.Name, "sys_") || strings.HasPrefix(s.Name, "compat_sys_") {
+				if !slices.Contains(strings.Fields(s.SearchText), "syscall") {
+					t.Errorf("%s: %s's search text %q lacks syscall", name, s.ID, s.SearchText)
+				}
+			}
 		}
 		for _, id := range []string{"k.c#sys_read:function", "k.c#compat_sys_getrlimit:function", "k.c#sys_getpid:function"} {
 			if !syms[id] {

@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 )
 
@@ -62,8 +63,16 @@ func TestParseLead(t *testing.T) {
 
 func TestSystemMeansSys(t *testing.T) {
 	// kernel syscalls are sys_read, sys_write: "read system call" must reach them
-	// (their doc and search text say syscall: SYSCALL_DEFINEn)
-	if q := Parse("read system call"); !contains(q.Words, "sys") || !contains(q.Words, "syscall") {
+	if q := Parse("system read"); !contains(q.Words, "sys") {
 		t.Errorf("words %v lack sys", q.Words)
+	}
+	// and "system call" is a syscall (their search text says so:
+	// SYSCALL_DEFINEn), not a system and a call; inside one identifier
+	// (system_call_exception) it stays a name
+	if q := Parse("read system call"); !reflect.DeepEqual(q.Words, []string{"read", "syscall"}) {
+		t.Errorf("read system call: words %v, want [read syscall]", q.Words)
+	}
+	if q := Parse("system_call_exception"); !contains(q.Words, "system") || !contains(q.Words, "call") || contains(q.Words, "syscall") {
+		t.Errorf("system_call_exception: words %v", q.Words)
 	}
 }

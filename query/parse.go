@@ -80,6 +80,18 @@ func Parse(q string) *Query {
 			break
 		}
 	}
+	// Two one-word pieces that are a phrase alias ("system call") become
+	// the word they stand for (text.PhraseAliases); inside one identifier
+	// (system_call) they are a name and stay.
+	for i := 0; i+1 < len(segs); i++ {
+		if len(segs[i].words) != 1 || len(segs[i+1].words) != 1 {
+			continue
+		}
+		if a := text.PhraseAliases[segs[i].words[0]+" "+segs[i+1].words[0]]; a != nil {
+			segs[i] = seg{a}
+			segs = append(segs[:i+1], segs[i+2:]...)
+		}
+	}
 	seen := map[string]bool{}
 	add := func(w string) {
 		if w == "" || seen[w] || len(out.Words) >= MaxTerms {

@@ -27,13 +27,23 @@ var StopWords = map[string]bool{
 	"code": true, "find": true, "show": true,
 }
 
+// PhraseAliases maps two words written apart to the one word code spells
+// them as; the query's two words are replaced by it: "read system call"
+// searches read and syscall (a function a SYSCALL_DEFINEn macro defines
+// is a syscall), not every symbol of "system" and of "call". Keys are
+// two lower-case words joined by a space; values [a-z0-9] words.
+var PhraseAliases = map[string][]string{
+	"system call":  {"syscall"},
+	"system calls": {"syscall"},
+}
+
 // Aliases maps an abbreviation or a common variant to the words it stands
 // for. Query tokens found here are expanded (the original is kept too):
 // "k8s" also searches "kubernetes", "auth" also "authentication" and
 // "authorization". Keys and values are lower-case [a-z0-9] words.
 var Aliases = map[string][]string{
 	"k8s":    {"kubernetes"},
-	"system": {"sys", "syscall"}, // sys_read, SYSCALL_DEFINE: "read system call"
+	"system": {"sys"}, // sys_read, SYSCALL_DEFINE: "read system call"
 	"i18n":   {"internationalization"},
 	"l10n":   {"localization"},
 	"auth":   {"authentication", "authorization"},

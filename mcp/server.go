@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -181,6 +182,16 @@ func withRepo[Out any](s *Server, ctx context.Context, tool, repo string, fn fun
 	done := make(chan result, 1)
 	go func() {
 		defer r.Release()
+		// One call never takes the server down: a panic (a damaged index
+		// the checks missed; a fault reading a mapped pack file someone
+		// cut short, under SetPanicOnFault) is this call's error.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() {
+			if p := recover(); p != nil {
+				slog.Error("mcp tool call panicked", "tool", tool, "repo", r.Entry.Name, "panic", p, "stack", string(debug.Stack()))
+				done <- result{err: fmt.Errorf("%s on %s failed: %v: the index may be damaged; run `gitnexus analyze` there", tool, r.Entry.Name, p)}
+			}
+		}()
 		out, err := fn(ctx, r)
 		done <- result{out, err}
 	}()

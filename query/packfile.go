@@ -274,12 +274,16 @@ type packData struct {
 	strs     lazy[*offTable]
 	nodesV   lazy[*nodeView]
 	procsV   lazy[*procView]
+	// keep is the mapping all lies in when ReadPack mapped the file
+	// (packmap_unix.go); nil when all is in memory.
+	keep *mapping
 }
 
-// ReadPack reads the pack file at path: its header and table of contents
-// only; sections are checked and decoded when a search first needs them.
-// ErrNoPack (wrapped) when there is none or it is of another version.
-func ReadPack(path string) (*Pack, error) {
+// readPackFile reads the whole pack file at path into memory: its header
+// and table of contents are read; sections are checked and decoded when a
+// search first needs them. ErrNoPack (wrapped) when there is none or it
+// is of another version.
+func readPackFile(path string) (*Pack, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%w (%s is missing)", ErrNoPack, path)

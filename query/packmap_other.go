@@ -2,6 +2,9 @@
 
 package query
 
+// ReadPack reads the pack file at path into memory (see readPackFile).
+func ReadPack(path string) (*Pack, error) { return readPackFile(path) }
+
 // MapPack is ReadPack where files cannot be mapped.
 func MapPack(path string) (*Pack, error) {
 	p, err := ReadPack(path)

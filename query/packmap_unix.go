@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
+	"strings"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 )
@@ -20,8 +23,9 @@ import (
 // into place; the old one unlinked), never rewritten in place, so the
 // mapped bytes stay those that were checked; a file truncated by someone
 // else while mapped would fault on access — callers run the search with
-// debug.SetPanicOnFault so that it becomes a recoverable panic. A server,
-// which keeps packs for long and swaps them, uses ReadPack.
+// debug.SetPanicOnFault so that it becomes a recoverable panic. A reader
+// that keeps packs for long and swaps them uses ReadPack, whose mapping
+// goes when the pack does.
 func MapPack(path string) (*Pack, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -44,7 +48,7 @@ func MapPack(path string) (*Pack, error) {
 	}
 	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
-		return ReadPack(path) // a file system that cannot map: read it
+		return readPackFile(path) // a file system that cannot map: read it
 	}
 	p, err := openPack(unsafe.String(&data[0], len(data)))
 	if err != nil {
@@ -52,5 +56,76 @@ func MapPack(path string) (*Pack, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	p.oneShot = true
+	return p, nil
+}
+
+// mappingsUnmapped counts the pack mappings ReadPack's cleanups unmapped.
+var mappingsUnmapped atomic.Int64
+
+// heldSections are the sections ReadPack copies into memory: their bytes
+// become the strings a reader hands out and keeps (names, paths, ids from
+// the string table; qualified names, signatures and doc comments from the
+// details). Every other section holds numbers and string references —
+// node records, edges, their properties, flows, the orders, the indexes,
+// whose terms are only compared — and is read from the mapping.
+var heldSections = []string{secStrings, secDetails}
+
+// ReadPack reads the pack file at path for a reader that keeps it (the
+// MCP server, a tool, analyze's pack reuse): the file is mapped read-only;
+// the string table and the details are copied into memory, the other
+// sections are read where they lie and count in the process's memory only
+// for the pages read. On the Linux kernel (a 700 MB pack) the server's
+// heap no longer holds the 480 MB of indexes, edges and flows. The mapping
+// is unmapped once nothing that reads it is reachable (each section holds
+// it; runtime.AddCleanup): strings read from mapped sections are never
+// handed out — mergeIndex clones the terms it keeps — so none outlives
+// it. A pack file is only ever replaced, never rewritten, so the mapped
+// bytes stay those checked; one truncated by someone else would fault on
+// access, which callers turn into an error (debug.SetPanicOnFault, as
+// for MapPack). Where a file cannot be mapped it is read whole.
+func ReadPack(path string) (*Pack, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w (%s is missing)", ErrNoPack, path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read search pack: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read search pack: %w", err)
+	}
+	size := fi.Size()
+	if size == 0 || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", path, ErrPackDamaged)
+	}
+	if size != int64(int(size)) {
+		return nil, fmt.Errorf("%s: %w (too large)", path, ErrPackDamaged)
+	}
+	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return readPackFile(path)
+	}
+	p, err := openPack(unsafe.String(&data[0], len(data)))
+	if err != nil {
+		_ = syscall.Munmap(data)
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	m := &mapping{size: len(data)}
+	runtime.AddCleanup(m, func(b []byte) {
+		if syscall.Munmap(b) == nil {
+			mappingsUnmapped.Add(1)
+		}
+	}, data)
+	p.src.keep = m
+	for _, s := range p.src.sections {
+		s.keep = m
+	}
+	for _, name := range heldSections {
+		if s := p.src.sections[name]; s != nil {
+			s.data, s.keep = strings.Clone(s.data), nil
+		}
+	}
 	return p, nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
@@ -138,6 +139,9 @@ func mergeIndex(fresh *bm25Index, old *fileIndex, remap []int32) (*bm25Index, er
 		if err != nil {
 			return nil, err
 		}
+		// Kept as a key of the new index: not a slice of the base's bytes,
+		// which may be a mapping gone with the base (ReadPack).
+		term = strings.Clone(term)
 		_, b, err := old.postingsOf(t)
 		if err != nil {
 			return nil, err

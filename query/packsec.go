@@ -28,7 +28,14 @@ type section struct {
 	data    string // the section's bytes, unchecked
 	crcs    string // uint32 LE per block
 	checked []atomic.Uint32
+	// keep is the mapping data lies in, when it does (ReadPack): whatever
+	// reads a section holds it, so the mapping outlives its readers.
+	keep *mapping
 }
+
+// mapping stands for a read-only mapping of a pack file that ReadPack
+// unmaps once nothing holds it (runtime.AddCleanup); see packmap_unix.go.
+type mapping struct{ size int }
 
 // blocks is the number of packBlock blocks of n bytes.
 func blocks(n int) int { return (n + packBlock - 1) / packBlock }

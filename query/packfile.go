@@ -405,6 +405,7 @@ func (d *packData) decodeNodes() (nodeTable, error) {
 			return nodeTable{}, err
 		}
 	}
+	v.sec.release() // read whole: its pages are not needed any more
 	return nt, nil
 }
 
@@ -449,7 +450,13 @@ func (d *packData) decodeEdges(nodes int) (adjacency, error) {
 			}
 		}
 	}
-	return a, r.finish(secEdges)
+	if err := r.finish(secEdges); err != nil {
+		return adjacency{}, err
+	}
+	if s, err := d.sec(secEdges); err == nil {
+		s.release() // read whole: its pages are not needed any more
+	}
+	return a, nil
 }
 
 // edgeAttrSize is the size of an edge's properties in the edges/attr

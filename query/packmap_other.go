@@ -13,3 +13,6 @@ func MapPack(path string) (*Pack, error) {
 	}
 	return p, err
 }
+
+// release is a no-op where files are not mapped.
+func (s *section) release() {}

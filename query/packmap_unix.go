@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // MapPack is ReadPack for a process that reads one pack and then exits
@@ -128,4 +130,21 @@ func ReadPack(path string) (*Pack, error) {
 		}
 	}
 	return p, nil
+}
+
+// release tells the system that this process is done with the pages of a
+// mapped section (a whole-section decoder has copied out what it needs):
+// they leave its resident set, and come back from the page cache should
+// anything read them again. A section in memory is left as it is.
+func (s *section) release() {
+	if s.keep == nil || len(s.data) == 0 {
+		return
+	}
+	page := os.Getpagesize()
+	b := unsafe.Slice(unsafe.StringData(s.data), len(s.data))
+	lo := (page - int(uintptr(unsafe.Pointer(&b[0])))%page) % page // the first whole page
+	if n := (len(b) - lo) / page * page; lo < len(b) && n > 0 {
+		_ = unix.Madvise(b[lo:lo+n], unix.MADV_DONTNEED)
+	}
+
 }

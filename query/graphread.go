@@ -76,7 +76,7 @@ func (s *Snapshot) Communities() ([]Community, error) {
 
 func (s *Snapshot) nodeAt(nt nodeTable, ds []nodeDetails, i int32) Node {
 	d := ds[i]
-	return Node{Hit: nt.nodes[i], QualifiedName: d.qualifiedName, Signature: d.signature, DocComment: d.docComment, Unresolved: int(d.unresolved)}
+	return Node{Hit: nt.nodes[i].hit(), QualifiedName: d.qualifiedName, Signature: d.signature, DocComment: d.docComment, Unresolved: int(d.unresolved)}
 }
 
 // Node is the node with id; ok is false when there is none.
@@ -158,7 +158,7 @@ func (s *Snapshot) find(ctx context.Context, positions []int32, only bool, match
 		if only {
 			i = positions[k]
 		}
-		if match(&nt.nodes[i], ds[i].qualifiedName) {
+		if h := nt.nodes[i].hit(); match(&h, ds[i].qualifiedName) {
 			out = append(out, s.nodeAt(nt, ds, i))
 			if len(out) >= limit {
 				break
@@ -205,7 +205,7 @@ func (s *Snapshot) Edges(id string, out bool, rels ...schema.RelType) ([]Edge, e
 		if err != nil {
 			return nil, err
 		}
-		list = append(list, Edge{Rel: e.relType(), Out: out, Other: nt.nodes[e.to], Confidence: at.conf, Reason: reason, Line: int(at.line)})
+		list = append(list, Edge{Rel: e.relType(), Out: out, Other: nt.nodes[e.to].hit(), Confidence: at.conf, Reason: reason, Line: int(at.line)})
 	}
 	return list, nil
 }

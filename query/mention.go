@@ -90,7 +90,7 @@ const maxMentionTargets = 4
 // (`xr.core.Dataset.copy` → Dataset.copy), or else, a module-level symbol
 // named by the last part in a file or directory named by the one before
 // (`units.quantity_input` → quantity_input in .../units/...).
-func mentionTargets(nodes []Hit, m Mentions) []int32 {
+func mentionTargets(nodes []node, m Mentions) []int32 {
 	if m.empty() {
 		return nil
 	}
@@ -200,7 +200,7 @@ func qualifiedOf(id string) string {
 // mentions name and, for a named file, to every symbol defined in it (a
 // file named in an issue is where its functions are looked for). It
 // returns the nodes that were not in byDoc yet, in node order.
-func mentionBoost(nodes []Hit, m Mentions, byDoc map[int32]float64, weight float64) []int32 {
+func mentionBoost(nodes []node, m Mentions, byDoc map[int32]float64, weight float64) []int32 {
 	targets := mentionTargets(nodes, m)
 	if len(targets) == 0 {
 		return nil

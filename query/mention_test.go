@@ -22,7 +22,7 @@ func TestParseMentions(t *testing.T) {
 }
 
 func TestMentionTargets(t *testing.T) {
-	nodes := []Hit{
+	nodes := []node{
 		{ID: "xarray/core/nanops.py", Label: "File", FilePath: "xarray/core/nanops.py"},
 		{ID: "xarray/core/nanops.py#nansum:function", Name: "nansum", Label: "Function", FilePath: "xarray/core/nanops.py"},
 		{ID: "astropy/io/fits/header.py#Header.fromstring:method", Name: "fromstring", Label: "Method", FilePath: "astropy/io/fits/header.py"},

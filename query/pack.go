@@ -465,7 +465,7 @@ func (b *packBuilder) addBody(id, content string) {
 // and details as the base has them (not its community: readCommunities
 // sets it), and its documents in the indexes at finish.
 func (b *packBuilder) addReused(j int32) {
-	h := b.base.nodes[j]
+	h := b.base.nodes[j].hit()
 	if i, ok := b.g.addNode(h); ok {
 		d := b.base.details[j]
 		d.community = 0
@@ -743,7 +743,7 @@ func bodyScale(n, full int) float64 {
 
 // boostByFile adds to each document's score boost × its file's score: the
 // sum of the file's three best document scores, weighted 1, 1/2, 1/4.
-func boostByFile(nodes []Hit, byDoc map[int32]float64, boost float64) {
+func boostByFile(nodes []node, byDoc map[int32]float64, boost float64) {
 	perFile := map[string][]float64{}
 	for d, s := range byDoc {
 		fp := nodes[d].FilePath

@@ -399,11 +399,13 @@ func (d *packData) decodeNodes() (nodeTable, error) {
 	if err != nil {
 		return nodeTable{}, err
 	}
-	nt := nodeTable{nodes: make([]Hit, v.n), ix: &nodeIndex{}}
+	nt := nodeTable{nodes: make([]node, v.n), ix: &nodeIndex{}}
 	for i := range nt.nodes {
-		if nt.nodes[i], err = v.hit(i); err != nil {
+		h, err := v.hit(i)
+		if err != nil {
 			return nodeTable{}, err
 		}
+		nt.nodes[i] = nodeOf(h)
 	}
 	v.sec.release() // read whole: its pages are not needed any more
 	return nt, nil

@@ -47,7 +47,7 @@ type rowKey struct {
 
 // packBase is what a build reuses of the last pack.
 type packBase struct {
-	nodes   []Hit
+	nodes   []node
 	details []nodeDetails
 	byRow   map[rowKey]int32
 	indexes map[string]*fileIndex

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 
 	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/query"
@@ -28,6 +29,20 @@ func runTool[In, Out any](ctx context.Context, in In, call func(context.Context,
 	return runToolChecked(ctx, in, call, text, nil)
 }
 
+// callMapped runs a tool call that reads the index's search pack, which
+// query.ReadPack maps: a pack file cut short under us faults on access,
+// which this makes an error (as searchRepo does) instead of a crash.
+func callMapped[In, Out any](ctx context.Context, in In, r toolRepo, call func(context.Context, toolRepo, In) (Out, error)) (out Out, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if p := recover(); p != nil {
+			var zero Out
+			out, err = zero, fmt.Errorf("%w (reading it failed: %v)", query.ErrPackDamaged, p)
+		}
+	}()
+	return call(ctx, r, in)
+}
+
 // runToolChecked is runTool whose verdict, when not nil, says whether the
 // answer printed is a failure (nothing found, ambiguous: exit 3) by
 // returning its error; the answer stays printed (Error.Answered).
@@ -37,7 +52,7 @@ func runToolChecked[In, Out any](ctx context.Context, in In, call func(context.C
 		return err
 	}
 	defer db.Close()
-	out, err := call(ctx, toolRepo{Entry: e, DB: db}, in)
+	out, err := callMapped(ctx, in, toolRepo{Entry: e, DB: db}, call)
 	if err != nil {
 		return toolError(err)
 	}

@@ -31,16 +31,19 @@
 // over it; the tools read it through Node, Find, Edges, CommunityOf,
 // CommunityMembers, Memberships, Process, Processes and Communities
 // (graphread.go). What a long-lived reader keeps decoded, each on first
-// use: the nodes (a Hit each, 184 bytes and its strings in the pack's
-// bytes), the details (three string headers and two ints per node), the
-// edges (8 bytes per edge and direction, counted before they are
-// allocated), the communities, and the process table only for Processes.
-// It reads in place a node by id (the ids section), an edge's
-// properties, a node's flows and a process. On the Linux kernel (a 644 MB
-// pack) the MCP server's live heap after its tools have run went from
-// 1,455 MB to about 1,050 MB: the 54 MB map of ids, 125 MB of edge
-// properties, 94 MB of process table and 130 MB of edge capacity no
-// longer held. It also holds
+// use: the nodes (104 bytes each, their strings in the string table), the
+// details (three string headers and two ints per node), the edges (8
+// bytes per edge and direction, counted before they are allocated), the
+// communities, and the process table only for Processes. It reads in
+// place a node by id (the ids section), an edge's properties, a node's
+// flows and a process. ReadPack maps the file and copies into memory only
+// the string table and the details, whose bytes become the strings it
+// hands out (packmap_unix.go); a whole-section decode of a mapped section
+// gives its pages back. On the Linux kernel (a 700 MB pack) the live heap
+// of a reader with every table its tools use decoded went from 1,455 MB
+// to 562 MB, and the MCP server's RSS through a soak of 1,000 calls from
+// 2.4–2.6 GB to 1.41–1.47 GB (bench/results/mcp-linux-2026-11-26.md). It
+// also holds
 // three BM25 indexes over node positions: ident (a symbol's name as
 // one word and its searchText), doc (signature and doc comment) and file
 // (a file's name and path, searched with Options.Files). The file starts

@@ -172,8 +172,8 @@ func searchRepo(ctx context.Context, root string, in tools.QueryInput) (res *que
 	staleDone := make(chan struct{})
 	go func() {
 		defer close(staleDone)
-		if full, err := graph.ReadMeta(root); err == nil && full.DBFile == meta.DBFile {
-			stale = graph.CheckStaleCached(root, full)
+		if m, paths, err := graph.ReadMetaPaths(root); err == nil && m.DBFile == meta.DBFile {
+			stale = graph.CheckStalePaths(root, m, paths)
 		}
 	}()
 	t0 := time.Now()

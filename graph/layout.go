@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -97,6 +99,24 @@ type EmbeddingInfo struct {
 // wrapping ErrNoIndex when there is none and a *DamageError (ErrDamaged)
 // when it is not valid.
 func ReadMeta(repoRoot string) (*Meta, error) {
+	data, err := readMetaFile(repoRoot)
+	if err != nil {
+		return nil, err
+	}
+	if m, ok := decodeMetaFast(data); ok {
+		return checkMeta(repoRoot, m)
+	}
+	var m Meta
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, &DamageError{Root: repoRoot, File: metaFileName, Reason: err.Error()}
+	}
+	return checkMeta(repoRoot, &m)
+}
+
+// readMetaFile is meta.json's bytes: an error wrapping ErrNoIndex when
+// there is none, a *DamageError when it is no regular file of at most
+// maxMetaBytes.
+func readMetaFile(repoRoot string) ([]byte, error) {
 	path := filepath.Join(IndexDir(repoRoot), metaFileName)
 	if fi, err := os.Stat(path); err == nil && (!fi.Mode().IsRegular() || fi.Size() > maxMetaBytes) {
 		return nil, &DamageError{Root: repoRoot, File: metaFileName, Reason: fmt.Sprintf("not a regular file of at most %d bytes", maxMetaBytes)}
@@ -108,14 +128,31 @@ func ReadMeta(repoRoot string) (*Meta, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read index metadata: %w", err)
 	}
-	if m, ok := decodeMetaFast(data); ok {
-		return checkMeta(repoRoot, m)
+	return data, nil
+}
+
+// ReadMetaPaths is ReadMeta for a staleness check (CheckStalePaths): the
+// indexed files come back as paths, in meta.json's order, instead of a
+// map of their hashes (Files and Unresolved stay nil); on the Linux
+// kernel a quarter of ReadMeta's time. Errors as ReadMeta.
+func ReadMetaPaths(repoRoot string) (*Meta, []string, error) {
+	data, err := readMetaFile(repoRoot)
+	if err != nil {
+		return nil, nil, err
+	}
+	var paths []string
+	if m, ok := decodeMetaLayout(data, &paths); ok {
+		m, err := checkMeta(repoRoot, m)
+		return m, paths, err
 	}
 	var m Meta
 	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, &DamageError{Root: repoRoot, File: metaFileName, Reason: err.Error()}
+		return nil, nil, &DamageError{Root: repoRoot, File: metaFileName, Reason: err.Error()}
 	}
-	return checkMeta(repoRoot, &m)
+	paths = slices.Sorted(maps.Keys(m.Files))
+	m.Files, m.Unresolved = nil, nil
+	checked, err := checkMeta(repoRoot, &m)
+	return checked, paths, err
 }
 
 // ReadMetaHead reads meta.json up to its per-file maps (Files and

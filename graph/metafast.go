@@ -9,6 +9,7 @@ package graph
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
@@ -18,7 +19,13 @@ var filesKey = []byte("\n  \"files\": ")
 
 // decodeMetaFast decodes meta.json as writeMeta writes it; ok is false
 // for anything else (the caller then uses encoding/json).
-func decodeMetaFast(data []byte) (m *Meta, ok bool) {
+func decodeMetaFast(data []byte) (m *Meta, ok bool) { return decodeMetaLayout(data, nil) }
+
+// decodeMetaLayout is decodeMetaFast; with paths set it builds no Files
+// map but appends the indexed paths (its keys, in the file's order) to
+// *paths, skipping their hashes, and reads nothing after it (Unresolved
+// stays nil): what a staleness check needs (ReadMetaPaths).
+func decodeMetaLayout(data []byte, paths *[]string) (m *Meta, ok bool) {
 	i := bytes.Index(data, filesKey)
 	if i < 1 || data[i-1] != ',' { // the head's last field, then the maps
 		return nil, false
@@ -35,6 +42,16 @@ func decodeMetaFast(data []byte) (m *Meta, ok bool) {
 	// Size the maps by the File count the head has, bounded by what the
 	// bytes can hold (a path and a 64-digit hash: over 70 bytes an entry).
 	hint := min(m.Counts[string(schema.LabelFile)], len(data)/70)
+	if paths != nil {
+		*paths = slices.Grow(*paths, hint)
+		if _, ok := s.object(func(k string) bool {
+			*paths = append(*paths, k)
+			return s.skipStr()
+		}); !ok {
+			return nil, false
+		}
+		return m, true
+	}
 	files, ok := s.stringMap(hint)
 	if !ok {
 		return nil, false

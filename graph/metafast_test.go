@@ -2,7 +2,9 @@ package graph
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 )
@@ -55,6 +57,19 @@ func TestDecodeMetaFast(t *testing.T) {
 		fast++
 		if !reflect.DeepEqual(*got, want) {
 			t.Errorf("case %d:\n got %+v\nwant %+v", i, *got, want)
+		}
+		// The paths-only reading: the same head, the keys of Files in
+		// order, no maps.
+		var paths []string
+		head, ok := decodeMetaLayout(data, &paths)
+		if !ok {
+			t.Errorf("case %d: the paths reader refused what the hand reader read", i)
+			continue
+		}
+		wantHead := want
+		wantHead.Files, wantHead.Unresolved = nil, nil
+		if !reflect.DeepEqual(*head, wantHead) || !reflect.DeepEqual(paths, slices.Sorted(maps.Keys(want.Files))) && len(want.Files)+len(paths) > 0 {
+			t.Errorf("case %d: paths reader: head %+v, paths %v", i, *head, paths)
 		}
 	}
 	if fast < 3 {

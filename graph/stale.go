@@ -46,12 +46,25 @@ func CheckStale(root string, m *Meta) *Staleness {
 	if m == nil {
 		return nil
 	}
+	paths := make([]string, 0, len(m.Files))
+	for p := range m.Files {
+		paths = append(paths, p)
+	}
+	return CheckStalePaths(root, m, paths)
+}
+
+// CheckStalePaths is CheckStale for a meta whose indexed files are paths
+// (ReadMetaPaths: m.Files is not read).
+func CheckStalePaths(root string, m *Meta, paths []string) *Staleness {
+	if m == nil {
+		return nil
+	}
 	s := &Staleness{IndexedCommit: m.Commit}
 	if head, err := gitHead(root); err == nil && m.Commit != "" && head != m.Commit {
 		s.Head, s.HeadMoved = head, true
 	}
-	changed, newerDirs := statIndexed(root, m)
-	added := addedFiles(root, m, newerDirs)
+	changed, newerDirs := statIndexed(root, paths, m.IndexedAt)
+	added := addedFiles(root, paths, newerDirs)
 	if !s.HeadMoved && len(changed) == 0 && len(added) == 0 {
 		return nil
 	}
@@ -77,33 +90,36 @@ func CheckStale(root string, m *Meta) *Staleness {
 
 // statIndexedEach is statIndexed one path at a time: os.Lstat of every
 // indexed file, os.Stat of every directory holding one.
-func statIndexedEach(root string, m *Meta) (changed, newerDirs []string) {
+func statIndexedEach(root string, paths []string, since time.Time) (changed, newerDirs []string) {
 	dirs := map[string]bool{}
-	for p := range m.Files {
+	for _, p := range paths {
 		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
-		if err != nil || fi.ModTime().After(m.IndexedAt) {
+		if err != nil || fi.ModTime().After(since) {
 			changed = append(changed, p)
 		}
 		dirs[path.Dir(p)] = true
 	}
 	for d := range dirs {
 		fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(d)))
-		if err == nil && fi.ModTime().After(m.IndexedAt) {
+		if err == nil && fi.ModTime().After(since) {
 			newerDirs = append(newerDirs, d)
 		}
 	}
 	return changed, newerDirs
 }
 
-// addedFiles lists the files of root that are not in m.Files, sit in one
-// of newerDirs (directories that hold indexed files and whose entries
-// changed after m.IndexedAt), and have an extension some indexed file has.
-func addedFiles(root string, m *Meta, newerDirs []string) []string {
+// addedFiles lists the files of root that are not among the indexed
+// paths, sit in one of newerDirs (directories that hold indexed files and
+// whose entries changed after the index was built), and have an extension
+// some indexed file has.
+func addedFiles(root string, paths []string, newerDirs []string) []string {
 	if len(newerDirs) == 0 {
 		return nil
 	}
 	exts := map[string]bool{}
-	for p := range m.Files {
+	indexed := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		indexed[p] = true
 		if e := path.Ext(p); e != "" {
 			exts[e] = true
 		}
@@ -123,7 +139,7 @@ func addedFiles(root string, m *Meta, newerDirs []string) []string {
 			if d == "." {
 				p = e.Name()
 			}
-			if _, ok := m.Files[p]; !ok {
+			if !indexed[p] {
 				out = append(out, p)
 			}
 		}

@@ -173,12 +173,8 @@ func TestStatIndexedIsEach(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	m := &Meta{IndexedAt: at, Files: map[string]string{}}
-	for _, p := range files {
-		m.Files[p] = "h"
-	}
-	c1, d1 := statIndexedEach(root, m)
-	c2, d2 := statIndexed(root, m)
+	c1, d1 := statIndexedEach(root, files, at)
+	c2, d2 := statIndexed(root, files, at)
 	sort.Strings(c1)
 	sort.Strings(c2)
 	sort.Strings(d1)

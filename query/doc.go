@@ -39,7 +39,7 @@
 // flows and a process. ReadPack maps the file and copies into memory only
 // the string table and the details, whose bytes become the strings it
 // hands out (packmap_unix.go); a whole-section decode of a mapped section
-// gives its pages back. On the Linux kernel (a 700 MB pack) the live heap
+// gives its pages back. On the Linux kernel (a 763 MB pack) the live heap
 // of a reader with every table its tools use decoded went from 1,455 MB
 // to 562 MB, and the MCP server's RSS through a soak of 1,000 calls from
 // 2.4–2.6 GB to 1.41–1.47 GB (bench/results/mcp-linux-2026-11-26.md). It

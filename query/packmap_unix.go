@@ -76,8 +76,8 @@ var heldSections = []string{secStrings, secDetails}
 // MCP server, a tool, analyze's pack reuse): the file is mapped read-only;
 // the string table and the details are copied into memory, the other
 // sections are read where they lie and count in the process's memory only
-// for the pages read. On the Linux kernel (a 700 MB pack) the server's
-// heap no longer holds the 480 MB of indexes, edges and flows. The mapping
+// for the pages read. On the Linux kernel (a 763 MB pack) the server's
+// heap no longer holds the 540 MB of indexes, edges and flows. The mapping
 // is unmapped once nothing that reads it is reachable (each section holds
 // it; runtime.AddCleanup): strings read from mapped sections are never
 // handed out — mergeIndex clones the terms it keeps — so none outlives

@@ -57,7 +57,7 @@ type nodeDetails struct {
 
 func (s *Snapshot) details() ([]nodeDetails, error) {
 	return s.detailsL.get(func() ([]nodeDetails, error) {
-		nt, err := s.nodeTable()
+		n, err := s.nodeCount()
 		if err != nil {
 			return nil, err
 		}
@@ -65,7 +65,7 @@ func (s *Snapshot) details() ([]nodeDetails, error) {
 		if err != nil {
 			return nil, err
 		}
-		return s.src.decodeDetails(len(nt.nodes), len(cs))
+		return s.src.decodeDetails(n, len(cs))
 	})
 }
 
@@ -260,7 +260,7 @@ func (s *Snapshot) CommunityMembers(id string) ([]Node, error) {
 // Memberships are the processes the node with id is a step of, by process
 // id then step.
 func (s *Snapshot) Memberships(id string) ([]Membership, error) {
-	ms, _, err := s.processesOf([]Hit{{ID: id, Label: string(schema.LabelFunction)}})
+	ms, _, err := s.processesOfIDs([]string{id})
 	return ms, err
 }
 

@@ -29,36 +29,48 @@ import (
 // that keeps packs for long and swaps them uses ReadPack, whose mapping
 // goes when the pack does.
 func MapPack(path string) (*Pack, error) {
+	p, _, err := mapPack(path)
+	if err != nil {
+		return nil, err
+	}
+	p.oneShot = true
+	return p, nil
+}
+
+// mapPack opens the pack file at path mapped read-only, and returns the
+// mapping it lies in; data is nil when the file system cannot map it and
+// it was read into memory instead (readPackFile).
+func mapPack(path string) (p *Pack, data []byte, err error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("%w (%s is missing)", ErrNoPack, path)
+		return nil, nil, fmt.Errorf("%w (%s is missing)", ErrNoPack, path)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read search pack: %w", err)
+		return nil, nil, fmt.Errorf("read search pack: %w", err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("read search pack: %w", err)
+		return nil, nil, fmt.Errorf("read search pack: %w", err)
 	}
 	size := fi.Size()
 	if size == 0 || !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w", path, ErrPackDamaged)
+		return nil, nil, fmt.Errorf("%s: %w", path, ErrPackDamaged)
 	}
 	if size != int64(int(size)) {
-		return nil, fmt.Errorf("%s: %w (too large)", path, ErrPackDamaged)
+		return nil, nil, fmt.Errorf("%s: %w (too large)", path, ErrPackDamaged)
 	}
-	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
+	data, err = syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
-		return readPackFile(path) // a file system that cannot map: read it
+		p, err := readPackFile(path) // a file system that cannot map: read it
+		return p, nil, err
 	}
-	p, err := openPack(unsafe.String(&data[0], len(data)))
+	p, err = openPack(unsafe.String(&data[0], len(data)))
 	if err != nil {
 		_ = syscall.Munmap(data) // nothing points into it yet
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	p.oneShot = true
-	return p, nil
+	return p, data, nil
 }
 
 // mappingsUnmapped counts the pack mappings ReadPack's cleanups unmapped.
@@ -86,33 +98,9 @@ var heldSections = []string{secStrings, secDetails}
 // access, which callers turn into an error (debug.SetPanicOnFault, as
 // for MapPack). Where a file cannot be mapped it is read whole.
 func ReadPack(path string) (*Pack, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("%w (%s is missing)", ErrNoPack, path)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read search pack: %w", err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("read search pack: %w", err)
-	}
-	size := fi.Size()
-	if size == 0 || !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w", path, ErrPackDamaged)
-	}
-	if size != int64(int(size)) {
-		return nil, fmt.Errorf("%s: %w (too large)", path, ErrPackDamaged)
-	}
-	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
-	if err != nil {
-		return readPackFile(path)
-	}
-	p, err := openPack(unsafe.String(&data[0], len(data)))
-	if err != nil {
-		_ = syscall.Munmap(data)
-		return nil, fmt.Errorf("%s: %w", path, err)
+	p, data, err := mapPack(path)
+	if err != nil || data == nil {
+		return p, err
 	}
 	m := &mapping{size: len(data)}
 	runtime.AddCleanup(m, func(b []byte) {
@@ -146,5 +134,4 @@ func (s *section) release() {
 	if n := (len(b) - lo) / page * page; lo < len(b) && n > 0 {
 		_ = unix.Madvise(b[lo:lo+n], unix.MADV_DONTNEED)
 	}
-
 }

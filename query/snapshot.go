@@ -377,23 +377,34 @@ func (s *Snapshot) neighbors(ids []string, rels []schema.RelType, fanout int, fi
 // decoding only the processes the hits are in (the process table, when a
 // reader has decoded it for Processes, is not needed for this).
 func (s *Snapshot) processesOf(hits []Hit) ([]Membership, map[string]Process, error) {
-	var pos []int32
 	var ids []string
-	seen := map[string]bool{}
 	for _, h := range hits {
-		if !schema.Label(h.Label).IsSymbol() || seen[h.ID] {
+		if schema.Label(h.Label).IsSymbol() {
+			ids = append(ids, h.ID)
+		}
+	}
+	return s.processesOfIDs(ids)
+}
+
+// processesOfIDs is processesOf for the nodes with ids (repeats ignored).
+func (s *Snapshot) processesOfIDs(ids []string) ([]Membership, map[string]Process, error) {
+	var pos []int32
+	var found []string
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
 			continue
 		}
-		seen[h.ID] = true
-		i, ok, err := s.position(h.ID)
+		seen[id] = true
+		i, ok, err := s.position(id)
 		if err != nil {
 			return nil, nil, err
 		}
 		if ok {
-			pos, ids = append(pos, i), append(ids, h.ID)
+			pos, found = append(pos, i), append(found, id)
 		}
 	}
-	members, procs, err := s.src.processesAt(pos, ids)
+	members, procs, err := s.src.processesAt(pos, found)
 	if err != nil || len(members) == 0 {
 		return nil, nil, err
 	}

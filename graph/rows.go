@@ -2,13 +2,16 @@ package graph
 
 // This file owns the rows of a build: the Add* methods that validate
 // records and stream them, one NDJSON file per node table and per
-// (rel type, from, to) pair, into the staging directory (the encoding
-// itself is ndjson.go's).
+// (rel type, from, to) pair, into the staging directory (the lines of the
+// commonest rows, symbols, files and edges, are nodeline.go's and
+// edgeline.go's; every other row is encodeRow's, in ndjson.go).
 
 import (
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
+	"sync"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 	"github.com/gitnexus/gitnexus/graph/text"
@@ -17,7 +20,7 @@ import (
 func nodeKey(l schema.Label) string { return string(l) }
 
 func relKey(t schema.RelType, from, to schema.Label) string {
-	return fmt.Sprintf("%s:%s->%s", t, from, to)
+	return string(t) + ":" + string(from) + "->" + string(to)
 }
 
 // add appends one encoded row to the file of key; for a node row (label not
@@ -25,6 +28,12 @@ func relKey(t schema.RelType, from, to schema.Label) string {
 func (b *Build) add(key, fileName string, line []byte, label schema.Label, id string) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	return b.addLocked(key, func() string { return fileName }, line, label, id)
+}
+
+// addLocked is add with b.mu held and the file's name made only when the
+// file is created.
+func (b *Build) addLocked(key string, fileName func() string, line []byte, label schema.Label, id string) error {
 	if b.state != stateAdding {
 		return errors.New("graph build: rows added after Load, Commit or Abort")
 	}
@@ -35,7 +44,7 @@ func (b *Build) add(key, fileName string, line []byte, label schema.Label, id st
 	rf := b.files[key]
 	if rf == nil {
 		var err error
-		if rf, err = createRowFile(filepath.Join(b.staging, fileName)); err != nil {
+		if rf, err = createRowFile(filepath.Join(b.staging, fileName())); err != nil {
 			return err
 		}
 		b.files[key] = rf
@@ -54,6 +63,27 @@ func (b *Build) addNode(l schema.Label, id string, v any) error {
 	return b.add(nodeKey(l), "node-"+string(l)+".json", line, l, id)
 }
 
+// linePool holds the buffers symbol, file and edge rows are appended to
+// (nodeline.go, edgeline.go): add copies a line into its row file, so a
+// buffer goes back to the pool once its row is added.
+var linePool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// addLine adds the row append writes into a pooled buffer: a node row of
+// label l and id (label "" for an edge row) to the file of key, named
+// fileName() when it is created.
+func (b *Build) addLine(key string, fileName func() string, l schema.Label, id string, append func([]byte) []byte) error {
+	bp := linePool.Get().(*[]byte)
+	line := append((*bp)[:0])
+	b.mu.Lock()
+	err := b.addLocked(key, fileName, line, l, id)
+	b.mu.Unlock()
+	if cap(line) <= 64<<10 { // one symbol's 8 KiB content escaped stays pooled; an outlier does not
+		*bp = line[:0]
+		linePool.Put(bp)
+	}
+	return err
+}
+
 // AddFolder adds a Folder node.
 func (b *Build) AddFolder(f schema.Folder) error {
 	return b.addNode(schema.LabelFolder, f.ID, f)
@@ -65,7 +95,11 @@ func (b *Build) AddFile(f schema.File) error {
 	if f.SearchText == "" {
 		f.SearchText = text.SearchText(f.Name, "", f.Path)
 	}
-	return b.addNode(schema.LabelFile, f.ID, f)
+	if f.ID == "" {
+		return fmt.Errorf("graph build: %s row with empty id", schema.LabelFile)
+	}
+	return b.addLine(nodeKey(schema.LabelFile), func() string { return "node-" + string(schema.LabelFile) + ".json" },
+		schema.LabelFile, f.ID, func(dst []byte) []byte { return appendFileLine(dst, &f) })
 }
 
 // AddSymbol adds a symbol node to the table of s.Label (or, when Label is
@@ -78,7 +112,11 @@ func (b *Build) AddSymbol(s schema.Symbol) error {
 	if !l.IsSymbol() {
 		return fmt.Errorf("graph build: symbol %s has label %q, not a symbol table", s.ID, l)
 	}
-	return b.addNode(l, s.ID, s)
+	if s.ID == "" {
+		return fmt.Errorf("graph build: %s row with empty id", l)
+	}
+	return b.addLine(nodeKey(l), func() string { return "node-" + string(l) + ".json" },
+		l, s.ID, func(dst []byte) []byte { return appendSymbolLine(dst, &s) })
 }
 
 // AddCommunity adds a Community node.
@@ -104,13 +142,16 @@ func (b *Build) AddEdge(e schema.Edge) error {
 	if !schema.HasPair(e.Type, schema.Pair{From: e.FromLabel, To: e.ToLabel}) {
 		return fmt.Errorf("graph build: %s has no %s→%s pair (edge %s → %s); see schema.Rels", e.Type, e.FromLabel, e.ToLabel, e.From, e.To)
 	}
-	line, ok := appendEdgeLine(nil, e)
-	if !ok {
-		var err error
-		if line, err = encodeRow(e); err != nil {
+	fileName := func() string { return fmt.Sprintf("rel-%s-%s-%s.json", e.Type, e.FromLabel, e.ToLabel) }
+	if math.IsNaN(e.Confidence) || math.IsInf(e.Confidence, 0) {
+		line, err := encodeRow(e) // its error names the value
+		if err != nil {
 			return err
 		}
+		return b.add(relKey(e.Type, e.FromLabel, e.ToLabel), fileName(), line, "", "")
 	}
-	return b.add(relKey(e.Type, e.FromLabel, e.ToLabel),
-		fmt.Sprintf("rel-%s-%s-%s.json", e.Type, e.FromLabel, e.ToLabel), line, "", "")
+	return b.addLine(relKey(e.Type, e.FromLabel, e.ToLabel), fileName, "", "", func(dst []byte) []byte {
+		line, _ := appendEdgeLine(dst, e)
+		return line
+	})
 }

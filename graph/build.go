@@ -36,7 +36,8 @@ type BuildOptions struct {
 type buildState int
 
 const (
-	stateAdding buildState = iota
+	stateAdding   buildState = iota
+	statePrepared            // rows sealed (Prepare), the database not loaded
 	stateLoaded
 	stateFailed
 	stateDone // committed or aborted
@@ -47,7 +48,8 @@ const (
 // Rows are streamed to NDJSON files in the staging directory as they are
 // added (nothing is held in memory); Load bulk-copies them into a fresh Kuzu
 // database; Commit swaps it in. Add* methods may be called from several
-// goroutines. Load, Exec, Query, Commit and Abort must not overlap.
+// goroutines. Load, Exec, Query, Commit and Abort must not overlap; the
+// Rows view of a prepared build may be read while Load runs.
 type Build struct {
 	root    string
 	dir     string // <root>/.gitnexus
@@ -63,6 +65,13 @@ type Build struct {
 	// loaded is the row file each rel pair was copied from (its own, or
 	// the copy without dangling edges), by relKey: what EachEdge reads.
 	loaded map[string]string
+	// kept counts the sound edges of each rel pair and totalRows every row
+	// Load copies (Prepare); rows is the view of them (Rows).
+	kept      map[string]int
+	totalRows int
+	rows      *Rows
+	// inPlaceStart is called once as an in-place load begins (WhenInPlace).
+	inPlaceStart func()
 	// edgeRowsInexact: a COPY dropped rows its file has (EachEdge refuses).
 	edgeRowsInexact bool
 	ids             idSet // hashes of the node ids added, by label

@@ -39,6 +39,12 @@
 // statements (vector tables, more COPYs from StagingDir) before Commit;
 // EachNode and EachEdge hand the loaded rows back from their files (the
 // search pack reads nodes and edges so, not through the database).
+// Prepare (which Load does first when the caller did not) seals the rows:
+// files closed, dangling edges filtered out, the row digest complete; from
+// then on Rows is a read-only view of them that needs no database and may
+// be read while Load runs (rowset.go): index.Build builds the search pack
+// from it beside an in-place load (WhenInPlace), and checks after the load
+// that the database holds every row of it.
 // Commit moves the new database beside the old one, replaces meta.json
 // atomically, and only then removes the old database. The companions are
 // renamed into place and synced on goroutines of their own while the
@@ -90,8 +96,14 @@
 // rewritten leave room Kuzu does not reuse (54 MB grows 9-34 MB an
 // update, and opening a larger file takes more memory), so a database
 // grown to 1.5 times its size after its last full load is loaded whole
-// again. Vectors are never updated in place: an index with embeddings is
-// loaded whole.
+// again. The update ends with an explicit CHECKPOINT (Kuzu's own on close
+// swallows a failure and leaves the WAL, which the commit refuses); the
+// checkpoint rewrites whole column chunks and can want more buffer pool
+// than the statements did (kubernetes, after a few one-line edits: "The
+// buffer pool is full" in 256 MiB), so a failed one is retried once on a
+// reopened database with a full load's pool before loading whole.
+// Vectors are never updated in place: an index with embeddings is loaded
+// whole.
 //
 // A re-analyze that finds nothing changed (the same gitnexus build,
 // Meta.Build, over the same files with the same content and outcomes;

@@ -94,6 +94,18 @@ func (b *Build) UpdateFrom(live *Meta) {
 	b.base = live
 }
 
+// WhenInPlace sets f to be called once Load has chosen to update the
+// database in place and is about to copy it: the update is then expected
+// to be small (it may still fall back to loading every row, which
+// LoadStats tells). index.Build starts the search pack there, on Rows,
+// beside the update. f runs on Load's goroutine with the build locked: it
+// must not call the build's methods, and should only start work.
+func (b *Build) WhenInPlace(f func()) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.inPlaceStart = f
+}
+
 // LoadStats says how Load filled the database (valid after Load).
 func (b *Build) LoadStats() LoadStats {
 	b.mu.Lock()
@@ -491,6 +503,10 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 		time.Duration(plan.counts.added+plan.freshEdges+abs(plan.diffNew-plan.diffOld))*inPlaceRow; est > limit {
 		return tooMany(est), nil
 	}
+	if b.inPlaceStart != nil {
+		b.inPlaceStart()
+		b.inPlaceStart = nil
+	}
 	dst := b.dbPath()
 	defer func() {
 		if why != "" || err != nil {
@@ -574,10 +590,75 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 	b.digestHdr = digestHeader{FullSize: hdr.FullSize, Updates: hdr.Updates + 1}
 	// Closing checkpoints the update into the file and gives back the
 	// pages and C heap it used (Exec and Query open it again).
+	if why, err := b.checkpointInPlace(ctx, dst); why != "" || err != nil {
+		return why, err
+	}
 	b.closeDB()
 	releaseCMemory()
 	lap("close")
 	b.log.Debug("updated in place", "stats", b.stats, "took", time.Since(t0))
+	return "", nil
+}
+
+// isRelType reports whether name is a rel table of the schema.
+func isRelType(name string) bool {
+	for _, r := range schema.Rels {
+		if string(r.Type) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// checkpointStmts end an in-place update: the first attempt's, then the
+// retry's (variables for the tests of failed checkpoints).
+var checkpointStmts = [2]string{"CHECKPOINT", "CHECKPOINT"}
+
+// checkpointInPlace checkpoints the updated database at dst (b.db open on
+// it) and answers "" when the update is in the file, else why not (then
+// the caller loads every row). The checkpoint is asked for, not left to
+// the close: Kuzu's own on close swallows its error and leaves the WAL
+// behind, and the commit would fail on it. It rewrites every column chunk
+// the update touched (a string column's whole node group: on kubernetes
+// the Function table's source text), which can take more buffer pool than
+// the statements did: the build's 256 MiB was too small after a few
+// one-line edits of kubernetes ("The buffer pool is full"). Then the
+// database is opened again, its WAL replayed, on the pool a full load
+// would use (poolForLoad, at least the build's), checkpointed there, and
+// its rows counted again.
+func (b *Build) checkpointInPlace(ctx context.Context, dst string) (why string, err error) {
+	err = exec(ctx, b.conn, checkpointStmts[0])
+	if err == nil || ctx.Err() != nil {
+		return "", ctx.Err()
+	}
+	pool := b.poolForLoad()
+	b.log.Debug("in-place checkpoint failed; reopening on a larger pool", "err", err, "pool_MiB", pool>>20)
+	b.closeDB()
+	if b.db, err = openKuzu(dst, systemConfig(pool, b.opts.MaxThreads, false)); err != nil {
+		return "checkpoint the update: reopen: " + err.Error(), nil
+	}
+	if b.conn, err = kuzu.OpenConnection(b.db); err != nil {
+		return "checkpoint the update: reopen: " + err.Error(), nil
+	}
+	if err := exec(ctx, b.conn, checkpointStmts[1]); err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "checkpoint the update: " + err.Error(), nil
+	}
+	for table, want := range b.counts {
+		stmt := fmt.Sprintf("MATCH (n:%s) RETURN count(n)", table)
+		if isRelType(table) {
+			stmt = fmt.Sprintf("MATCH ()-[r:%s]->() RETURN count(r)", table)
+		}
+		n, err := queryInt(ctx, b.conn, stmt)
+		if err != nil {
+			return "count rows after the checkpoint: " + err.Error(), nil
+		}
+		if n != want {
+			return fmt.Sprintf("after the checkpoint %s holds %d rows, not %d", table, n, want), nil
+		}
+	}
 	return "", nil
 }
 

@@ -168,6 +168,11 @@ func TestInPlaceLoadFallsBack(t *testing.T) {
 			b[len(b)-100] ^= 0xff
 			os.WriteFile(p, b, 0o644)
 		}},
+		{"checkpoint fails twice", "checkpoint the update", func(t *testing.T, root string, m *Meta) {
+			old := checkpointStmts
+			checkpointStmts = [2]string{"CHECKPOINT NOW", "CHECKPOINT AGAIN"} // parse errors, as a full pool is an error
+			t.Cleanup(func() { checkpointStmts = old })
+		}},
 		{"too many changes", "would take about", func(t *testing.T, root string, m *Meta) {
 			old := inPlaceShare
 			inPlaceShare = 0
@@ -192,6 +197,29 @@ func TestInPlaceLoadFallsBack(t *testing.T) {
 				t.Error("the index loaded whole differs from a full load")
 			}
 		})
+	}
+}
+
+// TestInPlaceCheckpointRetried: an update whose first checkpoint fails is
+// checkpointed again after the database is reopened (its WAL replayed),
+// stays in place, and holds what a full load holds.
+func TestInPlaceCheckpointRetried(t *testing.T) {
+	old := checkpointStmts
+	checkpointStmts[0] = "CHECKPOINT NOW" // a parse error, as a full pool is an error
+	t.Cleanup(func() { checkpointStmts = old })
+	root := newRepo(t)
+	buildWith(t, root, nil, variant(t, 20, 0))
+	m, err := ReadMeta(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, st := buildWith(t, root, m, variant(t, 24, 1)); !st.InPlace {
+		t.Fatalf("loaded whole: %s", st.Whole)
+	}
+	full := newRepo(t)
+	buildWith(t, full, nil, variant(t, 24, 1))
+	if !slices.Equal(dumpGraph(t, root), dumpGraph(t, full)) {
+		t.Error("the index updated in place after a retried checkpoint differs from a full load")
 	}
 }
 

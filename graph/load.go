@@ -28,7 +28,7 @@ import (
 func (b *Build) Load(ctx context.Context, progress func(stage string, done, total int)) (err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.state != stateAdding {
+	if b.state != stateAdding && b.state != statePrepared {
 		return errors.New("graph build: Load called twice or after Commit/Abort")
 	}
 	defer func() {
@@ -40,49 +40,17 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 	if progress == nil {
 		progress = func(string, int, int) {}
 	}
-	for _, rf := range b.files {
-		if err := rf.close(); err != nil {
+	if b.state == stateAdding {
+		if err := b.prepareLocked(ctx); err != nil {
 			return err
 		}
 	}
 	start := time.Now()
 	tables := schema.NodeTables()
-	b.digest.seal()
-	b.counts = map[string]int{}
-	b.dropped = map[string]int{}
-	b.loaded = map[string]string{}
-
-	// Relationship files are checked first. A row whose endpoint is not a
-	// node fails the whole COPY ("Unable to find primary key value X").
-	// COPY's ignore_errors option skips such rows but makes the COPY about
-	// 3x slower, so dangling edges are filtered out here against the ids
-	// added (dropped and counted), and ignore_errors is only the fallback
-	// should a COPY still fail on one. The sound edges go into the row
-	// digest.
-	kept := map[string]int{}
-	totalRows := sumNodes(b.files, tables)
-	for _, r := range schema.Rels {
-		for _, p := range r.Pairs {
-			key := relKey(r.Type, p.From, p.To)
-			rf := b.files[key]
-			if rf == nil || rf.rows == 0 {
-				continue
-			}
-			path, k, sample, err := b.filterDangling(rf, r.Type, p)
-			if err != nil {
-				return err
-			}
-			b.loaded[key], kept[key] = path, k
-			totalRows += k
-			if d := rf.rows - k; d > 0 {
-				b.dropped[key] = d
-				b.log.Warn("dropped edges whose endpoint is not a node", "rel", key, "dropped", d, "of", rf.rows, "sample", sample)
-			}
-		}
-	}
+	kept := b.kept
 
 	if b.base != nil {
-		why, err := b.loadInPlace(ctx, kept, totalRows)
+		why, err := b.loadInPlace(ctx, kept, b.totalRows)
 		if err != nil {
 			return err
 		}
@@ -90,7 +58,7 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 			b.state = stateLoaded
 			return nil
 		}
-		b.stats.Whole = why
+		b.stats = LoadStats{Whole: why}
 		b.counts = map[string]int{}
 		b.log.Debug("loading every row", "why", why)
 	}
@@ -188,44 +156,32 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 // database. Load checked that the table holds as many rows as the file.
 // Only after a successful Load, before Commit.
 func (b *Build) EachNode(ctx context.Context, l schema.Label, fn func(line []byte) error) error {
-	b.mu.Lock()
-	if b.state != stateLoaded {
-		b.mu.Unlock()
-		return errors.New("graph build: EachNode needs a successful Load first")
+	r, err := b.loadedRows("EachNode")
+	if err != nil {
+		return err
 	}
-	rf := b.files[nodeKey(l)]
-	b.mu.Unlock()
-	if rf == nil {
-		return nil
-	}
-	return eachLineCtx(ctx, rf.path, fn)
+	return r.EachNode(ctx, l, fn)
 }
 
-// NodeRowHashes is the row digest's hash of every row of node table l, in
-// EachNode's order: equal hashes, equal rows (a 64-bit SHA-256 prefix of
-// the NDJSON line, as the next build's in-place load compares them). The
-// search pack keeps them to reuse what it derived from a row that did not
-// change (query.BuildPackFrom). Only after a successful Load, before
-// Commit; nil when the digest does not cover the table's file.
+// NodeRowHashes is Rows.NodeRowHashes after a successful Load, before
+// Commit (nil otherwise).
 func (b *Build) NodeRowHashes(l schema.Label) []uint64 {
+	r, err := b.loadedRows("NodeRowHashes")
+	if err != nil {
+		return nil
+	}
+	return r.NodeRowHashes(l)
+}
+
+// loadedRows is the rows view after a successful Load; what names the
+// caller in the error.
+func (b *Build) loadedRows(what string) (*Rows, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.state != stateLoaded {
-		return nil
+	if b.state != stateLoaded || b.rows == nil {
+		return nil, fmt.Errorf("graph build: %s needs a successful Load first", what)
 	}
-	es := b.digest.nodes[l]
-	rf := b.files[nodeKey(l)]
-	if rf == nil || len(es) != rf.rows {
-		return nil
-	}
-	out := make([]uint64, len(es))
-	for _, e := range es { // the in-place plan may have sorted them: seq is the line
-		if int(e.seq) >= len(out) {
-			return nil
-		}
-		out[e.seq] = e.row
-	}
-	return out
+	return b.rows, nil
 }
 
 // eachLineCtx is eachLine that stops when ctx is done (checked every
@@ -263,39 +219,17 @@ type EdgeRow struct {
 // slice at a time rescans it per slice (the Linux kernel's 4.2M edges:
 // 81 s). Only after a successful Load, before Commit.
 func (b *Build) EachEdge(ctx context.Context, rt schema.RelType, fn func(EdgeRow) error) error {
-	b.mu.Lock()
-	if b.state != stateLoaded {
-		b.mu.Unlock()
-		return errors.New("graph build: EachEdge needs a successful Load first")
+	r, err := b.loadedRows("EachEdge")
+	if err != nil {
+		return err
 	}
-	if b.edgeRowsInexact {
-		b.mu.Unlock()
+	b.mu.Lock()
+	inexact := b.edgeRowsInexact
+	b.mu.Unlock()
+	if inexact {
 		return ErrEdgeRowsInexact
 	}
-	var paths []string
-	for _, r := range schema.Rels {
-		if r.Type != rt {
-			continue
-		}
-		for _, p := range r.Pairs {
-			if path, ok := b.loaded[relKey(r.Type, p.From, p.To)]; ok {
-				paths = append(paths, path)
-			}
-		}
-	}
-	b.mu.Unlock()
-	for _, path := range paths {
-		if err := eachLineCtx(ctx, path, func(line []byte) error {
-			e, err := parseEdgeLine(line)
-			if err != nil {
-				return fmt.Errorf("read back %s: %w", filepath.Base(path), err)
-			}
-			return fn(e)
-		}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return r.EachEdge(ctx, rt, fn)
 }
 
 func sumNodes(files map[string]*rowFile, tables []schema.NodeTable) int {

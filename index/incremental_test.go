@@ -54,6 +54,9 @@ func TestReanalyzeEqualsColdBuild(t *testing.T) {
 				if sum.Pack.Reused == 0 || sum.Pack.NoBase != "" {
 					t.Errorf("step %d (%s): the live search pack was not reused: %+v", step, what, sum.Pack)
 				}
+				if sum.Load.InPlace && !sum.Pack.BesideLoad {
+					t.Errorf("step %d (%s): the database was updated in place but the pack was not built beside it", step, what)
+				}
 				if sum.Parsed > changed {
 					t.Errorf("step %d (%s): %d files parsed, %d changed", step, what, sum.Parsed, changed)
 				}

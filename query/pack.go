@@ -113,6 +113,9 @@ type PackStats struct {
 	// NoBase says why a base given was not used ("" when it was, or when
 	// none was given).
 	NoBase string `json:"no_base,omitempty"`
+	// BesideLoad: the pack was built from the build's row files while the
+	// database was updated in place (set by index.Build, not here).
+	BesideLoad bool `json:"beside_load,omitempty"`
 }
 
 // BuildPackFrom is BuildPack reusing base, the pack of the index q's rows

@@ -1,0 +1,191 @@
+package graph
+
+// This file owns a build's rows as they stand once every row is added:
+// Prepare seals them (files closed, dangling edges filtered out, the row
+// digest complete) and Rows hands out a read-only view of them that does
+// not touch the database. The search pack is built from that view while
+// Load updates the database (index.Build runs the two side by side when
+// the load is in place), and EachNode, EachEdge and NodeRowHashes of the
+// build read the same view after Load.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"path/filepath"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+// Rows is a read-only view of a prepared build's row files: the rows Load
+// copies, in the order it copies them. It is safe for use by several
+// goroutines and while Load runs. Its Query method answers an error: a
+// reader that needs the database (query.BuildPackFrom's fallbacks) fails
+// on it, and its caller then reads the build after Load instead.
+type Rows struct {
+	nodes  map[schema.Label]string     // node table → its row file
+	edges  map[schema.RelType][]string // rel type → the files Load copies, in schema.Rels's pair order
+	counts map[string]int              // rows by label, and kept edges by rel type
+	hashes map[schema.Label][]uint64   // row digest hashes in file order (NodeRowHashes)
+}
+
+// ErrRowsOnly is Rows.Query's answer: the view has no database.
+var ErrRowsOnly = errors.New("graph build: the rows view has no database; read the build after Load")
+
+// Prepare seals the build's rows for Load and Rows: it closes the row
+// files, completes the row digest and filters out edges whose endpoint is
+// not a node (kept in a file of their own beside the original; dropped
+// and counted in DroppedEdges). Load prepares a build that was not. After
+// Prepare no row may be added.
+func (b *Build) Prepare(ctx context.Context) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.state == statePrepared {
+		return nil
+	}
+	if b.state != stateAdding {
+		return errors.New("graph build: Prepare called after Load, Commit or Abort")
+	}
+	if err := b.prepareLocked(ctx); err != nil {
+		b.state = stateFailed
+		return err
+	}
+	return nil
+}
+
+// prepareLocked is Prepare with b.mu held.
+func (b *Build) prepareLocked(ctx context.Context) error {
+	for _, rf := range b.files {
+		if err := rf.close(); err != nil {
+			return err
+		}
+	}
+	tables := schema.NodeTables()
+	b.digest.seal()
+	b.counts = map[string]int{}
+	b.dropped = map[string]int{}
+	b.loaded = map[string]string{}
+
+	// Relationship files are checked first. A row whose endpoint is not a
+	// node fails the whole COPY ("Unable to find primary key value X").
+	// COPY's ignore_errors option skips such rows but makes the COPY about
+	// 3x slower, so dangling edges are filtered out here against the ids
+	// added (dropped and counted), and ignore_errors is only the fallback
+	// should a COPY still fail on one. The sound edges go into the row
+	// digest.
+	b.kept = map[string]int{}
+	b.totalRows = sumNodes(b.files, tables)
+	for _, r := range schema.Rels {
+		for _, p := range r.Pairs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			key := relKey(r.Type, p.From, p.To)
+			rf := b.files[key]
+			if rf == nil || rf.rows == 0 {
+				continue
+			}
+			path, k, sample, err := b.filterDangling(rf, r.Type, p)
+			if err != nil {
+				return err
+			}
+			b.loaded[key], b.kept[key] = path, k
+			b.totalRows += k
+			if d := rf.rows - k; d > 0 {
+				b.dropped[key] = d
+				b.log.Warn("dropped edges whose endpoint is not a node", "rel", key, "dropped", d, "of", rf.rows, "sample", sample)
+			}
+		}
+	}
+
+	rows := &Rows{nodes: map[schema.Label]string{}, edges: map[schema.RelType][]string{},
+		counts: map[string]int{}, hashes: map[schema.Label][]uint64{}}
+	for _, t := range tables {
+		l := t.Label
+		rows.counts[string(l)] = 0
+		rf := b.files[nodeKey(l)]
+		if rf == nil {
+			continue
+		}
+		rows.nodes[l] = rf.path
+		rows.counts[string(l)] = rf.rows
+		if es := b.digest.nodes[l]; len(es) == rf.rows {
+			hs := make([]uint64, len(es))
+			for _, e := range es {
+				hs[e.seq] = e.row
+			}
+			rows.hashes[l] = hs
+		}
+	}
+	for _, r := range schema.Rels {
+		rows.counts[string(r.Type)] += 0
+		for _, p := range r.Pairs {
+			key := relKey(r.Type, p.From, p.To)
+			if path, ok := b.loaded[key]; ok {
+				rows.edges[r.Type] = append(rows.edges[r.Type], path)
+				rows.counts[string(r.Type)] += b.kept[key]
+			}
+		}
+	}
+	b.rows = rows
+	b.state = statePrepared
+	return nil
+}
+
+// Rows is the view of the prepared build's rows (nil before Prepare or
+// Load, and after Commit or Abort).
+func (b *Build) Rows() *Rows {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.state != statePrepared && b.state != stateLoaded {
+		return nil
+	}
+	return b.rows
+}
+
+// EachNode calls fn with every row of node table l (an NDJSON line), in
+// the order Load copies them: the order of offset(id(n)).
+func (r *Rows) EachNode(ctx context.Context, l schema.Label, fn func(line []byte) error) error {
+	path, ok := r.nodes[l]
+	if !ok {
+		return nil
+	}
+	return eachLineCtx(ctx, path, fn)
+}
+
+// EachEdge calls fn with every row of rel type rt that Load copies, in the
+// order of the table (schema.Rels's pairs, each file's rows in order: the
+// order offset(id(r)) gives).
+func (r *Rows) EachEdge(ctx context.Context, rt schema.RelType, fn func(EdgeRow) error) error {
+	for _, path := range r.edges[rt] {
+		if err := eachLineCtx(ctx, path, func(line []byte) error {
+			e, err := parseEdgeLine(line)
+			if err != nil {
+				return fmt.Errorf("read back %s: %w", filepath.Base(path), err)
+			}
+			return fn(e)
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// NodeRowHashes is the row digest's hash of every row of node table l, in
+// EachNode's order: equal hashes, equal rows (a 64-bit SHA-256 prefix of
+// the NDJSON line, as the next build's in-place load compares them). The
+// search pack keeps them to reuse what it derived from a row that did not
+// change (query.BuildPackFrom). Nil when the digest does not cover the
+// table's file. The caller must not change the slice.
+func (r *Rows) NodeRowHashes(l schema.Label) []uint64 { return r.hashes[l] }
+
+// Counts are the rows by node label and the edges Load copies by rel type
+// (the database holds as many after a successful Load, unless a COPY
+// skipped rows: Build.EachEdge then refuses).
+func (r *Rows) Counts() map[string]int { return maps.Clone(r.counts) }
+
+// Query answers ErrRowsOnly: the view has no database.
+func (r *Rows) Query(context.Context, string, map[string]any) (*Result, error) {
+	return nil, ErrRowsOnly
+}

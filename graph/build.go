@@ -72,6 +72,8 @@ type Build struct {
 	rows      *Rows
 	// inPlaceStart is called once as an in-place load begins (WhenInPlace).
 	inPlaceStart func()
+	// early is the base read ahead of Load (StartInPlace), nil if not.
+	early *inPlaceBase
 	// edgeRowsInexact: a COPY dropped rows its file has (EachEdge refuses).
 	edgeRowsInexact bool
 	ids             idSet // hashes of the node ids added, by label

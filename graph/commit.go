@@ -226,6 +226,9 @@ func (b *Build) abortLocked() {
 		return
 	}
 	b.state = stateDone
+	if b.early != nil {
+		<-b.early.done // its copy goes with the scratch directory
+	}
 	b.closeDB()
 	for _, rf := range b.files {
 		rf.close()

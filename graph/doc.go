@@ -72,7 +72,8 @@
 // node, 64-bit SHA-256 prefixes of its id and row and the sum of its
 // outgoing edges' hashes). Load compares this build's rows with it, copies
 // the live database into the build's scratch directory (checking its sum
-// as it copies: the file is read once) and applies the
+// as it copies: the file is read once; StartInPlace reads the digest and
+// makes the copy early, while index.Build works out processes) and applies the
 // difference there: the edges that changed, compared edge by edge with
 // what the copy stores (an edge whose line alone moved, the commonest
 // change, gets its line SET in place; others are deleted and created; a

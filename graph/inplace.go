@@ -434,11 +434,107 @@ func (w *edgeWork) diffSource(l schema.Label, id string, was map[edgeIdent][]int
 	w.nCreate += len(creates)
 }
 
+// inPlaceBase is what an in-place load reads of the live index before it
+// compares rows: its row digest, whether it can serve, and (when read
+// early, StartInPlace) its database copied to the build's.
+type inPlaceBase struct {
+	why    string // "" when the live index can be updated in place
+	old    *rowDigest
+	hdr    digestHeader
+	fixed  time.Duration // the update's cost besides its statements
+	copied bool          // the live database is at dbPath, its sum checked
+	done   chan struct{} // closed once read (StartInPlace's goroutine)
+}
+
+// StartInPlace reads the base's row digest and copies its database for
+// the in-place load on a goroutine of its own, so that the copy overlaps
+// what the caller does before Load (index.Build: communities and
+// processes, which keep one core busy). Without a base (UpdateFrom) it
+// does nothing. Load waits for it; if the load does not go in place, the
+// copy is removed. The copy goes to the database's scratch file (on
+// /dev/shm as a rule), which no process's resident memory counts.
+func (b *Build) StartInPlace() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.base == nil || b.early != nil || (b.state != stateAdding && b.state != statePrepared) {
+		return
+	}
+	e := &inPlaceBase{done: make(chan struct{})}
+	b.early = e
+	go func() {
+		defer close(e.done)
+		r := b.readInPlaceBase(true)
+		e.why, e.old, e.hdr, e.fixed, e.copied = r.why, r.old, r.hdr, r.fixed, r.copied
+	}()
+}
+
+// readInPlaceBase checks that the base can be updated in place and reads
+// its digest; with copy, it also copies its database to dbPath. It reads
+// only what does not change while the build runs (b.base, b.root, b.dir,
+// the lock held), so it may run beside the build's other work.
+func (b *Build) readInPlaceBase(copy bool) *inPlaceBase {
+	base := b.base
+	r := &inPlaceBase{}
+	t0 := time.Now()
+	rowsName := base.DBFile + RowsSuffix
+	if _, ok := base.Sums[rowsName]; !ok {
+		r.why = "the live index has no row digest"
+		return r
+	}
+	// The database's checksum is taken as it is copied (copyLive): it is
+	// read once.
+	if err := checkDBHeader(b.root, base); err != nil {
+		r.why = "the live index does not verify: " + err.Error()
+		return r
+	}
+	if err := checkCompanions(b.root, base); err != nil {
+		r.why = "the live index does not verify: " + err.Error()
+		return r
+	}
+	old, hdr, err := readDigest(filepath.Join(b.dir, rowsName))
+	if err != nil {
+		r.why = err.Error()
+		return r
+	}
+	fi, err := os.Stat(filepath.Join(b.dir, base.DBFile))
+	if err != nil {
+		r.why = err.Error()
+		return r
+	} else if float64(fi.Size()) > float64(hdr.FullSize)*inPlaceMaxGrowth+float64(8<<20) {
+		r.why = fmt.Sprintf("the database grew from %d to %d bytes in %d updates in place", hdr.FullSize, fi.Size(), hdr.Updates)
+		return r
+	}
+	r.old, r.hdr = old, hdr
+	r.fixed = inPlaceFixed + time.Duration(fi.Size()>>20)*inPlacePerMiB
+	if copy {
+		if r.why = b.copyLive(); r.why != "" {
+			removeDBFiles(b.dbPath())
+			return r
+		}
+		r.copied = true
+	}
+	b.log.Debug("in-place load: the live index read", "copied", copy, "took", time.Since(t0), "rss_MiB", RSS)
+	return r
+}
+
+// copyLive copies the base's database to dbPath, checking its sum as it
+// copies; it answers "" or why the base cannot serve.
+func (b *Build) copyLive() string {
+	base := b.base
+	sum, err := copySummed(filepath.Join(b.dir, base.DBFile), b.dbPath(), false)
+	if err != nil {
+		return "copy the live database: " + err.Error()
+	}
+	if err := compareSum(b.root, base.DBFile, sum, base.Sums[base.DBFile]); err != nil {
+		return "the live index does not verify: " + err.Error()
+	}
+	return ""
+}
+
 // loadInPlace tries the in-place load. It returns "" when the database is
 // loaded (b.db open on it), else why not: then nothing of it is left and
 // the caller loads every row. An error is returned only for ctx's end.
 func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows int) (why string, err error) {
-	base := b.base
 	lapStart := time.Now()
 	lap := func(step string) {
 		b.log.Debug("in-place load", "step", step, "took", time.Since(lapStart), "rss_MiB", RSS)
@@ -447,31 +543,27 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 	if b.digest.broken {
 		return "two ids share a digest hash", nil
 	}
-	rowsName := base.DBFile + RowsSuffix
-	if _, ok := base.Sums[rowsName]; !ok {
-		return "the live index has no row digest", nil
+	// The live index's digest and its copy: read (and copied) early when
+	// StartInPlace was called, else here, without the copy, which waits
+	// for the plan.
+	ib := b.early
+	if ib != nil {
+		<-ib.done
+	} else {
+		ib = b.readInPlaceBase(false)
 	}
-	// The database's checksum is taken as it is copied, below: it is read
-	// once.
-	if err := checkDBHeader(b.root, base); err != nil {
-		return "the live index does not verify: " + err.Error(), nil
+	dst := b.dbPath()
+	defer func() {
+		if why != "" || err != nil {
+			b.closeDB()
+			releaseCMemory()
+			removeDBFiles(dst)
+		}
+	}()
+	if ib.why != "" {
+		return ib.why, nil
 	}
-	if err := checkCompanions(b.root, base); err != nil {
-		return "the live index does not verify: " + err.Error(), nil
-	}
-	lap("verify")
-	old, hdr, err := readDigest(filepath.Join(b.dir, rowsName))
-	if err != nil {
-		return err.Error(), nil
-	}
-	livePath := filepath.Join(b.dir, base.DBFile)
-	fi, err := os.Stat(livePath)
-	if err != nil {
-		return err.Error(), nil
-	} else if float64(fi.Size()) > float64(hdr.FullSize)*inPlaceMaxGrowth+float64(8<<20) {
-		return fmt.Sprintf("the database grew from %d to %d bytes in %d updates in place", hdr.FullSize, fi.Size(), hdr.Updates), nil
-	}
-	fixed := inPlaceFixed + time.Duration(fi.Size()>>20)*inPlacePerMiB
+	old, hdr, fixed := ib.old, ib.hdr, ib.fixed
 	lap("read digest")
 	t0 := time.Now()
 	plan := b.planInPlace(old)
@@ -507,22 +599,12 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 		b.inPlaceStart()
 		b.inPlaceStart = nil
 	}
-	dst := b.dbPath()
-	defer func() {
-		if why != "" || err != nil {
-			b.closeDB()
-			releaseCMemory()
-			removeDBFiles(dst)
+	if !ib.copied {
+		if why := b.copyLive(); why != "" {
+			return why, nil
 		}
-	}()
-	sum, err := copySummed(livePath, dst, false)
-	if err != nil {
-		return "copy the live database: " + err.Error(), nil
+		lap("copy")
 	}
-	if err := compareSum(b.root, base.DBFile, sum, base.Sums[base.DBFile]); err != nil {
-		return "the live index does not verify: " + err.Error(), nil
-	}
-	lap("copy")
 	if b.db, err = openKuzu(dst, systemConfig(b.opts.BufferPoolSize, b.opts.MaxThreads, false)); err != nil {
 		return err.Error(), nil
 	}

@@ -18,6 +18,14 @@ import (
 // went.
 func buildWith(t *testing.T, root string, base *Meta, fill func(*Build)) (*Meta, LoadStats) {
 	t.Helper()
+	return buildEarly(t, root, base, fill, true)
+}
+
+// buildEarly is buildWith that, with early, reads and copies the base
+// while the rows are added (StartInPlace), as index.Build does, and
+// without it leaves that to Load.
+func buildEarly(t *testing.T, root string, base *Meta, fill func(*Build), early bool) (*Meta, LoadStats) {
+	t.Helper()
 	ctx := context.Background()
 	b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 256 << 20, MaxThreads: 2, Logger: quietLog})
 	if err != nil {
@@ -26,6 +34,9 @@ func buildWith(t *testing.T, root string, base *Meta, fill func(*Build)) (*Meta,
 	defer b.Abort()
 	if base != nil {
 		b.UpdateFrom(base)
+		if early {
+			b.StartInPlace()
+		}
 	}
 	fill(b)
 	if err := b.Load(ctx, nil); err != nil {
@@ -111,7 +122,7 @@ func TestInPlaceLoadEqualsFullLoad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, st = buildWith(t, root, m, variant(t, n, v))
+		m, st = buildEarly(t, root, m, variant(t, n, v), step%2 == 0) // the base read early, or by Load
 		if !st.InPlace {
 			t.Fatalf("step %d: loaded whole: %s", step, st.Whole)
 		}
@@ -197,6 +208,44 @@ func TestInPlaceLoadFallsBack(t *testing.T) {
 				t.Error("the index loaded whole differs from a full load")
 			}
 		})
+	}
+}
+
+// TestAbortWhileTheBaseIsCopied: a build aborted while StartInPlace
+// copies the live database leaves nothing behind and the live index as it
+// was; the next build updates it in place.
+func TestAbortWhileTheBaseIsCopied(t *testing.T) {
+	ctx := context.Background()
+	root := newRepo(t)
+	buildWith(t, root, nil, variant(t, 20, 0))
+	before := dumpGraph(t, root)
+	m, err := ReadMeta(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 256 << 20, MaxThreads: 2, Logger: quietLog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.UpdateFrom(m)
+	b.StartInPlace()
+	b.Abort()
+	if _, err := os.Stat(b.staging); !os.IsNotExist(err) {
+		t.Errorf("the staging directory is left: %v", err)
+	}
+	if b.work != "" {
+		if _, err := os.Stat(b.work); !os.IsNotExist(err) {
+			t.Errorf("the scratch directory is left: %v", err)
+		}
+	}
+	if !slices.Equal(dumpGraph(t, root), before) {
+		t.Error("the live index changed")
+	}
+	if m, err = ReadMeta(root); err != nil {
+		t.Fatal(err)
+	}
+	if _, st := buildWith(t, root, m, variant(t, 22, 1)); !st.InPlace {
+		t.Errorf("the next build loaded whole: %s", st.Whole)
 	}
 }
 

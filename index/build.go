@@ -227,6 +227,15 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		}
 	}
 
+	// A keyword-only build over a keyword-only index by the same gitnexus
+	// updates a copy of the live database in place (graph.Build.UpdateFrom:
+	// the same rows, loaded as a difference); vectors are never updated in
+	// place. The live database is copied while processes are worked out.
+	if !opts.Force && emb == nil && sameBuild(live, stamp) && live.Embeddings.Count == 0 {
+		b.UpdateFrom(live)
+		b.StartInPlace()
+	}
+
 	// 3. Communities and processes over the call graph ingest kept.
 	t0 := time.Now()
 	progress("processes", 0, 0)
@@ -276,14 +285,8 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	ingest.ReleaseMemory()
 	slog.Debug("after release", "heap", heapMiB())
 
-	// 4. The format writers: graph load, search pack, vectors. A
-	// keyword-only build over a keyword-only index by the same gitnexus
-	// updates a copy of the live database in place (graph.Build.UpdateFrom:
-	// the same rows, loaded as a difference); vectors are never updated in
-	// place.
-	if !opts.Force && emb == nil && sameBuild(live, stamp) && live.Embeddings.Count == 0 {
-		b.UpdateFrom(live)
-	}
+	// 4. The format writers: graph load (in place when UpdateFrom was
+	// called above), search pack, vectors.
 	// The live index's pack, when this gitnexus wrote it, lends what it
 	// derived from every row that did not change (query.BuildPackFrom).
 	var basePack string
@@ -587,8 +590,8 @@ type sidePack struct {
 	rows   *graph.Rows
 	cancel context.CancelFunc
 	done   chan struct{}
-	p    *packed
-	err  error
+	p      *packed
+	err    error
 }
 
 // start builds the pack on its own goroutine. Called at most once.

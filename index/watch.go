@@ -35,7 +35,7 @@ type WatchOptions struct {
 
 // Defaults of WatchOptions.
 const (
-	DefaultDebounce = 200 * time.Millisecond
+	DefaultDebounce = 100 * time.Millisecond
 	DefaultMaxDelay = 3 * time.Second
 )
 

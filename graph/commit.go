@@ -45,6 +45,11 @@ func (b *Build) Commit(meta *Meta) (err error) {
 			b.abortLocked()
 		}
 	}()
+	lapStart := time.Now()
+	lap := func(step string) { // the debug log's account of where a commit's time goes
+		b.log.Debug("commit", "step", step, "took", time.Since(lapStart))
+		lapStart = time.Now()
+	}
 	b.closeDB()
 	src := b.dbPath()
 	name, err := newDBName()
@@ -80,6 +85,7 @@ func (b *Build) Commit(meta *Meta) (err error) {
 		}
 		b.attach[RowsSuffix] = path
 	}
+	lap("row digest written")
 	// The companions (in staging, on the index's file system) are renamed
 	// into place, then synced and summed in the background while the
 	// database is moved (copied off a memory file system, as a rule, and
@@ -113,11 +119,12 @@ func (b *Build) Commit(meta *Meta) (err error) {
 	if err := syncDir(b.dir); err != nil {
 		return err
 	}
+	lap("files moved and synced")
 	if err := commitHook("before-meta"); err != nil {
 		return err
 	}
 
-	old, _ := ReadMeta(b.root)
+	old, _ := ReadMetaHead(b.root) // for the database it names: not its list of files
 	if meta == nil {
 		meta = &Meta{}
 	}
@@ -146,6 +153,7 @@ func (b *Build) Commit(meta *Meta) (err error) {
 	if err := writeMeta(b.root, meta); err != nil {
 		return err
 	}
+	lap("meta.json written")
 	newPath = "" // committed: never remove it now
 
 	// The previous database goes only after the swap. Readers that have it
@@ -155,7 +163,9 @@ func (b *Build) Commit(meta *Meta) (err error) {
 			b.log.Warn("could not remove the previous database", "err", err)
 		}
 	}
+	lap("previous index removed")
 	b.abortLocked() // staging and lock
+	lap("staging removed")
 	return nil
 }
 

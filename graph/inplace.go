@@ -927,12 +927,40 @@ func (u *updater) set(t schema.NodeTable, lines [][]byte) error {
 			old[id] = r[1:]
 		}
 	}
+	// The nodes are set in batches, one statement per set of columns that
+	// differ (most often startLine and endLine alone), an UNWIND of
+	// literal maps as create's: prometheus's one-line edit moved 107
+	// functions, 107 statements and 84 ms one by one.
+	type batch struct {
+		cols []string
+		list strings.Builder
+		n    int
+	}
+	batches := map[string]*batch{}
+	var order []string
+	flush := func(bt *batch) error {
+		if bt.n == 0 {
+			return nil
+		}
+		var set strings.Builder
+		for i, c := range bt.cols {
+			if i > 0 {
+				set.WriteString(", ")
+			}
+			fmt.Fprintf(&set, "n.`%s` = r.`%s`", c, c)
+		}
+		stmt := fmt.Sprintf("UNWIND [%s] AS r MATCH (n:%s {id: r.`_id`}) SET %s", bt.list.String(), t.Label, set.String())
+		bt.list.Reset()
+		bt.n = 0
+		return u.exec(stmt)
+	}
 	for i, m := range rows {
 		prev, ok := old[ids[i]]
 		if !ok {
 			return fmt.Errorf("%s %s is not stored", t.Label, ids[i])
 		}
-		var b strings.Builder
+		var cols []string
+		var vals strings.Builder
 		for k, c := range t.Columns[1:] {
 			now := "NULL"
 			if raw, ok := m[c.Name]; ok {
@@ -948,17 +976,32 @@ func (u *updater) set(t schema.NodeTable, lines [][]byte) error {
 			if now == was {
 				continue
 			}
-			if b.Len() == 0 {
-				fmt.Fprintf(&b, "MATCH (n:%s {id: %s}) SET ", t.Label, schema.Quote(ids[i]))
-			} else {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "n.`%s` = %s", c.Name, now)
+			cols = append(cols, c.Name)
+			fmt.Fprintf(&vals, ", `%s`: %s", c.Name, now)
 		}
-		if b.Len() > 0 {
-			if err := u.exec(b.String()); err != nil {
+		if len(cols) == 0 {
+			continue
+		}
+		key := strings.Join(cols, ",")
+		bt := batches[key]
+		if bt == nil {
+			bt = &batch{cols: cols}
+			batches[key] = bt
+			order = append(order, key)
+		}
+		if bt.n > 0 {
+			bt.list.WriteString(", ")
+		}
+		fmt.Fprintf(&bt.list, "{`_id`: %s%s}", schema.Quote(ids[i]), vals.String())
+		if bt.n++; bt.n >= createBatchRows || bt.list.Len() >= createBatchBytes {
+			if err := flush(bt); err != nil {
 				return err
 			}
+		}
+	}
+	for _, key := range order {
+		if err := flush(batches[key]); err != nil {
+			return err
 		}
 	}
 	return nil

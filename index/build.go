@@ -560,17 +560,13 @@ func buildPack(ctx context.Context, q query.Querier, base, dir string) (*packed,
 			slog.Debug("pack: the live pack is not reused", "err", err)
 		}
 	}
-	p, stats, err := query.BuildPackFrom(ctx, q, bp)
+	path := filepath.Join(dir, "search.pack")
+	stats, err := query.BuildPackFileFrom(ctx, q, bp, path)
 	if err != nil {
 		return nil, err
 	}
 	if noBase != "" {
 		stats.NoBase = noBase
-	}
-	bp = nil
-	path := filepath.Join(dir, "search.pack")
-	if err := p.WriteFile(path); err != nil {
-		return nil, err
 	}
 	slog.Debug("search pack written", "took", time.Since(t0), "nodes", stats.Nodes, "reused", stats.Reused, "rss_MiB", graph.RSS)
 	return &packed{path: path, seconds: time.Since(t0).Seconds(), stats: stats}, nil

@@ -85,6 +85,17 @@ func TestPackFromRowsEqualsDatabase(t *testing.T) {
 				return data
 			}
 			rows, db := write(b, "rows.pack"), write(dbOnly{b}, "db.pack")
+			// analyze's own path: the rows view (graph.Rows, read beside an
+			// in-place load) and the pack streamed to its file.
+			streamed := filepath.Join(t.TempDir(), "streamed.pack")
+			if _, err := query.BuildPackFileFrom(ctx, b.Rows(), nil, streamed); err != nil {
+				t.Fatal(err)
+			}
+			if data, err := os.ReadFile(streamed); err != nil {
+				t.Fatal(err)
+			} else if !bytes.Equal(data, rows) {
+				t.Fatalf("the pack streamed from the rows view (%d bytes) differs from the one built in memory (%d bytes)", len(data), len(rows))
+			}
 			if !bytes.Equal(rows, db) {
 				for i := range rows {
 					if rows[i] != db[i] {

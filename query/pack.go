@@ -124,6 +124,20 @@ type PackStats struct {
 // base must have been written by this very gitnexus; one that cannot
 // serve (no row hashes, damaged) is not used, and stats say why.
 func BuildPackFrom(ctx context.Context, q Querier, base *Pack) (*Pack, PackStats, error) {
+	b, stats, err := readPackRows(ctx, q, base)
+	if err != nil {
+		return nil, stats, err
+	}
+	t0 := time.Now()
+	p, err := b.finish()
+	slog.Debug("pack: encoded", "took", time.Since(t0), "rss_MiB", graph.RSSMiB())
+	return p, stats, err
+}
+
+// readPackRows reads q's rows into a pack builder (reusing base where it
+// can), ready to encode: BuildPackFrom's and BuildPackFileFrom's first
+// part.
+func readPackRows(ctx context.Context, q Querier, base *Pack) (*packBuilder, PackStats, error) {
 	start := time.Now()
 	var stats PackStats
 	b := newPackBuilder()
@@ -146,7 +160,7 @@ func BuildPackFrom(ctx context.Context, q Querier, base *Pack) (*Pack, PackStats
 	defer cancel()
 	chunks := make(chan nodeChunk)
 	go readNodeTables(ctx, q, b.base, chunks)
-	stop := func(err error) (*Pack, PackStats, error) {
+	stop := func(err error) (*packBuilder, PackStats, error) {
 		cancel()
 		for range chunks { // let the reader finish
 		}
@@ -206,10 +220,32 @@ func BuildPackFrom(ctx context.Context, q Querier, base *Pack) (*Pack, PackStats
 	if b.base != nil {
 		stats.Reused = b.base.reused
 	}
-	t0 = time.Now()
-	p, err := b.finish()
-	step("encoded", t0)
-	return p, stats, err
+	return b, stats, nil
+}
+
+// BuildPackFileFrom is BuildPackFrom writing the pack to path (through a
+// temporary file and a rename, as Pack.WriteFile) instead of returning it:
+// the same bytes, without the pack's image in memory beside its sections
+// and without reading it back (the Linux kernel's pack is 763 MB).
+func BuildPackFileFrom(ctx context.Context, q Querier, base *Pack, path string) (PackStats, error) {
+	b, stats, err := readPackRows(ctx, q, base)
+	if err != nil {
+		return stats, err
+	}
+	t0 := time.Now()
+	indexes, err := b.indexes()
+	if err != nil {
+		return stats, err
+	}
+	parts, err := encodePackParts(b.g, indexes)
+	if err != nil {
+		return stats, err
+	}
+	if err := graph.WriteFileAtomic(path, 0o644, parts...); err != nil {
+		return stats, err
+	}
+	slog.Debug("pack: encoded and written", "took", time.Since(t0), "rss_MiB", graph.RSSMiB())
+	return stats, nil
 }
 
 // nodeChunk is a slice of one node table's rows, or the error that ended
@@ -495,9 +531,9 @@ func (b *packBuilder) addFile(h Hit, unresolved int) {
 	}
 }
 
-// finish lays the pack out (edges and processes must have been read) and
-// opens it.
-func (b *packBuilder) finish() (*Pack, error) {
+// indexes ends the builder's indexes, merged with the base's when there
+// is one: what encodePack lays out beside the graph.
+func (b *packBuilder) indexes() (map[string]*bm25Index, error) {
 	b.waitBodies()
 	n := len(b.g.nodes)
 	if b.g.adj == nil {
@@ -513,6 +549,16 @@ func (b *packBuilder) finish() (*Pack, error) {
 			indexes[name] = merged
 		}
 		b.base = nil
+	}
+	return indexes, nil
+}
+
+// finish lays the pack out (edges and processes must have been read) and
+// opens it.
+func (b *packBuilder) finish() (*Pack, error) {
+	indexes, err := b.indexes()
+	if err != nil {
+		return nil, err
 	}
 	image, err := encodePack(b.g, indexes)
 	if err != nil {

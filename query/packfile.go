@@ -101,10 +101,31 @@ func (t *strTable) ref(v string) uint64 {
 	return r
 }
 
-// encodePack lays out a pack file from what BuildPack read. It consumes g
-// and the indexes: each part is dropped once its section is written, so
-// that the builder's memory and the image's do not add up.
+// encodePack lays out a pack file from what BuildPack read, as one image
+// (encodePackParts joined).
 func encodePack(g *graphCopy, indexes map[string]*bm25Index) ([]byte, error) {
+	parts, err := encodePackParts(g, indexes)
+	if err != nil {
+		return nil, err
+	}
+	total := 0
+	for _, p := range parts {
+		total += len(p)
+	}
+	out := make([]byte, 0, total) // one allocation: appending to the header would double it as it grows
+	for i, p := range parts {
+		out = append(out, p...)
+		parts[i] = nil // let the section go as soon as it is copied
+	}
+	return out, nil
+}
+
+// encodePackParts lays out a pack file from what BuildPack read: its
+// header, then its sections, in file order (the file is their
+// concatenation). It consumes g and the indexes: each part is dropped once
+// its section is laid out, so that the builder's memory and the file's do
+// not add up.
+func encodePackParts(g *graphCopy, indexes map[string]*bm25Index) ([][]byte, error) {
 	st := &strTable{refs: map[string]uint64{}}
 	sec := map[string][]byte{}
 	var w *packWriter
@@ -239,17 +260,12 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) ([]byte, error) {
 		}
 		base = len(h.buf)
 	}
-	total := len(head)
+	parts := [][]byte{head}
 	for _, n := range names {
-		total += len(sec[n])
+		parts = append(parts, sec[n])
+		delete(sec, n)
 	}
-	out := make([]byte, 0, total) // one allocation: appending to head would double it as it grows
-	out = append(out, head...)
-	for _, n := range names {
-		out = append(out, sec[n]...)
-		delete(sec, n) // let the section go as soon as it is copied
-	}
-	return out, nil
+	return parts, nil
 }
 
 func boolInt(b bool) int {

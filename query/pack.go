@@ -233,11 +233,7 @@ func BuildPackFileFrom(ctx context.Context, q Querier, base *Pack, path string) 
 		return stats, err
 	}
 	t0 := time.Now()
-	indexes, err := b.indexes()
-	if err != nil {
-		return stats, err
-	}
-	parts, err := encodePackParts(b.g, indexes)
+	parts, err := b.parts()
 	if err != nil {
 		return stats, err
 	}
@@ -531,8 +527,18 @@ func (b *packBuilder) addFile(h Hit, unresolved int) {
 	}
 }
 
+// parts lays the pack out (edges and processes must have been read): the
+// pack file's parts, in order (encodePackParts).
+func (b *packBuilder) parts() ([][]byte, error) {
+	indexes, err := b.indexes()
+	if err != nil {
+		return nil, err
+	}
+	return encodePackParts(b.g, indexes)
+}
+
 // indexes ends the builder's indexes, merged with the base's when there
-// is one: what encodePack lays out beside the graph.
+// is one: what encodePackParts lays out beside the graph.
 func (b *packBuilder) indexes() (map[string]*bm25Index, error) {
 	b.waitBodies()
 	n := len(b.g.nodes)
@@ -556,14 +562,11 @@ func (b *packBuilder) indexes() (map[string]*bm25Index, error) {
 // finish lays the pack out (edges and processes must have been read) and
 // opens it.
 func (b *packBuilder) finish() (*Pack, error) {
-	indexes, err := b.indexes()
+	parts, err := b.parts()
 	if err != nil {
 		return nil, err
 	}
-	image, err := encodePack(b.g, indexes)
-	if err != nil {
-		return nil, err
-	}
+	image := joinParts(parts)
 	// image is never written again: the pack's strings may alias it
 	// instead of a copy (as ReadPack's do the file it read).
 	p, err := openPack(unsafe.String(unsafe.SliceData(image), len(image)))

@@ -101,13 +101,9 @@ func (t *strTable) ref(v string) uint64 {
 	return r
 }
 
-// encodePack lays out a pack file from what BuildPack read, as one image
-// (encodePackParts joined).
-func encodePack(g *graphCopy, indexes map[string]*bm25Index) ([]byte, error) {
-	parts, err := encodePackParts(g, indexes)
-	if err != nil {
-		return nil, err
-	}
+// joinParts is the pack file whose parts encodePackParts laid out, as one
+// image; each part goes as soon as it is copied.
+func joinParts(parts [][]byte) []byte {
 	total := 0
 	for _, p := range parts {
 		total += len(p)
@@ -117,7 +113,7 @@ func encodePack(g *graphCopy, indexes map[string]*bm25Index) ([]byte, error) {
 		out = append(out, p...)
 		parts[i] = nil // let the section go as soon as it is copied
 	}
-	return out, nil
+	return out
 }
 
 // encodePackParts lays out a pack file from what BuildPack read: its
@@ -170,7 +166,7 @@ func encodePackParts(g *graphCopy, indexes map[string]*bm25Index) ([][]byte, err
 		}
 	}
 	done(secEdgeAttrs)
-	g.adj = nil // encodePack consumes g: each part goes once written
+	g.adj = nil // encodePackParts consumes g: each part goes once laid out
 
 	sw()
 	for i := range g.nodes {

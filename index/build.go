@@ -312,7 +312,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	st.Phases["load"] = time.Since(t0).Seconds()
 	peak.mark("load")
 	progress("search", 0, 0)
-	packed, err := side.result(b)
+	packed, err := side.result(b.Counts())
 	if err != nil {
 		return nil, fmt.Errorf("build search pack: %w", err)
 	}
@@ -583,7 +583,7 @@ func buildPack(ctx context.Context, q query.Querier, base, dir string) (*packed,
 // On prometheus a one-function edit's load takes 0.6-1.0 s and the pack
 // 0.3 s; on kubernetes 1.4-2.7 s and 1.4-1.9 s.
 type sidePack struct {
-	rows   *graph.Rows
+	counts map[string]int // the rows the pack read, by table (graph.Rows.Counts)
 	cancel context.CancelFunc
 	done   chan struct{}
 	p      *packed
@@ -596,7 +596,7 @@ func (s *sidePack) start(ctx context.Context, rows *graph.Rows, base, dir string
 		return
 	}
 	ctx, s.cancel = context.WithCancel(ctx)
-	s.rows, s.done = rows, make(chan struct{})
+	s.counts, s.done = rows.Counts(), make(chan struct{})
 	go func() {
 		defer close(s.done)
 		s.p, s.err = buildPack(ctx, rows, base, dir)
@@ -616,9 +616,10 @@ func (s *sidePack) stop() {
 	}
 }
 
-// result is the side pack once b is loaded, or nil when there is none or
-// it must be built again from b; err only for ctx's end.
-func (s *sidePack) result(b *graph.Build) (*packed, error) {
+// result is the side pack once the build is loaded (loaded: its counts,
+// graph.Build.Counts), or nil when there is none or it must be built
+// again from the build; err only for ctx's end.
+func (s *sidePack) result(loaded map[string]int) (*packed, error) {
 	if s.done == nil {
 		return nil, nil
 	}
@@ -631,7 +632,7 @@ func (s *sidePack) result(b *graph.Build) (*packed, error) {
 		slog.Debug("pack: built again after the load", "err", s.err)
 		return nil, nil
 	}
-	if !maps.Equal(b.Counts(), s.rows.Counts()) {
+	if !maps.Equal(loaded, s.counts) {
 		slog.Debug("pack: built again after the load: the database does not hold every row")
 		return nil, nil
 	}

@@ -16,8 +16,9 @@ import (
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
-// Load fills the new database: it creates the schema in a fresh database
-// in the staging directory and copies every row file into it (nodes, then
+// Load fills the new database: it prepares the rows if the caller did not
+// (Prepare), then creates the schema in a fresh database in the staging
+// directory and copies every row file into it (nodes, then
 // relationships), or, when the build has a base (UpdateFrom) whose rows it
 // can compare with, updates a copy of the base's database in place
 // (inplace.go; LoadStats says which and why). progress, if not nil, is

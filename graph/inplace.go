@@ -469,10 +469,10 @@ func (b *Build) StartInPlace() {
 }
 
 // readInPlaceBase checks that the base can be updated in place and reads
-// its digest; with copy, it also copies its database to dbPath. It reads
+// its digest; with copyDB, it also copies its database to dbPath. It reads
 // only what does not change while the build runs (b.base, b.root, b.dir,
 // the lock held), so it may run beside the build's other work.
-func (b *Build) readInPlaceBase(copy bool) *inPlaceBase {
+func (b *Build) readInPlaceBase(copyDB bool) *inPlaceBase {
 	base := b.base
 	r := &inPlaceBase{}
 	t0 := time.Now()
@@ -506,14 +506,14 @@ func (b *Build) readInPlaceBase(copy bool) *inPlaceBase {
 	}
 	r.old, r.hdr = old, hdr
 	r.fixed = inPlaceFixed + time.Duration(fi.Size()>>20)*inPlacePerMiB
-	if copy {
+	if copyDB {
 		if r.why = b.copyLive(); r.why != "" {
 			removeDBFiles(b.dbPath())
 			return r
 		}
 		r.copied = true
 	}
-	b.log.Debug("in-place load: the live index read", "copied", copy, "took", time.Since(t0), "rss_MiB", RSS)
+	b.log.Debug("in-place load: the live index read", "copied", copyDB, "took", time.Since(t0), "rss_MiB", RSS)
 	return r
 }
 
@@ -635,36 +635,10 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 	}
 	lap("apply")
 	b.log.Debug("in-place statements", "took", u.took, "n", u.n)
-	// Every table must hold the rows its file has (kept: the sound edges).
-	b.counts = map[string]int{}
-	count := func(table, stmt string, want int) string {
-		n, err := queryInt(ctx, b.conn, stmt)
-		if err != nil {
-			return "count rows: " + err.Error()
-		}
-		if n != want {
-			return fmt.Sprintf("after the update %s holds %d rows, not %d", table, n, want)
-		}
-		b.counts[table] = n
-		return ""
-	}
-	for _, t := range schema.NodeTables() {
-		want := 0
-		if rf := b.files[nodeKey(t.Label)]; rf != nil {
-			want = rf.rows
-		}
-		if why := count(string(t.Label), fmt.Sprintf("MATCH (n:%s) RETURN count(n)", t.Label), want); why != "" {
-			return why, nil
-		}
-	}
-	for _, r := range schema.Rels {
-		want := 0
-		for _, p := range r.Pairs {
-			want += kept[relKey(r.Type, p.From, p.To)]
-		}
-		if why := count(string(r.Type), fmt.Sprintf("MATCH ()-[r:%s]->() RETURN count(r)", r.Type), want); why != "" {
-			return why, nil
-		}
+	// Every table must hold the rows its file has (the sound edges): the
+	// rows view's counts.
+	if why := b.verifyCounts(ctx, b.rows.counts, "the update"); why != "" {
+		return why, nil
 	}
 	lap("count")
 	b.stats = LoadStats{InPlace: true, NodesAdded: plan.counts.added, NodesChanged: plan.counts.changed,
@@ -682,14 +656,34 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 	return "", nil
 }
 
-// isRelType reports whether name is a rel table of the schema.
-func isRelType(name string) bool {
-	for _, r := range schema.Rels {
-		if string(r.Type) == name {
-			return true
+// verifyCounts counts the rows of every table of the database being
+// loaded and answers "" when each holds want[table] (b.counts then holds
+// the counts), else why not; after names what was just done, for the
+// message.
+func (b *Build) verifyCounts(ctx context.Context, want map[string]int, after string) string {
+	b.counts = map[string]int{}
+	check := func(table, stmt string) string {
+		n, err := queryInt(ctx, b.conn, stmt)
+		if err != nil {
+			return "count rows after " + after + ": " + err.Error()
+		}
+		if n != want[table] {
+			return fmt.Sprintf("after %s %s holds %d rows, not %d", after, table, n, want[table])
+		}
+		b.counts[table] = n
+		return ""
+	}
+	for _, t := range schema.NodeTables() {
+		if why := check(string(t.Label), fmt.Sprintf("MATCH (n:%s) RETURN count(n)", t.Label)); why != "" {
+			return why
 		}
 	}
-	return false
+	for _, r := range schema.Rels {
+		if why := check(string(r.Type), fmt.Sprintf("MATCH ()-[r:%s]->() RETURN count(r)", r.Type)); why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 // checkpointStmts end an in-place update: the first attempt's, then the
@@ -728,20 +722,7 @@ func (b *Build) checkpointInPlace(ctx context.Context, dst string) (why string, 
 		}
 		return "checkpoint the update: " + err.Error(), nil
 	}
-	for table, want := range b.counts {
-		stmt := fmt.Sprintf("MATCH (n:%s) RETURN count(n)", table)
-		if isRelType(table) {
-			stmt = fmt.Sprintf("MATCH ()-[r:%s]->() RETURN count(r)", table)
-		}
-		n, err := queryInt(ctx, b.conn, stmt)
-		if err != nil {
-			return "count rows after the checkpoint: " + err.Error(), nil
-		}
-		if n != want {
-			return fmt.Sprintf("after the checkpoint %s holds %d rows, not %d", table, n, want), nil
-		}
-	}
-	return "", nil
+	return b.verifyCounts(ctx, b.rows.counts, "the checkpoint"), nil
 }
 
 // updater runs the statements of an in-place update.

@@ -119,7 +119,7 @@ func (b *Build) prepareLocked(ctx context.Context) error {
 		}
 	}
 	for _, r := range schema.Rels {
-		rows.counts[string(r.Type)] += 0
+		rows.counts[string(r.Type)] = 0 // every rel type has a count, as after a load
 		for _, p := range r.Pairs {
 			key := relKey(r.Type, p.From, p.To)
 			if path, ok := b.loaded[key]; ok {

@@ -185,24 +185,37 @@ type nodeView struct {
 	n    int
 }
 
+// records is section name laid out as a count n (uint32 LE) and n
+// records of width bytes each; a section of any other length is damaged.
+func (d *packData) records(name string, width int) (*section, int, error) {
+	s, err := d.sec(name)
+	if err != nil {
+		return nil, 0, err
+	}
+	n, err := s.u32(0)
+	if err != nil {
+		return nil, 0, err
+	}
+	if int64(len(s.data))-4 != int64(width)*int64(n) {
+		return nil, 0, s.damaged()
+	}
+	return s, int(n), nil
+}
+
 func (d *packData) nodeView() (*nodeView, error) {
 	return d.nodesV.get(func() (*nodeView, error) {
 		strs, err := d.strings()
 		if err != nil {
 			return nil, err
 		}
-		s, err := d.sec(secNodes)
+		s, n, err := d.records(secNodes, nodeRecord)
 		if err != nil {
 			return nil, err
 		}
-		n, err := s.u32(0)
-		if err != nil {
-			return nil, err
-		}
-		if n > MaxSnapshotNodes || 4+nodeRecord*int(n) != len(s.data) {
+		if n > MaxSnapshotNodes {
 			return nil, s.damaged()
 		}
-		return &nodeView{sec: s, strs: strs, n: int(n)}, nil
+		return &nodeView{sec: s, strs: strs, n: n}, nil
 	})
 }
 
@@ -293,15 +306,11 @@ func (d *packData) prefixed(prefix string) ([]int32, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := d.sec(secNames)
+	s, n, err := d.records(secNames, 4)
 	if err != nil {
 		return nil, err
 	}
-	n, err := s.u32(0)
-	if err != nil {
-		return nil, err
-	}
-	if int(n) > v.n || len(s.data) != 4+4*int(n) {
+	if n > v.n {
 		return nil, s.damaged()
 	}
 	name := func(k int) (int, string, error) {
@@ -312,7 +321,7 @@ func (d *packData) prefixed(prefix string) ([]int32, error) {
 		nm, err := v.field(int(p), 2)
 		return int(p), nm, err
 	}
-	lo, hi := 0, int(n)
+	lo, hi := 0, n
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		_, nm, err := name(m)
@@ -326,7 +335,7 @@ func (d *packData) prefixed(prefix string) ([]int32, error) {
 		}
 	}
 	var out []int32
-	for k := lo; k < int(n); k++ {
+	for k := lo; k < n; k++ {
 		p, nm, err := name(k)
 		if err != nil {
 			return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,6 +120,21 @@ func TestAddRejectsBadRows(t *testing.T) {
 	}
 	if err := b.AddFile(schema.File{}); err == nil {
 		t.Error("file without id accepted")
+	}
+	if err := b.AddSymbol(schema.Symbol{Kind: schema.KindFunction, Name: "f"}); err == nil {
+		t.Error("symbol without id accepted")
+	}
+	if err := b.AddFolder(schema.Folder{}); err == nil {
+		t.Error("folder without id accepted")
+	}
+	for _, c := range []float64{math.NaN(), math.Inf(1)} {
+		err := b.AddEdge(schema.Edge{Type: schema.RelCalls, From: "a", To: "b", FromLabel: schema.LabelFunction, ToLabel: schema.LabelFunction, Confidence: c})
+		if err == nil || !strings.Contains(err.Error(), "unsupported value") {
+			t.Errorf("edge of confidence %v: %v, want encoding/json's error naming the value", c, err)
+		}
+	}
+	if rf := b.files[relKey(schema.RelCalls, schema.LabelFunction, schema.LabelFunction)]; rf != nil && rf.rows > 0 {
+		t.Errorf("a refused edge was written: %d rows", rf.rows)
 	}
 }
 

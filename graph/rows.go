@@ -9,7 +9,6 @@ package graph
 import (
 	"errors"
 	"fmt"
-	"math"
 	"path/filepath"
 	"sync"
 
@@ -23,17 +22,34 @@ func relKey(t schema.RelType, from, to schema.Label) string {
 	return string(t) + ":" + string(from) + "->" + string(to)
 }
 
-// add appends one encoded row to the file of key; for a node row (label not
-// empty) it records the id's hash in the label's id set.
-func (b *Build) add(key, fileName string, line []byte, label schema.Label, id string) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.addLocked(key, func() string { return fileName }, line, label, id)
+// linePool holds the buffers rows are appended to: addRow copies a line
+// into its row file, so a buffer goes back to the pool once its row is
+// added.
+var linePool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// addRow appends the row appendRow writes (into a pooled buffer) to the
+// file of key, created as fileName() when it is the key's first row; for a
+// node row (label not empty) it records the id's hash in the label's id
+// set and the row in the digest.
+func (b *Build) addRow(key string, fileName func() string, label schema.Label, id string, appendRow func([]byte) ([]byte, error)) error {
+	bp := linePool.Get().(*[]byte)
+	line, err := appendRow((*bp)[:0])
+	if err == nil {
+		err = b.writeRow(key, fileName, line, label, id)
+	}
+	if cap(line) <= 64<<10 { // one symbol's 8 KiB content escaped stays pooled; an outlier does not
+		if line != nil {
+			*bp = line[:0]
+		}
+		linePool.Put(bp)
+	}
+	return err
 }
 
-// addLocked is add with b.mu held and the file's name made only when the
-// file is created.
-func (b *Build) addLocked(key string, fileName func() string, line []byte, label schema.Label, id string) error {
+// writeRow is addRow's part under the lock.
+func (b *Build) writeRow(key string, fileName func() string, line []byte, label schema.Label, id string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	if b.state != stateAdding {
 		return errors.New("graph build: rows added after Load, Commit or Abort")
 	}
@@ -52,41 +68,28 @@ func (b *Build) addLocked(key string, fileName func() string, line []byte, label
 	return rf.write(line)
 }
 
-func (b *Build) addNode(l schema.Label, id string, v any) error {
+// addNode adds a node row of table l: the one appendRow writes. The lines
+// of the commonest nodes, symbols and files, are appended by hand
+// (nodeline.go); the others are encodeRow's (addRecord).
+func (b *Build) addNode(l schema.Label, id string, appendRow func([]byte) ([]byte, error)) error {
 	if id == "" {
 		return fmt.Errorf("graph build: %s row with empty id", l)
 	}
-	line, err := encodeRow(v)
-	if err != nil {
-		return err
-	}
-	return b.add(nodeKey(l), "node-"+string(l)+".json", line, l, id)
+	return b.addRow(nodeKey(l), func() string { return "node-" + string(l) + ".json" }, l, id, appendRow)
 }
 
-// linePool holds the buffers symbol, file and edge rows are appended to
-// (nodeline.go, edgeline.go): add copies a line into its row file, so a
-// buffer goes back to the pool once its row is added.
-var linePool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
-
-// addLine adds the row append writes into a pooled buffer: a node row of
-// label l and id (label "" for an edge row) to the file of key, named
-// fileName() when it is created.
-func (b *Build) addLine(key string, fileName func() string, l schema.Label, id string, append func([]byte) []byte) error {
-	bp := linePool.Get().(*[]byte)
-	line := append((*bp)[:0])
-	b.mu.Lock()
-	err := b.addLocked(key, fileName, line, l, id)
-	b.mu.Unlock()
-	if cap(line) <= 64<<10 { // one symbol's 8 KiB content escaped stays pooled; an outlier does not
-		*bp = line[:0]
-		linePool.Put(bp)
-	}
-	return err
+// addRecord adds record v (a schema struct) as a node row of table l,
+// encoded by encodeRow.
+func (b *Build) addRecord(l schema.Label, id string, v any) error {
+	return b.addNode(l, id, func(dst []byte) ([]byte, error) {
+		line, err := encodeRow(v)
+		return append(dst, line...), err
+	})
 }
 
 // AddFolder adds a Folder node.
 func (b *Build) AddFolder(f schema.Folder) error {
-	return b.addNode(schema.LabelFolder, f.ID, f)
+	return b.addRecord(schema.LabelFolder, f.ID, f)
 }
 
 // AddFile adds a File node. An empty SearchText is filled with
@@ -95,11 +98,7 @@ func (b *Build) AddFile(f schema.File) error {
 	if f.SearchText == "" {
 		f.SearchText = text.SearchText(f.Name, "", f.Path)
 	}
-	if f.ID == "" {
-		return fmt.Errorf("graph build: %s row with empty id", schema.LabelFile)
-	}
-	return b.addLine(nodeKey(schema.LabelFile), func() string { return "node-" + string(schema.LabelFile) + ".json" },
-		schema.LabelFile, f.ID, func(dst []byte) []byte { return appendFileLine(dst, &f) })
+	return b.addNode(schema.LabelFile, f.ID, func(dst []byte) ([]byte, error) { return appendFileLine(dst, &f), nil })
 }
 
 // AddSymbol adds a symbol node to the table of s.Label (or, when Label is
@@ -112,11 +111,7 @@ func (b *Build) AddSymbol(s schema.Symbol) error {
 	if !l.IsSymbol() {
 		return fmt.Errorf("graph build: symbol %s has label %q, not a symbol table", s.ID, l)
 	}
-	if s.ID == "" {
-		return fmt.Errorf("graph build: %s row with empty id", l)
-	}
-	return b.addLine(nodeKey(l), func() string { return "node-" + string(l) + ".json" },
-		l, s.ID, func(dst []byte) []byte { return appendSymbolLine(dst, &s) })
+	return b.addNode(l, s.ID, func(dst []byte) ([]byte, error) { return appendSymbolLine(dst, &s), nil })
 }
 
 // AddCommunity adds a Community node.
@@ -124,7 +119,7 @@ func (b *Build) AddCommunity(c schema.Community) error {
 	if c.Keywords == nil {
 		c.Keywords = []string{}
 	}
-	return b.addNode(schema.LabelCommunity, c.ID, c)
+	return b.addRecord(schema.LabelCommunity, c.ID, c)
 }
 
 // AddProcess adds a Process node.
@@ -132,7 +127,7 @@ func (b *Build) AddProcess(p schema.Process) error {
 	if p.Communities == nil {
 		p.Communities = []string{}
 	}
-	return b.addNode(schema.LabelProcess, p.ID, p)
+	return b.addRecord(schema.LabelProcess, p.ID, p)
 }
 
 // AddEdge adds a relationship row. Its (Type, FromLabel, ToLabel) must be a
@@ -142,16 +137,13 @@ func (b *Build) AddEdge(e schema.Edge) error {
 	if !schema.HasPair(e.Type, schema.Pair{From: e.FromLabel, To: e.ToLabel}) {
 		return fmt.Errorf("graph build: %s has no %s→%s pair (edge %s → %s); see schema.Rels", e.Type, e.FromLabel, e.ToLabel, e.From, e.To)
 	}
-	fileName := func() string { return fmt.Sprintf("rel-%s-%s-%s.json", e.Type, e.FromLabel, e.ToLabel) }
-	if math.IsNaN(e.Confidence) || math.IsInf(e.Confidence, 0) {
-		line, err := encodeRow(e) // its error names the value
-		if err != nil {
-			return err
-		}
-		return b.add(relKey(e.Type, e.FromLabel, e.ToLabel), fileName(), line, "", "")
-	}
-	return b.addLine(relKey(e.Type, e.FromLabel, e.ToLabel), fileName, "", "", func(dst []byte) []byte {
-		line, _ := appendEdgeLine(dst, e)
-		return line
-	})
+	return b.addRow(relKey(e.Type, e.FromLabel, e.ToLabel),
+		func() string { return fmt.Sprintf("rel-%s-%s-%s.json", e.Type, e.FromLabel, e.ToLabel) }, "", "",
+		func(dst []byte) ([]byte, error) {
+			if line, ok := appendEdgeLine(dst, e); ok {
+				return line, nil
+			}
+			line, err := encodeRow(e) // a confidence JSON cannot hold: its error names the value
+			return append(dst, line...), err
+		})
 }

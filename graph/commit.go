@@ -237,7 +237,8 @@ func (b *Build) abortLocked() {
 	}
 	b.state = stateDone
 	if b.early != nil {
-		<-b.early.done // its copy goes with the scratch directory
+		b.early.stop.Store(true)
+		<-b.early.done // its copy goes with the staging directory
 	}
 	b.closeDB()
 	for _, rf := range b.files {

@@ -10,6 +10,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -64,7 +65,7 @@ func moveSyncLater(src, dst string) (<-chan moved, error) {
 // synced), renames it to dst and removes src.
 func copyDurably(src, dst string) (FileSum, error) {
 	tmp := dst + ".copying"
-	sum, err := copySummed(src, tmp, true)
+	sum, err := copySummed(src, tmp, true, nil)
 	if err != nil {
 		return FileSum{}, err
 	}
@@ -75,11 +76,15 @@ func copyDurably(src, dst string) (FileSum, error) {
 	return sum, os.Remove(src)
 }
 
+// errCopyStopped is copySummed's error when its stop flag was raised.
+var errCopyStopped = errors.New("copy stopped")
+
 // copySummed copies src to dst (created, or truncated) and returns the sum
 // of the bytes it copied, so that no one reads either file again to check
-// it; with sync, dst is synced before it is closed. On error dst is
-// removed.
-func copySummed(src, dst string, sync bool) (sum FileSum, err error) {
+// it; with sync, dst is synced before it is closed. A stop flag (may be
+// nil) raised ends the copy with errCopyStopped at the next megabyte. On
+// error dst is removed.
+func copySummed(src, dst string, sync bool, stop *atomic.Bool) (sum FileSum, err error) {
 	in, err := os.Open(src)
 	if err != nil {
 		return FileSum{}, err
@@ -98,6 +103,9 @@ func copySummed(src, dst string, sync bool) (sum FileSum, err error) {
 	h := crc32.New(castagnoli)
 	buf := make([]byte, 1<<20)
 	for {
+		if stop != nil && stop.Load() {
+			return FileSum{}, errCopyStopped
+		}
 		n, rerr := in.Read(buf)
 		if n > 0 {
 			h.Write(buf[:n])

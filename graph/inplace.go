@@ -17,11 +17,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	kuzu "github.com/kuzudb/go-kuzu"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/internal/writeback"
 )
 
 // LoadStats says how Load filled the new database.
@@ -262,6 +264,47 @@ func doubleLiteral(f float64) string {
 	return lit
 }
 
+// narrow is a condition that every node of label l whose id is in ids
+// meets, for the WHERE of a statement that matches those nodes (as alias)
+// by an id taken from its UNWIND list: Kuzu 0.11 plans MATCH (n:L {id: x}),
+// x not a constant, as a scan of the whole table joined to the list (its
+// primary-key index serves constants only), and a constant condition on
+// the file path lets it skip most of the scan (kubernetes, 40 Function ids
+// and their edges: 23 ms → 4 ms a statement). "" when l has no file path
+// or an id does not tell its path (schema.SymbolPath). A condition that
+// missed a node would leave its rows unmatched, which the update notices:
+// set and planEdges read the nodes they change first ("not stored"), and
+// an edge not deleted or not created leaves its table's count off
+// (verifyCounts).
+func narrow(alias string, l schema.Label, ids []string) string {
+	if !l.IsSymbol() || len(ids) == 0 {
+		return ""
+	}
+	seen := map[string]bool{}
+	var paths []string
+	for _, id := range ids {
+		p, ok := schema.SymbolPath(id)
+		if !ok {
+			return ""
+		}
+		if !seen[p] {
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	return alias + ".filePath IN " + schema.QuoteList(paths)
+}
+
+// where is " WHERE " and the non-empty conditions joined by AND, or "".
+func where(conds ...string) string {
+	conds = slices.DeleteFunc(slices.Clone(conds), func(c string) bool { return c == "" })
+	if len(conds) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(conds, " AND ")
+}
+
 // edgeMove is an edge whose line is all that changed.
 type edgeMove struct {
 	from     string
@@ -283,6 +326,7 @@ type sourceEdge struct {
 func (u *updater) planEdges(p *inPlacePlan, kept map[string]int) (*edgeWork, error) {
 	w := &edgeWork{dropAll: map[schema.Label][]string{}, moves: map[string][]edgeMove{}, creates: map[string][][]byte{}}
 	now := map[string][]sourceEdge{} // diff node id → its edges now
+	tScan := time.Now()
 	for _, r := range schema.Rels {
 		for _, pair := range r.Pairs {
 			key := relKey(r.Type, pair.From, pair.To)
@@ -311,6 +355,7 @@ func (u *updater) planEdges(p *inPlacePlan, kept map[string]int) (*edgeWork, err
 			}
 		}
 	}
+	u.b.log.Debug("plan edges: rows scanned", "took", time.Since(tScan))
 	for _, t := range schema.NodeTables() {
 		l := t.Label
 		ids := make([]string, 0, len(p.diff[l]))
@@ -319,8 +364,8 @@ func (u *updater) planEdges(p *inPlacePlan, kept map[string]int) (*edgeWork, err
 		}
 		slices.Sort(ids)
 		for chunk := range slices.Chunk(ids, 500) {
-			stored, err := u.query(fmt.Sprintf("UNWIND %s AS i MATCH (n:%s {id: i})-[r]->(m) RETURN n.id, label(r), label(m), m.id, r.confidence, r.reason, r.step, r.line",
-				schema.QuoteList(chunk), l))
+			stored, err := u.query(fmt.Sprintf("UNWIND %s AS i MATCH (n:%s {id: i})-[r]->(m)%s RETURN n.id, label(r), label(m), m.id, r.confidence, r.reason, r.step, r.line",
+				schema.QuoteList(chunk), l, where(narrow("n", l, chunk))))
 			if err != nil {
 				return nil, fmt.Errorf("read the edges to compare: %w", err)
 			}
@@ -442,17 +487,21 @@ type inPlaceBase struct {
 	old    *rowDigest
 	hdr    digestHeader
 	fixed  time.Duration // the update's cost besides its statements
-	copied bool          // the live database is at dbPath, its sum checked
+	copied bool          // the live database is at inPlacePath, its sum checked
 	done   chan struct{} // closed once read (StartInPlace's goroutine)
+	stop   atomic.Bool   // raised by an abort: the copy ends early
 }
 
 // StartInPlace reads the base's row digest and copies its database for
 // the in-place load on a goroutine of its own, so that the copy overlaps
-// what the caller does before Load (index.Build: communities and
-// processes, which keep one core busy). Without a base (UpdateFrom) it
-// does nothing. Load waits for it; if the load does not go in place, the
-// copy is removed. The copy goes to the database's scratch file (on
-// /dev/shm as a rule), which no process's resident memory counts.
+// what the caller does before Load (index.Build: the parse, resolution
+// and processes). Without a base (UpdateFrom) it does nothing. Load waits
+// for it; if the load does not go in place, the copy is removed; an abort
+// stops it. The copy goes to staging (inPlacePath), and its pages start
+// for the disk at once: Kuzu's first write to the copy waits for every
+// page of it to be on disk (kubernetes' 200 MB just copied: 250-290 ms;
+// written back: 10-15 ms), so the earlier it starts the less the update
+// waits.
 func (b *Build) StartInPlace() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -463,16 +512,17 @@ func (b *Build) StartInPlace() {
 	b.early = e
 	go func() {
 		defer close(e.done)
-		r := b.readInPlaceBase(true)
+		r := b.readInPlaceBase(true, &e.stop)
 		e.why, e.old, e.hdr, e.fixed, e.copied = r.why, r.old, r.hdr, r.fixed, r.copied
 	}()
 }
 
 // readInPlaceBase checks that the base can be updated in place and reads
-// its digest; with copyDB, it also copies its database to dbPath. It reads
-// only what does not change while the build runs (b.base, b.root, b.dir,
-// the lock held), so it may run beside the build's other work.
-func (b *Build) readInPlaceBase(copyDB bool) *inPlaceBase {
+// its digest; with copyDB, it also copies its database to inPlacePath
+// (stop, which may be nil, ends the copy early). It reads only what does
+// not change while the build runs (b.base, b.root, b.dir, the lock held),
+// so it may run beside the build's other work.
+func (b *Build) readInPlaceBase(copyDB bool, stop *atomic.Bool) *inPlaceBase {
 	base := b.base
 	r := &inPlaceBase{}
 	t0 := time.Now()
@@ -507,8 +557,8 @@ func (b *Build) readInPlaceBase(copyDB bool) *inPlaceBase {
 	r.old, r.hdr = old, hdr
 	r.fixed = inPlaceFixed + time.Duration(fi.Size()>>20)*inPlacePerMiB
 	if copyDB {
-		if r.why = b.copyLive(); r.why != "" {
-			removeDBFiles(b.dbPath())
+		if r.why = b.copyLive(stop); r.why != "" {
+			removeDBFiles(b.inPlacePath())
 			return r
 		}
 		r.copied = true
@@ -517,14 +567,16 @@ func (b *Build) readInPlaceBase(copyDB bool) *inPlaceBase {
 	return r
 }
 
-// copyLive copies the base's database to dbPath, checking its sum as it
-// copies; it answers "" or why the base cannot serve.
-func (b *Build) copyLive() string {
+// copyLive copies the base's database to inPlacePath, checking its sum as
+// it copies, and starts writing the copy to disk; it answers "" or why the
+// base cannot serve. stop (may be nil) ends the copy early.
+func (b *Build) copyLive(stop *atomic.Bool) string {
 	base := b.base
-	sum, err := copySummed(filepath.Join(b.dir, base.DBFile), b.dbPath(), false)
+	sum, err := copySummed(filepath.Join(b.dir, base.DBFile), b.inPlacePath(), false, stop)
 	if err != nil {
 		return "copy the live database: " + err.Error()
 	}
+	writeback.StartPath(b.inPlacePath())
 	if err := compareSum(b.root, base.DBFile, sum, base.Sums[base.DBFile]); err != nil {
 		return "the live index does not verify: " + err.Error()
 	}
@@ -550,9 +602,9 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 	if ib != nil {
 		<-ib.done
 	} else {
-		ib = b.readInPlaceBase(false)
+		ib = b.readInPlaceBase(false, nil)
 	}
-	dst := b.dbPath()
+	dst := b.inPlacePath()
 	defer func() {
 		if why != "" || err != nil {
 			b.closeDB()
@@ -600,7 +652,7 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 		b.inPlaceStart = nil
 	}
 	if !ib.copied {
-		if why := b.copyLive(); why != "" {
+		if why := b.copyLive(nil); why != "" {
 			return why, nil
 		}
 		lap("copy")
@@ -761,7 +813,7 @@ func (u *updater) apply(p *inPlacePlan, w *edgeWork) error {
 	const batch = 1000
 	for _, t := range schema.NodeTables() {
 		for ids := range slices.Chunk(w.dropAll[t.Label], batch) {
-			if err := u.exec(fmt.Sprintf("UNWIND %s AS i MATCH (n:%s {id: i})-[r]->() DELETE r", schema.QuoteList(ids), t.Label)); err != nil {
+			if err := u.exec(fmt.Sprintf("UNWIND %s AS i MATCH (n:%s {id: i})-[r]->()%s DELETE r", schema.QuoteList(ids), t.Label, where(narrow("n", t.Label, ids)))); err != nil {
 				return err
 			}
 		}
@@ -782,7 +834,7 @@ func (u *updater) apply(p *inPlacePlan, w *edgeWork) error {
 	}
 	for _, t := range schema.NodeTables() {
 		for ids := range slices.Chunk(p.removed[t.Label], batch) {
-			if err := u.exec(fmt.Sprintf("UNWIND %s AS i MATCH (n:%s {id: i}) DETACH DELETE n", schema.QuoteList(ids), t.Label)); err != nil {
+			if err := u.exec(fmt.Sprintf("UNWIND %s AS i MATCH (n:%s {id: i})%s DETACH DELETE n", schema.QuoteList(ids), t.Label, where(narrow("n", t.Label, ids)))); err != nil {
 				return err
 			}
 		}
@@ -831,16 +883,18 @@ func (u *updater) apply(p *inPlacePlan, w *edgeWork) error {
 // move sets the lines of edges of rel pair p of rt that moved.
 func (u *updater) move(rt schema.RelType, p schema.Pair, moves []edgeMove) error {
 	var list strings.Builder
+	from := make([]string, len(moves))
 	for i, m := range moves {
 		if i > 0 {
 			list.WriteString(", ")
 		}
 		fmt.Fprintf(&list, "{`_src`: %s, `_dst`: %s, c: %s, reason: %s, step: %d, was: %d, now: %d}",
 			schema.Quote(m.from), schema.Quote(m.ident.to), doubleLiteral(m.ident.confidence), schema.Quote(m.ident.reason), m.ident.step, m.was, m.now)
+		from[i] = m.from
 	}
-	return u.exec(fmt.Sprintf("UNWIND [%s] AS e MATCH (a:%s {id: e.`_src`})-[r:%s]->(b:%s {id: e.`_dst`}) "+
-		"WHERE r.line = e.was AND r.confidence = e.c AND r.reason = e.reason AND r.step = e.step SET r.line = e.now",
-		list.String(), p.From, rt, p.To))
+	return u.exec(fmt.Sprintf("UNWIND [%s] AS e MATCH (a:%s {id: e.`_src`})-[r:%s]->(b:%s {id: e.`_dst`})%s SET r.line = e.now",
+		list.String(), p.From, rt, p.To,
+		where(narrow("a", p.From, from), "r.line = e.was AND r.confidence = e.c AND r.reason = e.reason AND r.step = e.step")))
 }
 
 // estimate is how long apply(p, w) should take, by the costs measured
@@ -894,7 +948,7 @@ func (u *updater) set(t schema.NodeTable, lines [][]byte) error {
 		rows[i] = m
 	}
 	var q strings.Builder
-	fmt.Fprintf(&q, "UNWIND %s AS i MATCH (n:%s {id: i}) RETURN n.id", schema.QuoteList(ids), t.Label)
+	fmt.Fprintf(&q, "UNWIND %s AS i MATCH (n:%s {id: i})%s RETURN n.id", schema.QuoteList(ids), t.Label, where(narrow("n", t.Label, ids)))
 	for _, c := range t.Columns[1:] {
 		fmt.Fprintf(&q, ", n.%s", c.Name)
 	}
@@ -915,12 +969,12 @@ func (u *updater) set(t schema.NodeTable, lines [][]byte) error {
 	type batch struct {
 		cols []string
 		list strings.Builder
-		n    int
+		ids  []string
 	}
 	batches := map[string]*batch{}
 	var order []string
 	flush := func(bt *batch) error {
-		if bt.n == 0 {
+		if len(bt.ids) == 0 {
 			return nil
 		}
 		var set strings.Builder
@@ -930,9 +984,9 @@ func (u *updater) set(t schema.NodeTable, lines [][]byte) error {
 			}
 			fmt.Fprintf(&set, "n.`%s` = r.`%s`", c, c)
 		}
-		stmt := fmt.Sprintf("UNWIND [%s] AS r MATCH (n:%s {id: r.`_id`}) SET %s", bt.list.String(), t.Label, set.String())
+		stmt := fmt.Sprintf("UNWIND [%s] AS r MATCH (n:%s {id: r.`_id`})%s SET %s", bt.list.String(), t.Label, where(narrow("n", t.Label, bt.ids)), set.String())
 		bt.list.Reset()
-		bt.n = 0
+		bt.ids = bt.ids[:0]
 		return u.exec(stmt)
 	}
 	for i, m := range rows {
@@ -970,11 +1024,11 @@ func (u *updater) set(t schema.NodeTable, lines [][]byte) error {
 			batches[key] = bt
 			order = append(order, key)
 		}
-		if bt.n > 0 {
+		if len(bt.ids) > 0 {
 			bt.list.WriteString(", ")
 		}
 		fmt.Fprintf(&bt.list, "{`_id`: %s%s}", schema.Quote(ids[i]), vals.String())
-		if bt.n++; bt.n >= createBatchRows || bt.list.Len() >= createBatchBytes {
+		if bt.ids = append(bt.ids, ids[i]); len(bt.ids) >= createBatchRows || bt.list.Len() >= createBatchBytes {
 			if err := flush(bt); err != nil {
 				return err
 			}
@@ -998,6 +1052,7 @@ func (u *updater) set(t schema.NodeTable, lines [][]byte) error {
 func (u *updater) create(lines [][]byte, p schema.Pair, rt schema.RelType, cols []schema.Column) error {
 	var list strings.Builder
 	n := 0
+	var srcs, dsts []string // the rel rows' ends, for narrow
 	flush := func() error {
 		if n == 0 {
 			return nil
@@ -1013,11 +1068,12 @@ func (u *updater) create(lines [][]byte, p schema.Pair, rt schema.RelType, cols 
 		if rt == "" {
 			stmt = fmt.Sprintf("UNWIND [%s] AS r CREATE (n:%s {%s})", list.String(), p.From, b.String())
 		} else {
-			stmt = fmt.Sprintf("UNWIND [%s] AS r MATCH (a:%s {id: r.`_src`}), (b:%s {id: r.`_dst`}) CREATE (a)-[:%s {%s}]->(b)",
-				list.String(), p.From, p.To, rt, b.String())
+			stmt = fmt.Sprintf("UNWIND [%s] AS r MATCH (a:%s {id: r.`_src`}), (b:%s {id: r.`_dst`})%s CREATE (a)-[:%s {%s}]->(b)",
+				list.String(), p.From, p.To, where(narrow("a", p.From, srcs), narrow("b", p.To, dsts)), rt, b.String())
 		}
 		list.Reset()
 		n = 0
+		srcs, dsts = srcs[:0], dsts[:0]
 		return u.exec(stmt)
 	}
 	for _, line := range lines {
@@ -1036,6 +1092,11 @@ func (u *updater) create(lines [][]byte, p schema.Pair, rt schema.RelType, cols 
 				return err
 			}
 			fmt.Fprintf(&list, "`_src`: %s, `_dst`: %s, ", from, to)
+			var src, dst string
+			if err := errors.Join(json.Unmarshal(m["from"], &src), json.Unmarshal(m["to"], &dst)); err != nil {
+				return err
+			}
+			srcs, dsts = append(srcs, src), append(dsts, dst)
 		}
 		if err := properties(&list, m, cols, "", ": ", false); err != nil {
 			return err

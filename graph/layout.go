@@ -283,9 +283,16 @@ func syncDir(dir string) error {
 
 // CompanionSuffixes are the files a build may attach to its database
 // (Build.Attach): PackSuffix, the search pack, FactsSuffix, the parse
-// results the next analyze reuses, and RowsSuffix, the row digest the next
-// analyze's in-place load compares its rows with (Commit writes it).
-var CompanionSuffixes = []string{PackSuffix, FactsSuffix, RowsSuffix}
+// results the next analyze reuses, ProcsSuffix, the communities and
+// processes the next analyze reuses when its call graph is the same, and
+// RowsSuffix, the row digest the next analyze's in-place load compares
+// its rows with (Commit writes it).
+var CompanionSuffixes = []string{PackSuffix, FactsSuffix, ProcsSuffix, RowsSuffix}
+
+// ProcsSuffix names the saved communities and processes beside a
+// database: db-<stamp>.kuzu.procs (processes.Result.Save, with the key of
+// the graph they were found on).
+const ProcsSuffix = ".procs"
 
 // FactsSuffix names the fact cache beside a database: db-<stamp>.kuzu.facts
 // (ingest.FactCache), every file's parse result keyed by its content hash.

@@ -44,11 +44,24 @@ func (b *Build) cleanStale() {
 }
 
 // dbPath is where the new database is built: in a scratch directory on a
-// memory file system when one is available (see workDir), else in staging.
+// memory file system when one is available (see workDir), else in staging;
+// a database updated in place is in staging (inPlacePath). Callers hold
+// b.mu.
 func (b *Build) dbPath() string {
-	if b.work != "" {
+	if b.work != "" && !b.stats.InPlace {
 		return filepath.Join(b.work, "db.kuzu")
 	}
+	return b.inPlacePath()
+}
+
+// inPlacePath is where an in-place load copies the live database and
+// updates it: in staging, on the index's own file system, not in the
+// scratch directory. An update writes a few pages, so Kuzu's syncs cost
+// little there; the copy's pages go to disk (writeback.StartPath) while the
+// build's other work runs; and Commit renames the file instead of copying
+// it off a memory file system and syncing every page of it then
+// (kubernetes: 200 MB, 0.5 s of the commit).
+func (b *Build) inPlacePath() string {
 	return filepath.Join(b.staging, "db.kuzu")
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 	"github.com/gitnexus/gitnexus/ingest/lang"
+	"github.com/gitnexus/gitnexus/internal/writeback"
 )
 
 // The fact cache keeps each file's parse result (its lang.Facts and parse
@@ -292,6 +293,9 @@ func (fw *factWriter) close() error {
 	}
 	if err == nil {
 		err = fw.w.Flush()
+	}
+	if err == nil {
+		writeback.Start(fw.f) // the commit syncs it (kubernetes: 135 MB)
 	}
 	if cerr := fw.f.Close(); err == nil {
 		err = cerr

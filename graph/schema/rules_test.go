@@ -58,3 +58,29 @@ func TestQuote(t *testing.T) {
 		t.Errorf("QuoteList = %s", got)
 	}
 }
+
+// TestSymbolPath: the path of an id SymbolID built comes back when the id
+// holds one "#"; a "#" in the path or the name makes it unknown, never
+// wrong.
+func TestSymbolPath(t *testing.T) {
+	for _, c := range []struct {
+		path, qual string
+		ok         bool
+	}{
+		{"pkg/a.go", "Engine.Run", true},
+		{"a.py", "f", true},
+		{"dir#1/a.go", "f", false},
+		{"a.cs", "op#x", false},
+	} {
+		id := SymbolID(c.path, c.qual, KindFunction, 2)
+		got, ok := SymbolPath(id)
+		if ok != c.ok || (ok && got != c.path) {
+			t.Errorf("SymbolPath(%q) = %q, %v; want %q, %v", id, got, ok, c.path, c.ok)
+		}
+	}
+	for _, id := range []string{"", "a.go", "README.md"} {
+		if p, ok := SymbolPath(id); ok {
+			t.Errorf("SymbolPath(%q) = %q, true; want not ok", id, p)
+		}
+	}
+}

@@ -9,7 +9,10 @@
 // Kuzu.
 package schema
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // Version is the version of everything an index stores, written into
 // meta.json: the node and relationship tables (DDL, from the records and
@@ -217,6 +220,17 @@ func SymbolID(path, qualifiedName string, kind Kind, overload int) string {
 		id += "~" + strconv.Itoa(overload)
 	}
 	return id
+}
+
+// SymbolPath is the path SymbolID built id from, when id tells it without
+// doubt: it holds exactly one "#" (a path or a qualified name with a "#"
+// of its own makes the split ambiguous, and ok is false).
+func SymbolPath(id string) (path string, ok bool) {
+	path, rest, found := strings.Cut(id, "#")
+	if !found || strings.Contains(rest, "#") {
+		return "", false
+	}
+	return path, true
 }
 
 // Qualify joins a qualifier and a name with "." ("Engine", "ServeHTTP" →

@@ -39,6 +39,29 @@ func TestReanalyzeEqualsColdBuild(t *testing.T) {
 			if _, err := Build(ctx, root, Options{SkipEmbeddings: true}); err != nil {
 				t.Fatal(err)
 			}
+			sameAsCold := func(what string) {
+				t.Helper()
+				cold := filepath.Join(t.TempDir(), name)
+				copyTree(t, root, cold)
+				if _, err := Build(ctx, cold, Options{SkipEmbeddings: true, Force: true}); err != nil {
+					t.Fatalf("%s: cold: %v", what, err)
+				}
+				a, b := dumpIndex(t, root), dumpIndex(t, cold)
+				if d := firstDiff(a, b); d != "" {
+					t.Fatalf("%s: the re-analyzed index differs from a cold build: %s", what, d)
+				}
+			}
+			// Every line of every source file moved down one: the call
+			// graph is the same, so are the processes (reused).
+			moveLines(t, root)
+			sum, err := Build(ctx, root, Options{SkipEmbeddings: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sum.Processes.Reused {
+				t.Errorf("lines moved: the live index's processes were not reused")
+			}
+			sameAsCold("lines moved")
 			for step := 0; step < 4; step++ {
 				changed, what := randomEdit(t, rng, root)
 				sum, err := Build(ctx, root, Options{SkipEmbeddings: true})
@@ -60,15 +83,7 @@ func TestReanalyzeEqualsColdBuild(t *testing.T) {
 				if sum.Parsed > changed {
 					t.Errorf("step %d (%s): %d files parsed, %d changed", step, what, sum.Parsed, changed)
 				}
-				cold := filepath.Join(t.TempDir(), name)
-				copyTree(t, root, cold)
-				if _, err := Build(ctx, cold, Options{SkipEmbeddings: true, Force: true}); err != nil {
-					t.Fatalf("step %d: cold: %v", step, err)
-				}
-				a, b := dumpIndex(t, root), dumpIndex(t, cold)
-				if d := firstDiff(a, b); d != "" {
-					t.Fatalf("step %d (%s): the re-analyzed index differs from a cold build: %s", step, what, d)
-				}
+				sameAsCold(fmt.Sprintf("step %d (%s)", step, what))
 			}
 		})
 	}
@@ -147,6 +162,34 @@ func garbleCompanion(t *testing.T, root, suffix string, seed int64) {
 // randomEdit changes the tree at root and returns how many indexed files
 // it changed (an upper bound on what a re-analyze must parse) and what it
 // did.
+// moveLines puts an empty line at the top of every source file under
+// root (.go, .py, .ts, .tsx, .js, .c, .h).
+func moveLines(t *testing.T, root string) {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".gitnexus" {
+			return filepath.SkipDir
+		}
+		switch filepath.Ext(p) {
+		case ".go", ".py", ".ts", ".tsx", ".js", ".c", ".h":
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			n++
+			return os.WriteFile(p, append([]byte("\n"), b...), 0o644)
+		}
+		return nil
+	})
+	if err != nil || n == 0 {
+		t.Fatalf("moveLines: %d files, %v", n, err)
+	}
+}
+
 func randomEdit(t *testing.T, rng *rand.Rand, root string) (int, string) {
 	t.Helper()
 	var files []string

@@ -73,6 +73,9 @@ type Stats struct {
 	SymbolsInCommunity int        `json:"symbols_in_community"`
 	Trace              TraceStats `json:"trace"`
 	Seconds            float64    `json:"seconds"`
+	// Reused: the result is the previous analyze's (LoadSaved), whose
+	// graph had this one's Key; Seconds is that run's.
+	Reused bool `json:"reused,omitempty"`
 }
 
 // Run detects communities, scores entry points and traces processes.

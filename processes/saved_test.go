@@ -1,0 +1,130 @@
+package processes
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// flowGraph is twoCliques with a flow through it: main → a3 → b0.
+func flowGraph() ([]Node, []Edge) {
+	ns, es := twoCliques()
+	ns = append(ns, fn("main", "cmd/main.go"))
+	es = append(es, call("main", "a3"), call("a3", "b0"), call("b0", "b1"))
+	return ns, es
+}
+
+// sameResult fails t unless a and b hold the same records and edges (the
+// rows a build writes), Stats aside.
+func sameResult(t *testing.T, a, b *Result) {
+	t.Helper()
+	js := func(v any) string {
+		out, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	if js(a.Communities) != js(b.Communities) || js(a.Processes) != js(b.Processes) ||
+		!reflect.DeepEqual(a.Edges(), b.Edges()) || !reflect.DeepEqual(a.Entries, b.Entries) {
+		t.Fatalf("results differ:\n%s\n%s", js(a.Processes), js(b.Processes))
+	}
+}
+
+// TestSavedResultIsRunsResult: a Result saved and loaded for a graph with
+// its key is Run's for that graph, rows and edges alike, and says it was
+// reused; a graph that differs only in its symbols' start lines has the
+// same key (no algorithm reads them), one with another edge another key.
+func TestSavedResultIsRunsResult(t *testing.T) {
+	ns, es := flowGraph()
+	g := NewGraph(ns, es)
+	want := Run(g, Options{})
+	if len(want.Processes) == 0 || len(want.Communities) == 0 {
+		t.Fatal("the fixture gives no processes or no communities")
+	}
+	path := filepath.Join(t.TempDir(), "procs")
+	key := g.Key(Options{})
+	if err := want.Save(path, key); err != nil {
+		t.Fatal(err)
+	}
+
+	moved := append([]Node(nil), ns...)
+	for i := range moved {
+		moved[i].StartLine += 10 * (i + 1)
+	}
+	g2 := NewGraph(moved, es)
+	if g2.Key(Options{}) != key {
+		t.Fatal("start lines changed the key")
+	}
+	got, err := LoadSaved(path, g2, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Stats.Reused || want.Stats.Reused {
+		t.Errorf("Reused: saved %v, loaded %v", want.Stats.Reused, got.Stats.Reused)
+	}
+	sameResult(t, got, Run(g2, Options{}))
+
+	for name, other := range map[string]*Graph{
+		"an edge more":       NewGraph(ns, append(append([]Edge(nil), es...), call("a1", "b2"))),
+		"a decorator":        NewGraph(append(append([]Node(nil), ns[:len(ns)-1]...), Node{ID: "main", Label: ns[0].Label, Kind: ns[0].Kind, Name: "main", FilePath: "cmd/main.go", Language: "go", Decorators: []string{"@x"}}), es),
+		"a lower confidence": NewGraph(ns, append(es[:len(es)-1:len(es)-1], Edge{From: "b0", To: "b1", Type: es[0].Type, Confidence: 0.5})),
+	} {
+		if k := other.Key(Options{}); k == key {
+			t.Errorf("%s: same key", name)
+		} else if _, err := LoadSaved(path, other, k); !errors.Is(err, ErrKeyDiffers) {
+			t.Errorf("%s: LoadSaved = %v, want ErrKeyDiffers", name, err)
+		}
+	}
+	if g.Key(Options{Trace: TraceOptions{MaxDepth: 3}}) == key {
+		t.Error("other options, same key")
+	}
+}
+
+// TestLoadSavedRefusesDamage: a truncated, flipped, foreign or
+// out-of-range file is an error, never a result.
+func TestLoadSavedRefusesDamage(t *testing.T) {
+	ns, es := flowGraph()
+	g := NewGraph(ns, es)
+	res := Run(g, Options{})
+	key := g.Key(Options{})
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good")
+	if err := res.Save(good, key); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped := append([]byte(nil), data...)
+	flipped[len(flipped)/2] ^= 0x20
+	// A small graph's key on a result whose indexes are the big graph's.
+	small := NewGraph(ns[:3], nil)
+	for name, b := range map[string][]byte{
+		"empty":     nil,
+		"truncated": data[:len(data)-9],
+		"flipped":   flipped,
+		"foreign":   []byte("{\"Key\": \"" + key + "\"}"),
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if r, err := LoadSaved(p, g, key); err == nil || r != nil {
+			t.Errorf("%s: loaded (%v)", name, err)
+		}
+	}
+	if _, err := LoadSaved(filepath.Join(dir, "missing"), g, key); err == nil {
+		t.Error("a missing file loaded")
+	}
+	if err := res.Save(filepath.Join(dir, "big"), small.Key(Options{})); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadSaved(filepath.Join(dir, "big"), small, small.Key(Options{})); err == nil {
+		t.Error("node indexes outside the graph loaded")
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
@@ -46,23 +47,19 @@ type rowDigest struct {
 	// broken: two ids of one label share a hash; the digest is not written
 	// and the next build loads every row.
 	broken bool
-	h      hash.Hash
-	sum    []byte
+	// brokenEdge: an edge's source has no entry (addEdge, concurrent);
+	// Prepare folds it into broken.
+	brokenEdge atomic.Bool
+	h          *edgeHasher // for hash64
 }
 
 func newRowDigest() *rowDigest {
-	return &rowDigest{nodes: map[schema.Label][]digestEntry{}, h: sha256.New()}
+	return &rowDigest{nodes: map[schema.Label][]digestEntry{}, h: newEdgeHasher()}
 }
 
-// hash64 is the first 8 bytes of the SHA-256 of the concatenated parts.
-func (d *rowDigest) hash64(parts ...[]byte) uint64 {
-	d.h.Reset()
-	for _, p := range parts {
-		d.h.Write(p)
-	}
-	d.sum = d.h.Sum(d.sum[:0])
-	return binary.LittleEndian.Uint64(d.sum)
-}
+// hash64 is the first 8 bytes of the SHA-256 of the concatenated parts
+// (not safe for concurrent use: addEdge takes a hasher of its own).
+func (d *rowDigest) hash64(parts ...[]byte) uint64 { return d.h.hash64(parts...) }
 
 func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
@@ -87,17 +84,37 @@ func (d *rowDigest) seal() {
 	}
 }
 
+// edgeHasher computes rowDigest's 64-bit hashes; one per goroutine
+// (Prepare checks the edge files a core at a time).
+type edgeHasher struct {
+	h   hash.Hash
+	sum []byte
+}
+
+func newEdgeHasher() *edgeHasher { return &edgeHasher{h: sha256.New()} }
+
+// hash64 is the first 8 bytes of the SHA-256 of the concatenated parts.
+func (h *edgeHasher) hash64(parts ...[]byte) uint64 {
+	h.h.Reset()
+	for _, p := range parts {
+		h.h.Write(p)
+	}
+	h.sum = h.h.Sum(h.sum[:0])
+	return binary.LittleEndian.Uint64(h.sum)
+}
+
 // addEdge adds a loaded edge (from a node of label from, of rel key key)
-// to its source node's edge sum.
-func (d *rowDigest) addEdge(from schema.Label, fromID, key string, line []byte) {
-	i, ok := d.at[from][d.hash64(bytesOf(fromID))]
+// to its source node's edge sum, hashing with h. Safe for concurrent use
+// after seal: the sums and counts are added atomically (sums commute).
+func (d *rowDigest) addEdge(h *edgeHasher, from schema.Label, fromID, key string, line []byte) {
+	i, ok := d.at[from][h.hash64(bytesOf(fromID))]
 	if !ok {
-		d.broken = true // Load keeps only edges whose endpoints are nodes
+		d.brokenEdge.Store(true) // Load keeps only edges whose endpoints are nodes
 		return
 	}
 	e := &d.nodes[from][i]
-	e.out += d.hash64(bytesOf(key), []byte{0}, line)
-	e.outN++
+	atomic.AddUint64(&e.out, h.hash64(bytesOf(key), []byte{0}, line))
+	atomic.AddUint32(&e.outN, 1)
 }
 
 // rowsMagic starts a row digest file; the format is this file's alone.

@@ -39,10 +39,10 @@ func (s idSet) has(l schema.Label, id string) bool {
 
 // filterDangling streams rf, of rel type rt, and checks every edge's
 // endpoints against the id sets of pair p; the sound ones go into the row
-// digest. It returns the file to COPY (rf's own when every edge is
-// sound, else a filtered copy), the edges kept, and a few dropped ones for
-// the log.
-func (b *Build) filterDangling(rf *rowFile, rt schema.RelType, p schema.Pair) (path string, kept int, sample string, err error) {
+// digest (hashed with h). It returns the file to COPY (rf's own when every
+// edge is sound, else a filtered copy), the edges kept, and a few dropped
+// ones for the log. Calls on different files may run at once.
+func (b *Build) filterDangling(h *edgeHasher, rf *rowFile, rt schema.RelType, p schema.Pair) (path string, kept int, sample string, err error) {
 	// sound reports whether the edge on line has both endpoints, and its source.
 	sound := func(line []byte) (from string, ok bool, err error) {
 		e, err := parseEdgeLine(line)
@@ -57,7 +57,7 @@ func (b *Build) filterDangling(rf *rowFile, rt schema.RelType, p schema.Pair) (p
 	err = eachLine(rf.path, func(line []byte) error {
 		from, ok, err := sound(line)
 		if ok {
-			b.digest.addEdge(p.From, from, key, line)
+			b.digest.addEdge(h, p.From, from, key, line)
 		}
 		if !ok && err == nil {
 			dangling++

@@ -23,7 +23,6 @@ import (
 	kuzu "github.com/kuzudb/go-kuzu"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
-	"github.com/gitnexus/gitnexus/internal/writeback"
 )
 
 // LoadStats says how Load filled the new database.
@@ -497,11 +496,10 @@ type inPlaceBase struct {
 // what the caller does before Load (index.Build: the parse, resolution
 // and processes). Without a base (UpdateFrom) it does nothing. Load waits
 // for it; if the load does not go in place, the copy is removed; an abort
-// stops it. The copy goes to staging (inPlacePath), and its pages start
-// for the disk at once: Kuzu's first write to the copy waits for every
-// page of it to be on disk (kubernetes' 200 MB just copied: 250-290 ms;
-// written back: 10-15 ms), so the earlier it starts the less the update
-// waits.
+// stops it. The copy goes to staging (inPlacePath) and is synced at
+// once: Kuzu's first write to the copy waits for every page of it to be
+// on disk (kubernetes' 200 MB just copied: 250-290 ms; synced: 10-15 ms),
+// so the earlier that happens the less the update waits.
 func (b *Build) StartInPlace() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -568,15 +566,17 @@ func (b *Build) readInPlaceBase(copyDB bool, stop *atomic.Bool) *inPlaceBase {
 }
 
 // copyLive copies the base's database to inPlacePath, checking its sum as
-// it copies, and starts writing the copy to disk; it answers "" or why the
-// base cannot serve. stop (may be nil) ends the copy early.
+// it copies, and syncs the copy; it answers "" or why the base cannot
+// serve. stop (may be nil) ends the copy early. Kuzu's first write to the
+// copy would wait for every page of it to reach the disk anyway (its
+// commit syncs the file): synced here, on StartInPlace's goroutine, the
+// wait overlaps the parse instead of holding up the update.
 func (b *Build) copyLive(stop *atomic.Bool) string {
 	base := b.base
-	sum, err := copySummed(filepath.Join(b.dir, base.DBFile), b.inPlacePath(), false, stop)
+	sum, err := copySummed(filepath.Join(b.dir, base.DBFile), b.inPlacePath(), true, stop)
 	if err != nil {
 		return "copy the live database: " + err.Error()
 	}
-	writeback.StartPath(b.inPlacePath())
 	if err := compareSum(b.root, base.DBFile, sum, base.Sums[base.DBFile]); err != nil {
 		return "the live index does not verify: " + err.Error()
 	}
@@ -882,19 +882,41 @@ func (u *updater) apply(p *inPlacePlan, w *edgeWork) error {
 
 // move sets the lines of edges of rel pair p of rt that moved.
 func (u *updater) move(rt schema.RelType, p schema.Pair, moves []edgeMove) error {
-	var list strings.Builder
+	rows := make([][]json.RawMessage, len(moves))
 	from := make([]string, len(moves))
 	for i, m := range moves {
-		if i > 0 {
-			list.WriteString(", ")
+		var err error
+		if rows[i], err = jsonValues(m.from, m.ident.to, m.ident.confidence, m.ident.reason, m.ident.step, m.was, m.now); err != nil {
+			return err
 		}
-		fmt.Fprintf(&list, "{`_src`: %s, `_dst`: %s, c: %s, reason: %s, step: %d, was: %d, now: %d}",
-			schema.Quote(m.from), schema.Quote(m.ident.to), doubleLiteral(m.ident.confidence), schema.Quote(m.ident.reason), m.ident.step, m.was, m.now)
 		from[i] = m.from
 	}
-	return u.exec(fmt.Sprintf("UNWIND [%s] AS e MATCH (a:%s {id: e.`_src`})-[r:%s]->(b:%s {id: e.`_dst`})%s SET r.line = e.now",
-		list.String(), p.From, rt, p.To,
-		where(narrow("a", p.From, from), "r.line = e.was AND r.confidence = e.c AND r.reason = e.reason AND r.step = e.step")))
+	e, err := unwindRows("e", moveColumns, rows)
+	if err != nil {
+		return err
+	}
+	f := e.field
+	return u.exec(fmt.Sprintf("%s MATCH (a:%s {id: %s})-[r:%s]->(b:%s {id: %s})%s SET r.line = %s",
+		e.clause, p.From, f["src"], rt, p.To, f["dst"],
+		where(narrow("a", p.From, from), fmt.Sprintf("r.line = %s AND r.confidence = %s AND r.reason = %s AND r.step = %s",
+			f["was"], f["c"], f["reason"], f["step"])), f["now"]))
+}
+
+// moveColumns are the fields of move's rows.
+var moveColumns = []schema.Column{{Name: "src", Type: "STRING"}, {Name: "dst", Type: "STRING"}, {Name: "c", Type: "DOUBLE"},
+	{Name: "reason", Type: "STRING"}, {Name: "step", Type: "INT64"}, {Name: "was", Type: "INT64"}, {Name: "now", Type: "INT64"}}
+
+// jsonValues is vs as JSON values, a row for unwindRows.
+func jsonValues(vs ...any) ([]json.RawMessage, error) {
+	row := make([]json.RawMessage, len(vs))
+	for i, v := range vs {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		row[i] = b
+	}
+	return row, nil
 }
 
 // estimate is how long apply(p, w) should take, by the costs measured
@@ -963,13 +985,14 @@ func (u *updater) set(t schema.NodeTable, lines [][]byte) error {
 		}
 	}
 	// The nodes are set in batches, one statement per set of columns that
-	// differ (most often startLine and endLine alone), an UNWIND of
-	// literal maps as create's: prometheus's one-line edit moved 107
+	// differ (most often startLine and endLine alone), an UNWIND of their
+	// rows (unwindRows) as create's: prometheus's one-line edit moved 107
 	// functions, 107 statements and 84 ms one by one.
 	type batch struct {
-		cols []string
-		list strings.Builder
-		ids  []string
+		cols  []schema.Column // id, then the columns set
+		rows  [][]json.RawMessage
+		ids   []string
+		bytes int
 	}
 	batches := map[string]*batch{}
 	var order []string
@@ -977,16 +1000,19 @@ func (u *updater) set(t schema.NodeTable, lines [][]byte) error {
 		if len(bt.ids) == 0 {
 			return nil
 		}
+		r, err := unwindRows("r", bt.cols, bt.rows)
+		if err != nil {
+			return err
+		}
 		var set strings.Builder
-		for i, c := range bt.cols {
+		for i, c := range bt.cols[1:] {
 			if i > 0 {
 				set.WriteString(", ")
 			}
-			fmt.Fprintf(&set, "n.`%s` = r.`%s`", c, c)
+			fmt.Fprintf(&set, "n.`%s` = %s", c.Name, r.field[c.Name])
 		}
-		stmt := fmt.Sprintf("UNWIND [%s] AS r MATCH (n:%s {id: r.`_id`})%s SET %s", bt.list.String(), t.Label, where(narrow("n", t.Label, bt.ids)), set.String())
-		bt.list.Reset()
-		bt.ids = bt.ids[:0]
+		stmt := fmt.Sprintf("%s MATCH (n:%s {id: %s})%s SET %s", r.clause, t.Label, r.field["id"], where(narrow("n", t.Label, bt.ids)), set.String())
+		bt.rows, bt.ids, bt.bytes = bt.rows[:0], bt.ids[:0], 0
 		return u.exec(stmt)
 	}
 	for i, m := range rows {
@@ -994,11 +1020,13 @@ func (u *updater) set(t schema.NodeTable, lines [][]byte) error {
 		if !ok {
 			return fmt.Errorf("%s %s is not stored", t.Label, ids[i])
 		}
-		var cols []string
-		var vals strings.Builder
+		cols := []schema.Column{t.Columns[0]}
+		row := []json.RawMessage{m["id"]}
+		size := len(m["id"])
 		for k, c := range t.Columns[1:] {
 			now := "NULL"
-			if raw, ok := m[c.Name]; ok {
+			raw, ok := m[c.Name]
+			if ok {
 				var err error
 				if now, err = schema.Literal(c.Type, raw); err != nil {
 					return fmt.Errorf("%s: %w", c.Name, err)
@@ -1011,24 +1039,25 @@ func (u *updater) set(t schema.NodeTable, lines [][]byte) error {
 			if now == was {
 				continue
 			}
-			cols = append(cols, c.Name)
-			fmt.Fprintf(&vals, ", `%s`: %s", c.Name, now)
+			cols = append(cols, c)
+			row = append(row, raw) // nil when absent: NULL
+			size += len(raw)
 		}
-		if len(cols) == 0 {
+		if len(cols) == 1 {
 			continue
 		}
-		key := strings.Join(cols, ",")
-		bt := batches[key]
+		var key strings.Builder
+		for _, c := range cols[1:] {
+			key.WriteString(c.Name + ",")
+		}
+		bt := batches[key.String()]
 		if bt == nil {
 			bt = &batch{cols: cols}
-			batches[key] = bt
-			order = append(order, key)
+			batches[key.String()] = bt
+			order = append(order, key.String())
 		}
-		if len(bt.ids) > 0 {
-			bt.list.WriteString(", ")
-		}
-		fmt.Fprintf(&bt.list, "{`_id`: %s%s}", schema.Quote(ids[i]), vals.String())
-		if bt.ids = append(bt.ids, ids[i]); len(bt.ids) >= createBatchRows || bt.list.Len() >= createBatchBytes {
+		bt.rows, bt.ids, bt.bytes = append(bt.rows, row), append(bt.ids, ids[i]), bt.bytes+size
+		if len(bt.ids) >= createBatchRows || bt.bytes >= createBatchBytes {
 			if err := flush(bt); err != nil {
 				return err
 			}
@@ -1050,30 +1079,36 @@ func (u *updater) set(t schema.NodeTable, lines [][]byte) error {
 // rows rewrites the table (prometheus: 300 ms, and more than a 160 MiB
 // buffer pool), where a batched CREATE costs about 0.7 ms a row.
 func (u *updater) create(lines [][]byte, p schema.Pair, rt schema.RelType, cols []schema.Column) error {
-	var list strings.Builder
-	n := 0
+	all := cols // the row's fields: the edge's ends first
+	if rt != "" {
+		all = append([]schema.Column{{Name: "_src", Type: "STRING"}, {Name: "_dst", Type: "STRING"}}, cols...)
+	}
+	var rows [][]json.RawMessage
 	var srcs, dsts []string // the rel rows' ends, for narrow
+	size := 0
 	flush := func() error {
-		if n == 0 {
+		if len(rows) == 0 {
 			return nil
+		}
+		r, err := unwindRows("r", all, rows)
+		if err != nil {
+			return err
 		}
 		var b strings.Builder
 		for i, c := range cols {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(&b, "`%s`: r.`%s`", c.Name, c.Name)
+			fmt.Fprintf(&b, "`%s`: %s", c.Name, r.field[c.Name])
 		}
 		var stmt string
 		if rt == "" {
-			stmt = fmt.Sprintf("UNWIND [%s] AS r CREATE (n:%s {%s})", list.String(), p.From, b.String())
+			stmt = fmt.Sprintf("%s CREATE (n:%s {%s})", r.clause, p.From, b.String())
 		} else {
-			stmt = fmt.Sprintf("UNWIND [%s] AS r MATCH (a:%s {id: r.`_src`}), (b:%s {id: r.`_dst`})%s CREATE (a)-[:%s {%s}]->(b)",
-				list.String(), p.From, p.To, where(narrow("a", p.From, srcs), narrow("b", p.To, dsts)), rt, b.String())
+			stmt = fmt.Sprintf("%s MATCH (a:%s {id: %s}), (b:%s {id: %s})%s CREATE (a)-[:%s {%s}]->(b)",
+				r.clause, p.From, r.field["_src"], p.To, r.field["_dst"], where(narrow("a", p.From, srcs), narrow("b", p.To, dsts)), rt, b.String())
 		}
-		list.Reset()
-		n = 0
-		srcs, dsts = srcs[:0], dsts[:0]
+		rows, srcs, dsts, size = rows[:0], srcs[:0], dsts[:0], 0
 		return u.exec(stmt)
 	}
 	for _, line := range lines {
@@ -1081,28 +1116,20 @@ func (u *updater) create(lines [][]byte, p schema.Pair, rt schema.RelType, cols 
 		if err != nil {
 			return err
 		}
-		if n > 0 {
-			list.WriteString(", ")
-		}
-		list.WriteString("{")
+		row := make([]json.RawMessage, 0, len(all))
 		if rt != "" {
-			from, err1 := schema.Literal("STRING", m["from"])
-			to, err2 := schema.Literal("STRING", m["to"])
-			if err := errors.Join(err1, err2); err != nil {
-				return err
-			}
-			fmt.Fprintf(&list, "`_src`: %s, `_dst`: %s, ", from, to)
 			var src, dst string
 			if err := errors.Join(json.Unmarshal(m["from"], &src), json.Unmarshal(m["to"], &dst)); err != nil {
-				return err
+				return fmt.Errorf("edge row: %w", err)
 			}
 			srcs, dsts = append(srcs, src), append(dsts, dst)
+			row = append(row, m["from"], m["to"])
 		}
-		if err := properties(&list, m, cols, "", ": ", false); err != nil {
-			return err
+		for _, c := range cols {
+			row = append(row, m[c.Name]) // nil when absent: NULL
 		}
-		list.WriteString("}")
-		if n++; n >= createBatchRows || list.Len() >= createBatchBytes {
+		rows = append(rows, row)
+		if size += len(line); len(rows) >= createBatchRows || size >= createBatchBytes {
 			if err := flush(); err != nil {
 				return err
 			}
@@ -1118,34 +1145,6 @@ func rowFields(line []byte) (map[string]json.RawMessage, error) {
 		return nil, fmt.Errorf("decode row: %w", err)
 	}
 	return m, nil
-}
-
-// properties renders cols of row m as "name: literal" pairs (sep ": ") or
-// "n.name = literal" assignments (sep " = ", prefix "n."), skipping id when
-// skipID.
-func properties(b *strings.Builder, m map[string]json.RawMessage, cols []schema.Column, prefix, sep string, skipID bool) error {
-	first := true
-	for _, c := range cols {
-		if skipID && c.Name == "id" {
-			continue
-		}
-		v := "NULL"
-		if raw, ok := m[c.Name]; ok {
-			var err error
-			if v, err = schema.Literal(c.Type, raw); err != nil {
-				return fmt.Errorf("%s: %w", c.Name, err)
-			}
-		}
-		if !first {
-			b.WriteString(", ")
-		}
-		first = false
-		b.WriteString(prefix)
-		b.WriteString("`" + c.Name + "`")
-		b.WriteString(sep)
-		b.WriteString(v)
-	}
-	return nil
 }
 
 func abs(n int) int {

@@ -57,10 +57,10 @@ func (b *Build) dbPath() string {
 // inPlacePath is where an in-place load copies the live database and
 // updates it: in staging, on the index's own file system, not in the
 // scratch directory. An update writes a few pages, so Kuzu's syncs cost
-// little there; the copy's pages go to disk (writeback.StartPath) while the
-// build's other work runs; and Commit renames the file instead of copying
-// it off a memory file system and syncing every page of it then
-// (kubernetes: 200 MB, 0.5 s of the commit).
+// little there; the copy is synced (copyLive) while the build's other
+// work runs; and Commit renames the file instead of copying it off a
+// memory file system and syncing every page of it then (kubernetes:
+// 200 MB, 0.5 s of the commit).
 func (b *Build) inPlacePath() string {
 	return filepath.Join(b.staging, "db.kuzu")
 }

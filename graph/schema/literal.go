@@ -102,3 +102,43 @@ func Literal(typ string, raw json.RawMessage) (string, error) {
 	}
 	return "", fmt.Errorf("literal: no literal form for Kuzu type %s", typ)
 }
+
+// Plain renders raw (as Literal takes it) as text that CAST(text AS typ)
+// reads back as the value Literal's literal stands for, for statements
+// that carry many rows in one string (graph's unwindRows): integers and
+// booleans as written, doubles in their shortest exact form, strings as
+// they are, NUL dropped as Quote drops it. ok is false for a value with
+// no such form (JSON null, a STRING[]).
+func Plain(typ string, raw json.RawMessage) (text string, ok bool, err error) {
+	s := strings.TrimSpace(string(raw))
+	if s == "null" {
+		return "", false, nil
+	}
+	switch typ {
+	case "STRING":
+		var v string
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return "", false, fmt.Errorf("plain %s: %w", typ, err)
+		}
+		return strings.ReplaceAll(v, "\x00", ""), true, nil
+	case "INT64":
+		if _, err := strconv.ParseInt(s, 10, 64); err != nil {
+			return "", false, fmt.Errorf("plain %s: %w", typ, err)
+		}
+		return s, true, nil
+	case "DOUBLE":
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return "", false, fmt.Errorf("plain %s: %w", typ, err)
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64), true, nil
+	case "BOOLEAN":
+		if s != "true" && s != "false" {
+			return "", false, fmt.Errorf("plain %s: %q", typ, s)
+		}
+		return s, true, nil
+	case "STRING[]":
+		return "", false, nil
+	}
+	return "", false, fmt.Errorf("plain: no text form for Kuzu type %s", typ)
+}

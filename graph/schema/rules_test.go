@@ -84,3 +84,25 @@ func TestSymbolPath(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainRefusesWhatHasNoText: null and lists have no text form; a
+// value that does not fit its type is an error; doubles come out in their
+// shortest exact form.
+func TestPlainRefusesWhatHasNoText(t *testing.T) {
+	for _, c := range []struct{ typ, raw string }{{"STRING", "null"}, {"INT64", " null"}, {"STRING[]", `["a"]`}} {
+		if _, ok, err := Plain(c.typ, []byte(c.raw)); ok || err != nil {
+			t.Errorf("Plain(%s, %s): ok %v, err %v; want not ok, no error", c.typ, c.raw, ok, err)
+		}
+	}
+	for _, c := range []struct{ typ, raw string }{{"INT64", "1.5"}, {"BOOLEAN", "1"}, {"STRING", "3"}, {"FLOAT[3]", "[1,2,3]"}} {
+		if _, _, err := Plain(c.typ, []byte(c.raw)); err == nil {
+			t.Errorf("Plain(%s, %s): no error", c.typ, c.raw)
+		}
+	}
+	if s, ok, _ := Plain("DOUBLE", []byte("0.10000000000000000555")); !ok || s != "0.1" {
+		t.Errorf("Plain(DOUBLE, 0.1...) = %q, %v", s, ok)
+	}
+	if s, ok, _ := Plain("STRING", []byte(`"a\u0000b"`)); !ok || s != "ab" {
+		t.Errorf("Plain(STRING, a NUL b) = %q, %v", s, ok)
+	}
+}

@@ -192,14 +192,22 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	// A keyword-only build over a keyword-only index by the same gitnexus
 	// updates a copy of the live database in place (graph.Build.UpdateFrom:
 	// the same rows, loaded as a difference); vectors are never updated in
-	// place. The live database is copied, and its copy written back to
-	// disk, while the tree is parsed and processes are worked out (when
-	// nothing changed, the abort stops the copy).
-	if !opts.Force && emb == nil && sameBuild(live, stamp) && live.Embeddings.Count == 0 {
+	// place. The live database is copied, and the copy synced, while the
+	// tree is parsed and processes are worked out: from the first file
+	// whose content the live index does not have (a tree where nothing
+	// changed costs no copy), else once ingest is done.
+	inPlace := !opts.Force && emb == nil && sameBuild(live, stamp) && live.Embeddings.Count == 0
+	var seen func(path, hash string)
+	if inPlace {
 		b.UpdateFrom(live)
-		b.StartInPlace()
+		seen = func(path, hash string) {
+			if live.Files[path] != hash {
+				b.StartInPlace() // once: later calls do nothing
+			}
+		}
 	}
 	res, err := ingest.Run(ctx, root, emb.sink(b), ingest.Options{
+		Seen:       seen,
 		Discover:   opts.Discover,
 		Workers:    opts.Workers,
 		Progress:   progress,
@@ -235,6 +243,10 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		} else {
 			return keepLive(b, live, res, start, peak, embeddings)
 		}
+	}
+
+	if inPlace {
+		b.StartInPlace() // a no-op when ingest started it
 	}
 
 	// 3. Communities and processes over the call graph ingest kept (the

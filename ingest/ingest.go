@@ -57,6 +57,9 @@ type Options struct {
 	// Resolved, when set, is called once resolution is done, while every
 	// raw reference is still held: the run's memory peak (for profiling).
 	Resolved func()
+	// Seen, when set, is called with each file's path and content hash
+	// (Stats.FileHashes) as the parse reaches it, in path order.
+	Seen func(path, hash string)
 }
 
 // Result is what a run produced besides the records it streamed.
@@ -157,6 +160,9 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 			st.Reused++
 		} else if r.err == nil && r.status != schema.ParseNoGrammar {
 			st.Parsed++
+		}
+		if opts.Seen != nil {
+			opts.Seen(r.node.Path, r.node.ContentHash)
 		}
 		if fw != nil && r.record != nil {
 			if err := fw.add(r.node.Path, r.facts.Language, r.node.ContentHash, r.record); err != nil {

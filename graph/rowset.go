@@ -218,6 +218,15 @@ func (r *Rows) NodeRowHashes(l schema.Label) []uint64 { return r.hashes[l] }
 // skipped rows: Build.EachEdge then refuses).
 func (r *Rows) Counts() map[string]int { return maps.Clone(r.counts) }
 
+// Total is the number of rows of every table.
+func (r *Rows) Total() int {
+	n := 0
+	for _, c := range r.counts {
+		n += c
+	}
+	return n
+}
+
 // Query answers ErrRowsOnly: the view has no database.
 func (r *Rows) Query(context.Context, string, map[string]any) (*Result, error) {
 	return nil, ErrRowsOnly

@@ -321,7 +321,11 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	}
 	side := &sidePack{}
 	rows, staging := b.Rows(), b.StagingDir()
-	b.WhenInPlace(func() { side.start(ctx, rows, basePack, staging) })
+	if rows != nil && rows.Total() <= sidePackRows {
+		side.start(ctx, rows, basePack, staging)
+	} else {
+		b.WhenInPlace(func() { side.start(ctx, rows, basePack, staging) })
+	}
 	if err := b.Load(ctx, progress); err != nil {
 		side.stop()
 		return nil, fmt.Errorf("load graph: %w", err)
@@ -640,6 +644,12 @@ type sidePack struct {
 }
 
 // start builds the pack on its own goroutine. Called at most once.
+// sidePackRows: a build of at most this many rows (prometheus: about
+// 60k) builds its pack beside a full load too, where its memory is small
+// beside the load's; a larger one (kubernetes: about 330k) only beside an
+// update in place.
+const sidePackRows = 150_000
+
 func (s *sidePack) start(ctx context.Context, rows *graph.Rows, base, dir string) {
 	if rows == nil {
 		return

@@ -363,8 +363,12 @@ func (u *updater) planEdges(p *inPlacePlan, kept map[string]int) (*edgeWork, err
 		}
 		slices.Sort(ids)
 		for chunk := range slices.Chunk(ids, 500) {
-			stored, err := u.query(fmt.Sprintf("UNWIND %s AS i MATCH (n:%s {id: i})-[r]->(m)%s RETURN n.id, label(r), label(m), m.id, r.confidence, r.reason, r.step, r.line",
-				schema.QuoteList(chunk), l, where(narrow("n", l, chunk))))
+			in, err := unwindIDs("i", chunk)
+			if err != nil {
+				return nil, err
+			}
+			stored, err := u.query(fmt.Sprintf("%s MATCH (n:%s {id: %s})-[r]->(m)%s RETURN n.id, label(r), label(m), m.id, r.confidence, r.reason, r.step, r.line",
+				in.clause, l, in.field["id"], where(narrow("n", l, chunk))))
 			if err != nil {
 				return nil, fmt.Errorf("read the edges to compare: %w", err)
 			}
@@ -813,7 +817,11 @@ func (u *updater) apply(p *inPlacePlan, w *edgeWork) error {
 	const batch = 1000
 	for _, t := range schema.NodeTables() {
 		for ids := range slices.Chunk(w.dropAll[t.Label], batch) {
-			if err := u.exec(fmt.Sprintf("UNWIND %s AS i MATCH (n:%s {id: i})-[r]->()%s DELETE r", schema.QuoteList(ids), t.Label, where(narrow("n", t.Label, ids)))); err != nil {
+			in, err := unwindIDs("i", ids)
+			if err != nil {
+				return err
+			}
+			if err := u.exec(fmt.Sprintf("%s MATCH (n:%s {id: %s})-[r]->()%s DELETE r", in.clause, t.Label, in.field["id"], where(narrow("n", t.Label, ids)))); err != nil {
 				return err
 			}
 		}
@@ -834,7 +842,11 @@ func (u *updater) apply(p *inPlacePlan, w *edgeWork) error {
 	}
 	for _, t := range schema.NodeTables() {
 		for ids := range slices.Chunk(p.removed[t.Label], batch) {
-			if err := u.exec(fmt.Sprintf("UNWIND %s AS i MATCH (n:%s {id: i})%s DETACH DELETE n", schema.QuoteList(ids), t.Label, where(narrow("n", t.Label, ids)))); err != nil {
+			in, err := unwindIDs("i", ids)
+			if err != nil {
+				return err
+			}
+			if err := u.exec(fmt.Sprintf("%s MATCH (n:%s {id: %s})%s DETACH DELETE n", in.clause, t.Label, in.field["id"], where(narrow("n", t.Label, ids)))); err != nil {
 				return err
 			}
 		}
@@ -970,7 +982,11 @@ func (u *updater) set(t schema.NodeTable, lines [][]byte) error {
 		rows[i] = m
 	}
 	var q strings.Builder
-	fmt.Fprintf(&q, "UNWIND %s AS i MATCH (n:%s {id: i})%s RETURN n.id", schema.QuoteList(ids), t.Label, where(narrow("n", t.Label, ids)))
+	in, err := unwindIDs("i", ids)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(&q, "%s MATCH (n:%s {id: %s})%s RETURN n.id", in.clause, t.Label, in.field["id"], where(narrow("n", t.Label, ids)))
 	for _, c := range t.Columns[1:] {
 		fmt.Fprintf(&q, ", n.%s", c.Name)
 	}

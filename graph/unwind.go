@@ -111,3 +111,16 @@ func unwindText(alias string, cols []schema.Column, rows [][]json.RawMessage) (u
 	}
 	return u, true, nil
 }
+
+// unwindIDs is unwindRows of ids, one STRING column "id".
+func unwindIDs(alias string, ids []string) (unwound, error) {
+	rows := make([][]json.RawMessage, len(ids))
+	for i, id := range ids {
+		b, err := json.Marshal(id)
+		if err != nil {
+			return unwound{}, err
+		}
+		rows[i] = []json.RawMessage{b}
+	}
+	return unwindRows(alias, []schema.Column{{Name: "id", Type: "STRING"}}, rows)
+}

@@ -163,7 +163,8 @@ func searchRepo(ctx context.Context, root string, in tools.QueryInput) (res *que
 	}()
 	// The search needs the live pack's name, not the list of every indexed
 	// file: that is read, and the repository stat'ed against it (whether
-	// it moved on), beside the search, on the other core.
+	// it moved on), beside the search, on the other core, unless a command
+	// checked this index less than two seconds ago (graph.CheckStaleShared).
 	meta, err := graph.ReadMetaHead(root)
 	if err != nil {
 		return nil, queryError(err)
@@ -172,9 +173,7 @@ func searchRepo(ctx context.Context, root string, in tools.QueryInput) (res *que
 	staleDone := make(chan struct{})
 	go func() {
 		defer close(staleDone)
-		if m, paths, err := graph.ReadMetaPaths(root); err == nil && m.DBFile == meta.DBFile {
-			stale = graph.CheckStalePaths(root, m, paths)
-		}
+		stale = graph.CheckStaleShared(root, meta)
 	}()
 	t0 := time.Now()
 	pack, err := query.MapPack(graph.CompanionPath(root, meta, graph.PackSuffix))

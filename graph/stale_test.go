@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
 func runGitIn(t *testing.T, dir string, args ...string) string {
@@ -187,5 +189,71 @@ func TestStatIndexedIsEach(t *testing.T) {
 	}
 	if want := "a/b,l"; strings.Join(d1, ",") != want {
 		t.Errorf("newer directories %v, want %s", d1, want)
+	}
+}
+
+// TestCheckStaleShared: the answer of one check is taken by the next
+// within staleTTL (a file touched in between is not seen), a fresh check
+// is made after it, for another database, for a future or damaged record,
+// and a read-only index directory still gets answers.
+func TestCheckStaleShared(t *testing.T) {
+	old := staleTTL
+	staleTTL = 300 * time.Millisecond
+	defer func() { staleTTL = old }()
+	root := t.TempDir()
+	if err := os.MkdirAll(IndexDir(root), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"a.go", "b.go"} {
+		if err := os.WriteFile(filepath.Join(root, f), []byte("package a\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := &Meta{SchemaVersion: schema.Version, DBFile: dbPrefix + "1" + dbSuffix, IndexedAt: time.Now().Add(time.Second), Files: map[string]string{"a.go": "x", "b.go": "y"}}
+	if err := writeMeta(root, m); err != nil {
+		t.Fatal(err)
+	}
+	head, err := ReadMetaHead(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := CheckStaleShared(root, head); s != nil {
+		t.Fatalf("fresh index: %+v", s)
+	}
+	future := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(root, "a.go"), future, future); err != nil {
+		t.Fatal(err)
+	}
+	if s := CheckStaleShared(root, head); s != nil {
+		t.Fatalf("within the TTL the last answer is taken, got %+v", s)
+	}
+	other := *head
+	other.DBFile = dbPrefix + "2" + dbSuffix
+	if s := CheckStaleShared(root, &other); s != nil {
+		t.Fatalf("another database: no answer expected (meta names db-1), got %+v", s)
+	}
+	time.Sleep(staleTTL)
+	if s := CheckStaleShared(root, head); s == nil || s.ChangedFiles != 1 {
+		t.Fatalf("after the TTL: %+v, want a.go changed", s)
+	}
+	path := filepath.Join(IndexDir(root), staleFile)
+	for name, data := range map[string]string{
+		"damaged": "{not json",
+		"future":  `{"db_file":"` + head.DBFile + `","indexed_at":"` + head.IndexedAt.Format(time.RFC3339Nano) + `","checked_at":"2999-01-01T00:00:00Z","stale":null}`,
+	} {
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if s := CheckStaleShared(root, head); s == nil || s.ChangedFiles != 1 {
+			t.Errorf("%s record: %+v, want a fresh check", name, s)
+		}
+	}
+	if err := os.Chmod(IndexDir(root), 0o555); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(IndexDir(root), 0o755)
+	time.Sleep(staleTTL)
+	if s := CheckStaleShared(root, head); s == nil || s.ChangedFiles != 1 {
+		t.Errorf("read-only index directory: %+v", s)
 	}
 }

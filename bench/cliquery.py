@@ -13,6 +13,12 @@ p90, peak RSS p50 and max, and the p50 of each query. The workload is
 bench/mcp's for the corpus (the kernel's questions and symbols when REPO
 is a Linux tree; prometheus's otherwise). Writes
 bench/results/cliquery-<corpus>-<UTC stamp>.md.
+
+Queries run back to back, as an agent's burst does; a query within two
+seconds of another on the same index takes that one's staleness check
+(graph.CheckStaleShared) instead of stat'ing the tree. GAP=S sleeps S
+seconds before each query: GAP=2.2 measures isolated queries, each with
+its own check.
 """
 import os
 import statistics
@@ -25,6 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "bin", "gitnexus"))
 REPO = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else os.path.expanduser("~/.cache/gitnexus-corpora/linux"))
 REPS = int(os.environ.get("REPS", "5"))
+GAP = float(os.environ.get("GAP", "0"))
 
 LINUX = ["read system call", "page cache writeback", "tcp congestion control", "block device request queue",
          "scheduler load balancing", "usb device enumeration", "ext4 journal commit", "memory cgroup reclaim",
@@ -59,6 +66,8 @@ def main():
     walls, rsss = [], []
     for rnd in range(REPS + 1):
         for q in work:
+            if GAP:
+                time.sleep(GAP)
             w, r = run(q)
             if rnd == 0:
                 continue
@@ -69,7 +78,8 @@ def main():
     stamp = time.strftime("%Y-%m-%dT%H%M%SZ", time.gmtime())
     ver = subprocess.run([BIN, "version"], capture_output=True, text=True).stdout.strip()
     lines = ["# whole-process `gitnexus query` on %s" % corpus, "",
-             "binary: `%s` (%s); repo: `%s`; %d rounds after a warm-up, keyword mode, `--json`" % (BIN, ver, REPO, REPS),
+             "binary: `%s` (%s); repo: `%s`; %d rounds after a warm-up, keyword mode, `--json`; %s" % (
+                 BIN, ver, REPO, REPS, "%.1f s before each query (isolated)" % GAP if GAP else "back to back"),
              "", "| queries | wall p50 | wall p90 | peak RSS p50 | peak RSS max |", "| --- | --- | --- | --- | --- |",
              "| %d | %.0f ms | %.0f ms | %.0f MiB | %.0f MiB |" % (len(walls), statistics.median(walls), pct(walls, 0.9),
                                                               statistics.median(rsss), max(rsss)),

@@ -189,6 +189,11 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	if stamp == "" {
 		factsPath = ""
 	}
+	name := opts.Name
+	if name == "" {
+		name = filepath.Base(root)
+	}
+
 	// A keyword-only build over a keyword-only index by the same gitnexus
 	// updates a copy of the live database in place (graph.Build.UpdateFrom:
 	// the same rows, loaded as a difference); vectors are never updated in
@@ -208,6 +213,18 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	}
 	res, err := ingest.Run(ctx, root, emb.sink(b), ingest.Options{
 		Seen:       seen,
+		// Nothing changed: the live index is what the rest would build
+		// (resolution and all after it are functions of the files).
+		Unchanged: func(st *ingest.Stats) bool {
+			if opts.Force || !sameFiles(live, st, emb == nil, opts.ToolVersion, stamp, name) {
+				return false
+			}
+			if err := graph.Verify(root, live); err != nil {
+				slog.Debug("the live index does not verify; rebuilding it", "err", err)
+				return false
+			}
+			return true
+		},
 		Discover:   opts.Discover,
 		Workers:    opts.Workers,
 		Progress:   progress,
@@ -231,18 +248,8 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	if err := nothingIndexed(st.Files, res.Discovery); err != nil {
 		return nil, err
 	}
-	name := opts.Name
-	if name == "" {
-		name = filepath.Base(root)
-	}
-
-	// Nothing changed: the live index is what the rest would build.
-	if !opts.Force && unchanged(live, res, emb == nil, opts.ToolVersion, stamp, name) {
-		if err := graph.Verify(root, live); err != nil {
-			slog.Debug("the live index does not verify; rebuilding it", "err", err)
-		} else {
-			return keepLive(b, live, res, start, peak, embeddings)
-		}
+	if res.Unchanged {
+		return keepLive(b, live, res, start, peak, embeddings)
 	}
 
 	if inPlace {
@@ -456,24 +463,30 @@ func sameBuild(live *graph.Meta, stamp string) bool {
 	return live != nil && stamp != "" && live.Build == stamp && live.SchemaVersion == schema.Version
 }
 
-// unchanged reports whether the live index (nil: none) is what this
-// build would commit: built by the same gitnexus (schema, version and
-// executable, stamp) under the same name, of the same files with the
-// same content, parse outcomes, skips and call resolution, and keyword-only
-// as this build (noVectors: no embedding stage) would be. The graph, the
-// processes and the search pack are functions of these (the equivalence
-// tests compare re-analyzed indexes with cold builds).
-func unchanged(live *graph.Meta, res *ingest.Result, noVectors bool, version, stamp, name string) bool {
+// sameFiles reports whether the live index (nil: none) is what this
+// build would commit, as far as the parse tells (st): built by the same
+// gitnexus (schema, version and executable, stamp) under the same name,
+// of the same files with the same content, parse outcomes and skips, and
+// keyword-only as this build (noVectors: no embedding stage) would be.
+// The graph, resolution, the processes and the search pack are functions
+// of these (the equivalence tests compare re-analyzed indexes with cold
+// builds), so such a build stops after the parse (ingest.Options.Unchanged).
+func sameFiles(live *graph.Meta, st *ingest.Stats, noVectors bool, version, stamp, name string) bool {
 	if !sameBuild(live, stamp) || live.ToolVersion != version || live.RepoName != name || !noVectors || live.Embeddings.Count != 0 {
 		return false
 	}
-	st := res.Stats
-	if !maps.Equal(live.Files, st.FileHashes) || !maps.Equal(live.ParseStatus, st.ParseStatus) ||
-		!maps.Equal(live.Skipped, st.Skipped) || !maps.Equal(live.Languages, st.Languages) ||
-		!maps.Equal(live.Kinds, st.Kinds) || !maps.Equal(live.Unresolved, res.Unresolved) {
-		return false
+	return maps.Equal(live.Files, st.FileHashes) && maps.Equal(live.ParseStatus, st.ParseStatus) &&
+		maps.Equal(live.Skipped, st.Skipped) && maps.Equal(live.Languages, st.Languages) &&
+		maps.Equal(live.Kinds, st.Kinds)
+}
+
+// liveCalls is the resolution stats Meta.Calls keeps (nil for nil).
+func liveCalls(c map[string]int) *resolve.Stats {
+	if c == nil {
+		return nil
 	}
-	return maps.Equal(live.Calls, callCounts(res.Resolution))
+	return &resolve.Stats{CallSites: c["callSites"], Resolved: c["resolved"], External: c["external"],
+		Dynamic: c["dynamic"], Unresolved: c["unresolved"]}
 }
 
 // callCounts is Meta.Calls for resolution stats r (nil for nil).
@@ -485,10 +498,11 @@ func callCounts(r *resolve.Stats) map[string]int {
 		"external": r.External, "dynamic": r.Dynamic, "unresolved": r.Unresolved}
 }
 
-// keepLive ends a build that found nothing changed (unchanged): the live
+// keepLive ends a build that found nothing changed (sameFiles): the live
 // index stays, meta.json records this analyze's commit, branch and time
 // (so that answers no longer call touched-but-unchanged files stale), and
-// the summary is the live index's counts with UpToDate set.
+// the summary is the live index's counts with UpToDate set (its call
+// counts too: resolution did not run; no reasons, no samples).
 func keepLive(b *graph.Build, live *graph.Meta, res *ingest.Result, start time.Time, peak *peakRSS, embeddings string) (*Summary, error) {
 	st, d := res.Stats, res.Discovery
 	meta, err := b.KeepLive(live, func(m *graph.Meta) {
@@ -514,7 +528,7 @@ func keepLive(b *graph.Build, live *graph.Meta, res *ingest.Result, start time.T
 		Changes: &FileChanges{}, UpToDate: true,
 		Phases: st.Phases, PeakRSS: peak.close(),
 		Seconds: time.Since(start).Seconds(), Embeddings: embeddings,
-		Resolution: res.Resolution, Unresolved: res.Samples,
+		Resolution: liveCalls(meta.Calls), Unresolved: res.Samples,
 		Discovery: d, Meta: meta,
 	}, nil
 }

@@ -185,6 +185,10 @@ func TestUnchangedKeepsIndex(t *testing.T) {
 	if !kept.UpToDate || kept.Meta.DBFile != db || kept.Changes == nil || *kept.Changes != (FileChanges{}) {
 		t.Fatalf("unchanged re-analyze: up_to_date %v, database %s (was %s), changes %+v", kept.UpToDate, kept.Meta.DBFile, db, kept.Changes)
 	}
+	if _, ran := kept.Phases["resolve"]; ran || kept.Resolution == nil || kept.Resolution.Resolved != first.Resolution.Resolved ||
+		kept.Resolution.CallSites != first.Resolution.CallSites {
+		t.Errorf("unchanged re-analyze: resolution ran (%v) or its counts are not the live index's: %+v, first %+v", ran, kept.Resolution, first.Resolution)
+	}
 	if kept.Nodes["Process"] != first.Nodes["Process"] || kept.Edges["CALLS"] != first.Edges["CALLS"] || kept.Symbols != first.Symbols {
 		t.Errorf("kept summary counts differ: processes %d/%d, calls %d/%d, symbols %d/%d",
 			kept.Nodes["Process"], first.Nodes["Process"], kept.Edges["CALLS"], first.Edges["CALLS"], kept.Symbols, first.Symbols)

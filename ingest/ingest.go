@@ -60,6 +60,13 @@ type Options struct {
 	// Seen, when set, is called with each file's path and content hash
 	// (Stats.FileHashes) as the parse reaches it, in path order.
 	Seen func(path, hash string)
+	// Unchanged, when set, is asked once every file is parsed, with the
+	// Stats the parse filled (files and their hashes, parse outcomes,
+	// skips, languages, kinds): true ends the run there, before structure
+	// and resolution (Result.Unchanged), for a caller that keeps what it
+	// built before from the same files (resolution being a function of
+	// them).
+	Unchanged func(*Stats) bool
 }
 
 // Result is what a run produced besides the records it streamed.
@@ -79,6 +86,9 @@ type Result struct {
 	// Unresolved counts unresolved call sites per file (files with none
 	// are absent).
 	Unresolved map[string]int
+	// Unchanged: Options.Unchanged ended the run after the parse; only
+	// Discovery, Stats and Index are set, and not every row was streamed.
+	Unchanged bool
 }
 
 // Stats are the counts of a run, for the summary and meta.json.
@@ -180,6 +190,9 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 	}
 	sort.Slice(ix.Files, func(i, j int) bool { return ix.Files[i].Path < ix.Files[j].Path })
 	st.Phases["parse"] = time.Since(t0).Seconds()
+	if opts.Unchanged != nil && opts.Unchanged(&st) {
+		return &Result{Discovery: disc, Index: ix, Stats: st, Unchanged: true}, nil
+	}
 
 	t0 = time.Now()
 	if err := e.crossFileMethods(ix); err != nil {

@@ -1,8 +1,10 @@
 package processes
 
 import (
+	"cmp"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
@@ -87,7 +89,7 @@ func NewGraph(nodes []Node, edges []Edge) *Graph {
 // newGraph is NewGraph on slices it may reorder and keep (FromIndex's own:
 // no copy of a million nodes).
 func newGraph(ns []Node, es []Edge) *Graph {
-	sort.Slice(ns, func(i, j int) bool { return ns[i].ID < ns[j].ID })
+	slices.SortFunc(ns, func(a, b Node) int { return strings.Compare(a.ID, b.ID) })
 	g := &Graph{Nodes: ns, index: make(map[string]int, len(ns))}
 	for i, n := range ns {
 		g.index[n.ID] = i
@@ -95,14 +97,8 @@ func newGraph(ns []Node, es []Edge) *Graph {
 	g.out = make([][]arc, len(ns))
 	g.in = make([][]arc, len(ns))
 	g.und = make([][]wedge, len(ns))
-	sort.Slice(es, func(i, j int) bool {
-		if es[i].From != es[j].From {
-			return es[i].From < es[j].From
-		}
-		if es[i].To != es[j].To {
-			return es[i].To < es[j].To
-		}
-		return es[i].Type < es[j].Type
+	slices.SortFunc(es, func(a, b Edge) int {
+		return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.To, b.To), cmp.Compare(a.Type, b.Type))
 	})
 	seenCall := map[[2]int]int{}
 	for _, e := range es {

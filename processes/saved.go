@@ -73,26 +73,29 @@ func (g *Graph) Key(opts Options) string {
 			w.float(e.w)
 		}
 	}
+	w.flush()
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// keyWriter feeds Key's hash, every string length-prefixed.
+// keyWriter feeds Key's hash, every string length-prefixed, through a
+// buffer: a Write per field cost more than the hashing (kubernetes: 150 ms
+// for 42k symbols).
 type keyWriter struct {
 	h   hash.Hash
-	buf [binary.MaxVarintLen64]byte
+	buf []byte
 }
 
-func (w *keyWriter) int(n int) {
-	w.h.Write(binary.AppendVarint(w.buf[:0], int64(n)))
-}
+func (w *keyWriter) int(n int) { w.buf = binary.AppendVarint(w.buf, int64(n)); w.spill() }
 
 func (w *keyWriter) str(s string) {
-	w.int(len(s))
-	io.WriteString(w.h, s)
+	w.buf = binary.AppendVarint(w.buf, int64(len(s)))
+	w.buf = append(w.buf, s...)
+	w.spill()
 }
 
 func (w *keyWriter) float(f float64) {
-	w.h.Write(binary.LittleEndian.AppendUint64(w.buf[:0], math.Float64bits(f)))
+	w.buf = binary.LittleEndian.AppendUint64(w.buf, math.Float64bits(f))
+	w.spill()
 }
 
 func (w *keyWriter) bools(bs ...bool) {
@@ -102,7 +105,21 @@ func (w *keyWriter) bools(bs ...bool) {
 			b |= 1 << i
 		}
 	}
-	w.h.Write([]byte{b})
+	w.buf = append(w.buf, b)
+	w.spill()
+}
+
+// spill hashes the buffer once it holds 64 KiB.
+func (w *keyWriter) spill() {
+	if len(w.buf) >= 64<<10 {
+		w.flush()
+	}
+}
+
+// flush hashes what the buffer holds.
+func (w *keyWriter) flush() {
+	w.h.Write(w.buf)
+	w.buf = w.buf[:0]
 }
 
 // saved is what Save writes, as JSON (which keeps a nil slice apart from

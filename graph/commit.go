@@ -88,8 +88,9 @@ func (b *Build) Commit(meta *Meta) (err error) {
 	lap("row digest written")
 	// The companions (in staging, on the index's file system) are renamed
 	// into place, then synced and summed in the background while the
-	// database is moved (copied off a memory file system, as a rule, and
-	// summed as it is copied); meta.json names none of them before every
+	// database is moved (copied off a memory file system after a full
+	// load, and summed as it is copied; renamed after an update in place,
+	// which happens in staging); meta.json names none of them before every
 	// sync is done.
 	sums := map[string]FileSum{}
 	pending := map[string]<-chan moved{}

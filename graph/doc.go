@@ -52,9 +52,11 @@
 // Commit moves the new database beside the old one, replaces meta.json
 // atomically, and only then removes the old database. The companions are
 // renamed into place and synced on goroutines of their own while the
-// database is copied off /dev/shm, and each file's sum (meta.json's Sums)
-// is taken as it is copied or synced, not by reading it again: on
-// kubernetes, a re-analyze's commit went from 1.3 to 0.55 s. Abort (or any failure,
+// database is copied off /dev/shm (or, updated in place in staging,
+// renamed), and each file's sum (meta.json's Sums) is taken as it is
+// copied or synced, not by reading it again: on kubernetes, a re-analyze's
+// commit went from 1.3 to 0.55 s, and an in-place one's files move in
+// 0.04-0.06 s. Abort (or any failure,
 // or a crash) leaves the previous index and meta.json untouched and
 // queryable. Never drop and re-create a vector index in place: build a new
 // database and swap.

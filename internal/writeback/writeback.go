@@ -3,15 +3,3 @@
 // writing as soon as it is complete, so that the sync finds most of its
 // pages written while the build did other work.
 package writeback
-
-import "os"
-
-// StartPath is Start on the file at path, opened for the call.
-func StartPath(path string) {
-	f, err := os.Open(path)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	Start(f)
-}

@@ -201,7 +201,11 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	// tree is parsed and processes are worked out: from the first file
 	// whose content the live index does not have (a tree where nothing
 	// changed costs no copy), else once ingest is done.
-	inPlace := !opts.Force && emb == nil && sameBuild(live, stamp) && live.Embeddings.Count == 0
+	// reuse: the live index was written by this gitnexus, so what it
+	// derived (its database, processes and search pack) can serve this
+	// build where the rows are the same.
+	reuse := !opts.Force && sameBuild(live, stamp)
+	inPlace := reuse && emb == nil && live.Embeddings.Count == 0
 	var seen func(path, hash string)
 	if inPlace {
 		b.UpdateFrom(live)
@@ -212,7 +216,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		}
 	}
 	res, err := ingest.Run(ctx, root, emb.sink(b), ingest.Options{
-		Seen:       seen,
+		Seen: seen,
 		// Nothing changed: the live index is what the rest would build
 		// (resolution and all after it are functions of the files).
 		Unchanged: func(st *ingest.Stats) bool {
@@ -260,7 +264,11 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	// live index's when it was found on the same graph).
 	t0 := time.Now()
 	progress("processes", 0, 0)
-	pres, err := runProcesses(root, live, stamp, opts.Force, processes.FromIndex(res.Index, res.Edges), b)
+	var savedProcs string
+	if reuse {
+		savedProcs = graph.CompanionPath(root, live, graph.ProcsSuffix)
+	}
+	pres, err := runProcesses(processes.FromIndex(res.Index, res.Edges), savedProcs, b)
 	if err != nil {
 		return nil, err
 	}
@@ -314,7 +322,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	// The live index's pack, when this gitnexus wrote it, lends what it
 	// derived from every row that did not change (query.BuildPackFrom).
 	var basePack string
-	if !opts.Force && sameBuild(live, stamp) {
+	if reuse {
 		basePack = graph.CompanionPath(root, live, graph.PackSuffix)
 	}
 	// The pack is built from the row files. When the load is in place
@@ -423,19 +431,19 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	}, nil
 }
 
-// runProcesses is processes.Run on g, or the live index's saved result
-// when the live index is this gitnexus's (sameBuild) and its graph had
-// g's key: Run's result for g, without the work (after a body edit that
-// changed no call: kubernetes 0.6-0.7 s). The result is saved for the next
-// analyze and attached to b, unless its community search ran out of time
-// (such a result may not repeat).
-func runProcesses(root string, live *graph.Meta, stamp string, force bool, g *processes.Graph, b *graph.Build) (*processes.Result, error) {
+// runProcesses is processes.Run on g, or the result saved at saved (the
+// live index's, "" for none) when its graph had g's key: Run's result for
+// g, without the work (after a body edit that changed no call: kubernetes
+// 0.6-0.7 s). The result is saved for the next analyze and attached to b,
+// unless its community search ran out of time (such a result may not
+// repeat).
+func runProcesses(g *processes.Graph, saved string, b *graph.Build) (*processes.Result, error) {
 	var opts processes.Options
 	key := g.Key(opts)
 	var res *processes.Result
-	if !force && sameBuild(live, stamp) {
+	if saved != "" {
 		var err error
-		if res, err = processes.LoadSaved(graph.CompanionPath(root, live, graph.ProcsSuffix), g, key); err != nil {
+		if res, err = processes.LoadSaved(saved, g, key); err != nil {
 			slog.Debug("processes: the live index's are not reused", "err", err)
 		}
 	}
@@ -639,8 +647,9 @@ func buildPack(ctx context.Context, q query.Querier, base, dir string) (*packed,
 	return &packed{path: path, seconds: time.Since(t0).Seconds(), stats: stats}, nil
 }
 
-// sidePack is the search pack built beside an in-place load, from the
-// build's rows view (graph.Rows): the pack reads only the row files, so
+// sidePack is the search pack built beside the load (an in-place load,
+// or a full load of at most sidePackRows rows), from the build's rows
+// view (graph.Rows): the pack reads only the row files, so
 // it is the pack the build would give after the load, as long as the
 // database ends up holding every row of them. result checks that (the
 // build's counts after Load equal the view's; a COPY that skipped rows
@@ -657,13 +666,13 @@ type sidePack struct {
 	err    error
 }
 
-// start builds the pack on its own goroutine. Called at most once.
 // sidePackRows: a build of at most this many rows (prometheus: about
 // 60k) builds its pack beside a full load too, where its memory is small
 // beside the load's; a larger one (kubernetes: about 330k) only beside an
 // update in place.
 const sidePackRows = 150_000
 
+// start builds the pack on its own goroutine. Called at most once.
 func (s *sidePack) start(ctx context.Context, rows *graph.Rows, base, dir string) {
 	if rows == nil {
 		return

@@ -7,14 +7,19 @@ package lang
 //
 // ".h" headers are claimed by C (Detect sees only the name), though many
 // C++ projects name their headers .h. When the C grammar leaves errors in a
-// file whose text shows C++ markers (namespace, template, class, access
-// specifiers, "::"), the extractor re-parses it with the C++ grammar and
-// keeps whichever tree has fewer ERROR nodes; the file and its symbols keep
-// the language "c" that detection gave them. C++-only header suffixes (.hpp,
-// .hh, .hxx, .h++) belong to cpp directly.
+// header whose text shows C++ syntax (a namespace block, a template, a
+// class definition, an access specifier, a qualified name a::b), the
+// extractor re-parses it with the C++ grammar and keeps whichever tree has
+// fewer ERROR nodes; the file and its symbols keep the language "c" that
+// detection gave them. A .c file is C: it is never re-parsed (C code full
+// of macros fails the C grammar often, and words like "class" in
+// `struct class *` or "::" in inline assembly made the kernel re-parse a
+// fifth of its files for nothing). C++-only header suffixes (.hpp, .hh,
+// .hxx, .h++) belong to cpp directly.
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"time"
 
@@ -32,7 +37,7 @@ func init() {
 		Extensions: []string{".c", ".h"},
 		Grammar:    func() *sitter.Language { return sitter.NewLanguage(tsc.Language()) },
 		Extract: func(f *File, root *sitter.Node) {
-			if root.HasError() && cLooksLikeCpp(f.Src) {
+			if root.HasError() && strings.HasSuffix(f.Path, ".h") && cLooksLikeCpp(f.Src) {
 				if tree := cReparseAsCpp(f.Src); tree != nil {
 					defer tree.Close()
 					if alt := tree.RootNode(); cErrorCount(alt) < cErrorCount(root) {
@@ -48,21 +53,17 @@ func init() {
 	})
 }
 
-// cCppMarkers are byte strings that occur in C++ sources and (almost) never
-// in C.
-var cCppMarkers = [][]byte{
-	[]byte("namespace "), []byte("template<"), []byte("template <"), []byte("class "),
-	[]byte("public:"), []byte("private:"), []byte("protected:"), []byte("::"),
-}
+// cCppSyntax matches text that is C++ and not C: a namespace block, a
+// template, a class definition or declaration, an access specifier, or a
+// qualified name (an identifier directly before "::", a name or destructor
+// after). Each word must start a word, so `struct pid_namespace` and
+// `struct class *` are not C++; `asm("" ::: "memory")` has no name before
+// its colons.
+var cCppSyntax = regexp.MustCompile(`(?:^|[^\w])(?:namespace\s+\w*\s*\{|template\s*<|(?:public|private|protected)\s*:[^:]|class\s+\w+\s*(?:final\s*)?[{:;])|\w::[~\w]`)
 
 // cLooksLikeCpp reports whether src shows C++ syntax.
 func cLooksLikeCpp(src []byte) bool {
-	for _, m := range cCppMarkers {
-		if bytes.Contains(src, m) {
-			return true
-		}
-	}
-	return false
+	return cCppSyntax.Match(src)
 }
 
 // cReparseTimeout bounds the C++ re-parse of a .h file.

@@ -440,9 +440,33 @@ func TestCHeaderWithCppSyntax(t *testing.T) {
 	})
 	lxContains(t, "heritage", lxHeritage(fx), []string{"ui.Widget|extends|Base|7"})
 	lxContains(t, "calls", lxCalls(fx), []string{"ui.Widget.draw||paint|call|10"})
-	// A plain C header with errors but no C++ markers stays with C.
-	if cLooksLikeCpp([]byte("struct s { int x; };\nint f(void);\n")) {
-		t.Error("plain C reported as C++")
+	// The same text in a .c file is C: a C file is never re-parsed.
+	fc, _, err := p.Parse(context.Background(), "c/widget.c", Detect("widget.c"), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range fc.Symbols {
+		if s.Kind == schema.KindClass || s.Kind == schema.KindMethod {
+			t.Errorf("widget.c: %s %s, want no C++ symbols from a .c file", s.Kind, s.QualifiedName)
+		}
+	}
+	for src, want := range map[string]bool{
+		"struct s { int x; };\nint f(void);\n":                                    false,
+		"struct class *cls = dev->class;\n":                                       false, // the kernel's struct class
+		"struct user_namespace *ns;\nstatic struct class foo_class = {":           false,
+		"asm volatile(\"\" ::: \"memory\");\nasm(\"mov\" : \"=r\"(x) :: \"cc\");": false,
+		"/* the class of device */ int a;\nswitch (x) { case 1: public_fn(); }":   false,
+		"namespace ui {\n":                true,
+		"template <typename T> T f(T x);": true,
+		"class Widget : public Base {":    true,
+		"class Widget;":                   true,
+		"  public:\n  int x;":             true,
+		"std::string name;":               true,
+		"Widget::~Widget() {}":            true,
+	} {
+		if got := cLooksLikeCpp([]byte(src)); got != want {
+			t.Errorf("cLooksLikeCpp(%q) = %v, want %v", src, got, want)
+		}
 	}
 }
 

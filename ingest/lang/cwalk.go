@@ -63,6 +63,7 @@ import "C"
 
 import (
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -76,29 +77,42 @@ var cWalkOK = unsafe.Sizeof(sitter.Node{}) == C.sizeof_gnNode
 // call: the per-node cursor moves cost a cgo transition each when driven
 // from Go, which was most of the extractors' time.
 func walkNamedC(n *sitter.Node, fn func(c *sitter.Node) bool) {
-	walkNamedKindC(n, func(c *sitter.Node, _ string) bool { return fn(c) })
+	(*File)(nil).walkNamedKind(n, func(c *sitter.Node, _ string) bool { return fn(c) })
 }
 
 // walkNamedKind is walkNamed that also hands the callback the node's kind
 // (n.Kind() without its cgo call and string copy).
 func walkNamedKind(n *sitter.Node, fn func(c *sitter.Node, kind string) bool) {
+	(*File)(nil).walkNamedKind(n, fn)
+}
+
+// walkNamedKind is walkNamedKind for an extractor of f: a walk started
+// from inside another of f's walks, over a node that walk has collected (an
+// extractor's handler walking a function's body while the file's walk
+// visits the function), reads the outer walk's entries instead of
+// collecting the subtree again in C. A nil f walks alone.
+func (f *File) walkNamedKind(n *sitter.Node, fn func(c *sitter.Node, kind string) bool) {
 	if n == nil {
 		return
 	}
-	if cWalkOK {
-		walkNamedKindC(n, fn)
+	if !cWalkOK {
+		walkNamedCursor(n, func(c *sitter.Node) bool { return fn(c, c.Kind()) })
 		return
 	}
-	walkNamedCursor(n, func(c *sitter.Node) bool { return fn(c, c.Kind()) })
-}
-
-func walkNamedKindC(n *sitter.Node, fn func(c *sitter.Node, kind string) bool) {
+	if f != nil && len(f.walks) > 0 {
+		w := f.walks[len(f.walks)-1]
+		if i := w.find((*C.gnNode)(unsafe.Pointer(n))); i >= 0 {
+			saved := w.at
+			w.visit(i+1, int(w.es[i].skip), fn)
+			w.at = saved
+			return
+		}
+	}
 	total := n.DescendantCount() // includes n itself
 	if total <= 1 {
 		return
 	}
-	kinds := kindNames(n)
-	cnt := C.uint32_t(total)
+	walkCollects.Add(1)
 	buf := C.malloc(C.size_t(total) * (C.sizeof_gnEntry + 4))
 	if buf == nil {
 		walkNamedCursor(n, func(c *sitter.Node) bool { return fn(c, c.Kind()) })
@@ -107,22 +121,80 @@ func walkNamedKindC(n *sitter.Node, fn func(c *sitter.Node, kind string) bool) {
 	defer C.free(buf)
 	entries := (*C.gnEntry)(buf)
 	open := (*C.uint32_t)(unsafe.Add(buf, uintptr(total)*C.sizeof_gnEntry))
-	got := int(C.gn_collect(*(*C.gnNode)(unsafe.Pointer(n)), entries, open, cnt))
-	es := unsafe.Slice(entries, got)
-	for i := 0; i < got; {
-		node := new(sitter.Node) // the callback may keep it; it must not point into buf
-		*node = *(*sitter.Node)(unsafe.Pointer(&es[i].node))
+	got := int(C.gn_collect(*(*C.gnNode)(unsafe.Pointer(n)), entries, open, C.uint32_t(total)))
+	w := &namedWalk{es: unsafe.Slice(entries, got), kinds: kindNames(n), at: -1}
+	if f != nil {
+		f.walks = append(f.walks, w)
+		defer func() { f.walks = f.walks[:len(f.walks)-1] }()
+	}
+	w.visit(0, got, fn)
+}
+
+// walkCollects counts the subtrees walkNamedKind collected in C (tests).
+var walkCollects atomic.Int64
+
+// A namedWalk is the named descendants of one node in preorder, collected
+// by gn_collect in one cgo call, while a walk visits them.
+type namedWalk struct {
+	es    []C.gnEntry
+	kinds []string // kind names by symbol id
+	at    int      // the entry being visited, -1 before the first
+}
+
+// visit hands fn the entries from lo to hi (a subtree's descendants),
+// skipping the subtree of each entry fn returns false for.
+func (w *namedWalk) visit(lo, hi int, fn func(c *sitter.Node, kind string) bool) {
+	for i := lo; i < hi; {
+		e := &w.es[i]
+		node := new(sitter.Node) // the callback may keep it; it must not point into C memory
+		*node = *(*sitter.Node)(unsafe.Pointer(&e.node))
 		var kind string
-		if sym := int(es[i].symbol); sym < len(kinds) {
-			kind = kinds[sym]
+		if sym := int(e.symbol); sym < len(w.kinds) {
+			kind = w.kinds[sym]
 		} else {
 			kind = node.Kind()
 		}
+		w.at = i
 		if fn(node, kind) {
 			i++
 		} else {
-			i = int(es[i].skip)
+			i = int(e.skip)
 		}
+	}
+}
+
+// find returns the index of n among the entry being visited and its
+// descendants, -1 when it is not one of them (an unnamed node, a node
+// outside it, a node of another tree). It descends one level at a time,
+// into the child whose start is the last one at or before n's.
+func (w *namedWalk) find(n *C.gnNode) int {
+	i := w.at
+	if i < 0 {
+		return -1
+	}
+	start := n.context[0]
+	end := int(w.es[i].skip)
+	for {
+		e := &w.es[i]
+		if e.node.id == n.id && e.node.tree == n.tree && e.node.context[0] == start {
+			return i
+		}
+		// the children of i: from i+1, each the next one's predecessor
+		c := i + 1
+		if c >= end || w.es[c].node.context[0] > start {
+			return -1
+		}
+		for {
+			next := int(w.es[c].skip)
+			if next >= end || w.es[next].node.context[0] > start {
+				break
+			}
+			if e := &w.es[c]; e.node.id == n.id && e.node.tree == n.tree && e.node.context[0] == start {
+				return c
+			}
+			c = next
+		}
+		i, end = c, int(w.es[c].skip)
 	}
 }
 

@@ -379,7 +379,7 @@ func (x *goExtractor) body(scope string, n *sitter.Node, varKind string) {
 		}
 	}
 	var goCall uintptr
-	walkNamedKind(n, func(c *sitter.Node, kind string) bool {
+	x.f.walkNamedKind(n, func(c *sitter.Node, kind string) bool {
 		switch kind {
 		case "call_expression":
 			later := false

@@ -256,7 +256,7 @@ func (x *javaExtractor) body(n *sitter.Node, scope string) {
 	if n.Kind() == "method_invocation" || n.Kind() == "object_creation_expression" || n.Kind() == "method_reference" {
 		x.expr(n, scope)
 	}
-	walkNamedKind(n, func(e *sitter.Node, kind string) bool {
+	x.f.walkNamedKind(n, func(e *sitter.Node, kind string) bool {
 		switch kind {
 		case "method_invocation", "object_creation_expression", "explicit_constructor_invocation", "method_reference":
 			x.expr(e, scope)

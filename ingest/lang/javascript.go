@@ -73,7 +73,7 @@ func extractES(f *File, root *sitter.Node) {
 
 // visit walks the named descendants of n in context c.
 func (x *esExtractor) visit(n *sitter.Node, c esCtx) {
-	walkNamedKind(n, func(ch *sitter.Node, kind string) bool { return x.handle(ch, kind, c, false, nil) })
+	x.f.walkNamedKind(n, func(ch *sitter.Node, kind string) bool { return x.handle(ch, kind, c, false, nil) })
 }
 
 // node handles n and, unless that took care of its insides, walks them.

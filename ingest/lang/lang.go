@@ -36,6 +36,7 @@ type File struct {
 	Facts    Facts
 
 	overloads map[string]int // SymbolID without overload → count so far
+	walks     []*namedWalk   // the walks in progress, innermost last (walkNamedKind)
 }
 
 // NewFile prepares a File for extraction.

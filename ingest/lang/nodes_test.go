@@ -172,3 +172,66 @@ func TestWalkNamedCMatchesCursor(t *testing.T) {
 		p.Close()
 	}
 }
+
+// A walk started inside another walk of the same file, over a node the
+// outer walk collected, visits what a walk of its own would, without
+// collecting again; a node the outer walk does not hold (an ancestor, an
+// unnamed node) is collected as before.
+func TestNestedWalkReadsTheOuterWalk(t *testing.T) {
+	if !cWalkOK {
+		t.Skip("sitter.Node layout differs from TSNode: the C walk is disabled")
+	}
+	for _, rel := range []string{"c/sample.c", "go/engine.go", "java/com/acme/OrderService.java"} {
+		src, err := os.ReadFile(filepath.Join("testdata", rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := Detect(rel)
+		p := sitter.NewParser()
+		if err := p.SetLanguage(l.Grammar()); err != nil {
+			t.Fatal(err)
+		}
+		tree := p.Parse(src, nil)
+		f := NewFile(rel, l.Name, src)
+		record := func(f *File, n *sitter.Node) []string {
+			var seen []string
+			f.walkNamedKind(n, func(c *sitter.Node, kind string) bool {
+				seen = append(seen, fmt.Sprintf("%s@%d-%d", kind, c.StartByte(), c.EndByte()))
+				return !strings.Contains(kind, "call") // prune some subtrees
+			})
+			return seen
+		}
+		nested := 0
+		f.walkNamedKind(tree.RootNode(), func(n *sitter.Node, kind string) bool {
+			targets := []*sitter.Node{n}
+			if b := n.ChildByFieldName("body"); b != nil {
+				targets = append(targets, b)
+			}
+			if n.NamedChildCount() > 0 {
+				targets = append(targets, n.NamedChild(n.NamedChildCount()-1))
+			}
+			for i, m := range append(targets, n.Parent()) {
+				before := walkCollects.Load()
+				got := record(f, m)
+				collected := walkCollects.Load() - before
+				if want := record(nil, m); strings.Join(got, " ") != strings.Join(want, " ") {
+					t.Fatalf("%s: nested walk of %s@%d visited %d nodes, a walk of its own %d", rel, m.Kind(), m.StartByte(), len(got), len(want))
+				}
+				inside := i < len(targets) // the parent is outside the entry visited
+				if m.DescendantCount() > 1 && inside != (collected == 0) {
+					t.Fatalf("%s: nested walk of %s@%d (inside the outer walk: %v) collected %d times", rel, m.Kind(), m.StartByte(), inside, collected)
+				}
+				nested++
+			}
+			return true
+		})
+		if len(f.walks) != 0 {
+			t.Errorf("%s: %d walks left open", rel, len(f.walks))
+		}
+		if nested < 50 {
+			t.Errorf("%s: only %d nested walks", rel, nested)
+		}
+		tree.Close()
+		p.Close()
+	}
+}

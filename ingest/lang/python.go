@@ -103,7 +103,7 @@ func pyExported(name string) bool {
 
 // visit walks the named descendants of n in context c.
 func (x *pyExtractor) visit(n *sitter.Node, c pyCtx) {
-	walkNamedKind(n, func(ch *sitter.Node, kind string) bool { return x.handle(ch, kind, c) })
+	x.f.walkNamedKind(n, func(ch *sitter.Node, kind string) bool { return x.handle(ch, kind, c) })
 }
 
 // node handles n and, unless that took care of its insides, walks them.

@@ -96,7 +96,7 @@ func (w *rubyWalker) walk(n *sitter.Node, caller string) {
 // tree traversal done in C (walkNamedKind); a visit that returns false has
 // handled its node's subtree itself.
 func (w *rubyWalker) walkChildren(n *sitter.Node, caller string) {
-	walkNamedKind(n, func(c *sitter.Node, kind string) bool { return w.visit(c, kind, caller) })
+	w.f.walkNamedKind(n, func(c *sitter.Node, kind string) bool { return w.visit(c, kind, caller) })
 }
 
 // visit handles one node and reports whether its descendants still need

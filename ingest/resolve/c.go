@@ -17,6 +17,20 @@ package resolve
 //     — for a call; a function named as a value (a callback) must be
 //     visible by 1–3
 //
+// Programs: a top-level directory with an include/ directory of its own
+// (the kernel's tools/, scripts/ and usr/) is a program of its own, built
+// apart from the rest of the tree. Rules 3 and 4, which land on
+// definitions the caller's includes do not reach, never cross into or out
+// of such a program: a kernel call of mutex_init (a macro in the kernel)
+// would land on tools/perf's function, and perf's call of libc's free on
+// the kernel's decompressor's.
+//
+// Architectures: in a tree with arch/<name>/ directories (the kernel, and
+// others built for one architecture at a time), code under arch/A never
+// reaches a definition under arch/B: every rule above, and the struct
+// member calls below, drop such candidates. Code outside arch/ reaches
+// any architecture's definitions (the one built is not known).
+//
 // Include paths are searched relative to the including file (quoted
 // includes), then under the kernel's include roots — include/, each
 // arch/*/include/ (x86 first), include/uapi/, arch/*/include/uapi/, with
@@ -71,7 +85,8 @@ type cTables struct {
 	stores     map[string][]*sym   // struct type + "\x00" + member → functions stored in it
 	storeTypes map[string][]string // member → struct types with functions stored in it
 
-	archIncludes []string // arch/*/include directories, x86 first
+	archIncludes []string        // arch/*/include directories, x86 first
+	programs     map[string]bool // top-level directories that are programs of their own (cProgram)
 }
 
 func (t *cTables) id(file string) int32 {
@@ -86,8 +101,8 @@ func (t *cTables) id(file string) int32 {
 	return i
 }
 
-// cIndex fills the tables that need only the facts: prototypes and the
-// arch include roots.
+// cIndex fills the tables that need only the facts: prototypes, the arch
+// include roots and the programs.
 func (r *resolver) cIndex() {
 	t := &r.ctab
 	t.protos, t.ids, t.sees = map[string][]string{}, map[string]int32{}, map[uint64]bool{}
@@ -102,7 +117,11 @@ func (r *resolver) cIndex() {
 			}
 		}
 	}
+	t.programs = map[string]bool{}
 	for d := range r.dirs {
+		if top, rest, ok := strings.Cut(d, "/"); ok && top != "arch" && top != "include" && (rest == "include" || strings.HasPrefix(rest, "include/")) {
+			t.programs[top] = true
+		}
 		rest, ok := strings.CutPrefix(d, "arch/")
 		if !ok {
 			continue
@@ -284,7 +303,7 @@ func (r *resolver) cBareCall(c ctx, name string) ([]*sym, string, float64, outco
 	r.cClosure(f)
 	var vis []*sym
 	for _, s := range all {
-		if r.cReaches(s.FilePath) {
+		if r.cReaches(s.FilePath) && !cOtherArch(f, s.FilePath) {
 			vis = append(vis, s)
 		}
 	}
@@ -306,8 +325,9 @@ func (r *resolver) cBareCall(c ctx, name string) ([]*sym, string, float64, outco
 			}
 		}
 		var cands, seeing []*sym
+		prog := r.cProgram(f)
 		for _, s := range all {
-			if s.IsExported && !r.cReaches(s.FilePath) {
+			if s.IsExported && !r.cReaches(s.FilePath) && !cOtherArch(f, s.FilePath) && r.cProgram(s.FilePath) == prog {
 				cands = append(cands, s)
 				if r.cSeesAny(s.FilePath, protos) {
 					seeing = append(seeing, s)
@@ -328,8 +348,9 @@ func (r *resolver) cBareCall(c ctx, name string) ([]*sym, string, float64, outco
 		return nil, "", 0, unresolved
 	}
 	var global *sym
+	prog := r.cProgram(f)
 	for _, s := range all {
-		if s.IsExported {
+		if s.IsExported && r.cProgram(s.FilePath) == prog && !cOtherArch(f, s.FilePath) {
 			if global != nil {
 				return nil, "", 0, unresolved // ambiguous
 			}
@@ -393,11 +414,11 @@ func (r *resolver) cStores() {
 }
 
 // cFieldCall resolves a call through member name of a value of struct
-// type st (nil when the receiver's type is unknown).
-func (r *resolver) cFieldCall(st *sym, name string) ([]*sym, string, float64, outcome) {
+// type st (nil when the receiver's type is unknown) in file from.
+func (r *resolver) cFieldCall(from string, st *sym, name string) ([]*sym, string, float64, outcome) {
 	t := &r.ctab
 	if st != nil {
-		if ss := t.stores[st.Name+"\x00"+name]; len(ss) > 0 {
+		if ss := cSameArch(from, t.stores[st.Name+"\x00"+name]); len(ss) > 0 {
 			return ss, schema.ReasonFieldPointer, cFieldConf, resolved
 		}
 		if _, ok := r.facts[st.ID].get(name, 0); ok {
@@ -409,7 +430,58 @@ func (r *resolver) cFieldCall(st *sym, name string) ([]*sym, string, float64, ou
 	case 0:
 		return nil, "", 0, unresolved
 	case 1:
-		return t.stores[types[0]+"\x00"+name], schema.ReasonFieldPointer, cFieldGuessConf, resolved
+		if ss := cSameArch(from, t.stores[types[0]+"\x00"+name]); len(ss) > 0 {
+			return ss, schema.ReasonFieldPointer, cFieldGuessConf, resolved
+		}
+		return nil, "", 0, dynamic // only other architectures store functions in it
 	}
 	return nil, "", 0, dynamic // several struct types store functions in that member
+}
+
+// cArch is the architecture directory a path lies under (arch/<name>/...),
+// "" when it lies under none.
+func cArch(p string) string {
+	rest, ok := strings.CutPrefix(p, "arch/")
+	if !ok {
+		return ""
+	}
+	a, _, ok := strings.Cut(rest, "/")
+	if !ok {
+		return ""
+	}
+	return a
+}
+
+// cOtherArch reports whether a definition in file def is out of reach of
+// code in file from: both lie under arch/ directories, not the same one.
+func cOtherArch(from, def string) bool {
+	a, b := cArch(from), cArch(def)
+	return a != "" && b != "" && a != b
+}
+
+// cSameArch is ss without the definitions out of reach of from
+// (cOtherArch); ss itself when none is.
+func cSameArch(from string, ss []*sym) []*sym {
+	for i, s := range ss {
+		if cOtherArch(from, s.FilePath) {
+			out := append([]*sym(nil), ss[:i]...)
+			for _, s := range ss[i+1:] {
+				if !cOtherArch(from, s.FilePath) {
+					out = append(out, s)
+				}
+			}
+			return out
+		}
+	}
+	return ss
+}
+
+// cProgram is the program a path belongs to: its top-level directory when
+// that directory has an include/ directory of its own (and is neither
+// include/ nor arch/), else "" (the tree's main program).
+func (r *resolver) cProgram(p string) string {
+	if top, _, ok := strings.Cut(p, "/"); ok && r.ctab.programs[top] {
+		return top
+	}
+	return ""
 }

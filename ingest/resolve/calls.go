@@ -254,7 +254,7 @@ func (r *resolver) resolveCall(c ctx, cs lang.CallSite) ([]*sym, string, float64
 			return r.preferActive(ms), schema.ReasonReceiverTyped, 0.9, resolved
 		}
 		if c.sc.f.Language == "c" {
-			return r.cFieldCall(t, name)
+			return r.cFieldCall(c.sc.f.Path, t, name)
 		}
 		if t.Label == schema.LabelInterface {
 			if ms := r.interfaceTargets(t, name, c.caller); len(ms) > 0 {
@@ -293,7 +293,7 @@ func (r *resolver) resolveCall(c ctx, cs lang.CallSite) ([]*sym, string, float64
 		}
 	}
 	if c.sc.f.Language == "c" {
-		if out, reason, conf, o := r.cFieldCall(nil, name); o != unresolved {
+		if out, reason, conf, o := r.cFieldCall(c.sc.f.Path, nil, name); o != unresolved {
 			return out, reason, conf, o
 		}
 	}

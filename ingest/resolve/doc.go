@@ -37,6 +37,9 @@
 // (`f->f_op->read()`) links to the functions stored in that member of
 // that struct type anywhere in the tree (ops-table initializers,
 // assignments).                                               → field-pointer
+// Code under arch/A never links to definitions under arch/B, and a
+// top-level directory with an include/ of its own (the kernel's tools/) is
+// a program of its own that prototypes and global guesses do not cross.
 //
 // A call that names something outside the repository (a standard-library
 // package, a third-party module, a builtin) is external: not an edge, and

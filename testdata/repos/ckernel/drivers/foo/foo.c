@@ -28,8 +28,12 @@ static const struct file_operations foo_fops = {
 	.open = foo_open,
 };
 
+static struct mutex foo_lock;
+
 static int foo_init(void)
 {
+	/* a macro in the kernel: never perf's mutex_init */
+	mutex_init(&foo_lock);
 	if (request_irq(1, foo_irq, 0, "foo", 0))
 		add_taint_quiet(1);
 	return register_chrdev(0, "foo", &foo_fops);

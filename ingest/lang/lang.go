@@ -44,6 +44,33 @@ func NewFile(path, language string, src []byte) *File {
 	return &File{Path: path, Language: language, Src: src, Facts: Facts{Path: path, Language: language}}
 }
 
+// clip gives each of the facts' lists a backing array of its own length:
+// the appends that built them left up to half of it unused, and ingest
+// holds every file's facts until resolution (the kernel: millions of call
+// sites).
+func (fx *Facts) clip() {
+	fx.Symbols = clipped(fx.Symbols)
+	fx.Imports = clipped(fx.Imports)
+	fx.Calls = clipped(fx.Calls)
+	fx.Heritage = clipped(fx.Heritage)
+	fx.Types = clipped(fx.Types)
+	fx.Prototypes = clipped(fx.Prototypes)
+	fx.Registrations = clipped(fx.Registrations)
+	fx.Returned = clipped(fx.Returned)
+}
+
+// clipped is s in a backing array of its length when more than an eighth
+// of its capacity is unused, else s.
+func clipped[S ~[]E, E any](s S) S {
+	if cap(s)-len(s) <= len(s)/8 {
+		return s
+	}
+	if len(s) == 0 {
+		return nil
+	}
+	return append(S(make([]E, 0, len(s))), s...)
+}
+
 // Facts is everything one file contributes before resolution.
 type Facts struct {
 	Path     string

@@ -147,5 +147,6 @@ func (p *Parser) Parse(ctx context.Context, path string, l *Language, src []byte
 	}()
 	f := NewFile(path, l.Name, src)
 	l.Extract(f, root)
+	f.Facts.clip()
 	return f.Facts, status, nil
 }

@@ -1,9 +1,11 @@
 package resolve
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -149,17 +151,52 @@ func Resolve(ctx context.Context, in Input) (*Output, error) {
 		return nil, err
 	}
 	lap("calls")
-	sort.SliceStable(r.out.Edges, func(i, j int) bool {
-		a, b := r.out.Edges[i], r.out.Edges[j]
-		if a.Type != b.Type {
-			return a.Type < b.Type
-		}
-		if a.From != b.From {
-			return a.From < b.From
-		}
-		return a.To < b.To
-	})
+	sortEdges(r.out.Edges)
 	return &r.out, nil
+}
+
+// sortEdges sorts edges by type, source and target, keeping the order of
+// edges equal in all three (a stable sort). It sorts a permutation of
+// indexes and then moves each edge once, along the permutation's cycles:
+// sort.SliceStable's rotations moved the 120-byte edges O(n log² n) times
+// through reflection (the kernel's 3.6 million edges: 18 s of CPU).
+func sortEdges(edges []schema.Edge) {
+	idx := make([]int32, len(edges))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortFunc(idx, func(x, y int32) int {
+		a, b := &edges[x], &edges[y]
+		if c := cmp.Compare(a.Type, b.Type); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.From, b.From); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.To, b.To); c != 0 {
+			return c
+		}
+		return cmp.Compare(x, y)
+	})
+	// position i receives the edge at idx[i]; a position done is marked
+	// idx[i] == i
+	for i := range idx {
+		if int(idx[i]) == i {
+			continue
+		}
+		held := edges[i]
+		j := i
+		for {
+			k := int(idx[j])
+			idx[j] = int32(j)
+			if k == i {
+				edges[j] = held
+				break
+			}
+			edges[j] = edges[k]
+			j = k
+		}
+	}
 }
 
 // index builds the name tables.

@@ -2,8 +2,12 @@ package resolve
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
 	"testing"
 
+	"github.com/gitnexus/gitnexus/graph/schema"
 	"github.com/gitnexus/gitnexus/ingest/lang"
 )
 
@@ -103,5 +107,36 @@ func TestTSConfigCandidates(t *testing.T) {
 	var nilc *tsConfig
 	if nilc.candidates("x") != nil {
 		t.Error("nil config has candidates")
+	}
+}
+
+// sortEdges orders edges by type, source and target and keeps the order of
+// edges equal in all three, as a stable sort does.
+func TestSortEdgesIsStable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 2, 7, 100, 5000} {
+		edges := make([]schema.Edge, n)
+		for i := range edges {
+			edges[i] = schema.Edge{
+				Type: []schema.RelType{schema.RelCalls, schema.RelExtends}[rng.IntN(2)],
+				From: fmt.Sprint("f", rng.IntN(5)), To: fmt.Sprint("t", rng.IntN(5)),
+				Line: i, // the original position: equal edges keep their order
+			}
+		}
+		want := slices.Clone(edges)
+		sort.SliceStable(want, func(i, j int) bool {
+			a, b := want[i], want[j]
+			if a.Type != b.Type {
+				return a.Type < b.Type
+			}
+			if a.From != b.From {
+				return a.From < b.From
+			}
+			return a.To < b.To
+		})
+		sortEdges(edges)
+		if !slices.Equal(edges, want) {
+			t.Fatalf("n=%d: sortEdges differs from a stable sort", n)
+		}
 	}
 }

@@ -134,12 +134,20 @@ func encodeProcesses(g *graphCopy, st *strTable) (procs, members []byte) {
 
 // encodeIndex lays out an index section over n nodes.
 func encodeIndex(ix *bm25Index, n int) []byte {
-	terms := slices.Sorted(maps.Keys(ix.built))
-	tlen, plen := 0, 0
-	for _, t := range terms {
-		tlen += len(t)
-		plen += len(ix.built[t].buf)
+	// the terms with their postings, sorted once (a map lookup per term
+	// and field was most of the work on the kernel's millions of terms)
+	type term struct {
+		t string
+		l *postingList
 	}
+	terms := make([]term, 0, len(ix.built))
+	tlen, plen := 0, 0
+	for t, l := range ix.built {
+		terms = append(terms, term{t, l})
+		tlen += len(t)
+		plen += len(l.buf)
+	}
+	slices.SortFunc(terms, func(a, b term) int { return strings.Compare(a.t, b.t) })
 	// One allocation of the section's size: appending would double the
 	// largest section (the body index: 136 MB on the Linux kernel) as it
 	// grows.
@@ -155,25 +163,25 @@ func encodeIndex(ix *bm25Index, n int) []byte {
 	off := 0
 	for _, t := range terms {
 		buf = le.AppendUint32(buf, uint32(off))
-		off += len(t)
+		off += len(t.t)
 	}
 	buf = le.AppendUint32(buf, uint32(off))
 	for _, t := range terms {
-		buf = le.AppendUint32(buf, uint32(ix.built[t].count))
+		buf = le.AppendUint32(buf, uint32(t.l.count))
 	}
 	off = 0
 	for _, t := range terms {
 		buf = le.AppendUint64(buf, uint64(off))
-		off += len(ix.built[t].buf)
+		off += len(t.l.buf)
 	}
 	buf = le.AppendUint64(buf, uint64(off))
 	for _, t := range terms {
-		buf = append(buf, t...)
+		buf = append(buf, t.t...)
 	}
 	// The builder keeps each term's postings in this encoding already
 	// (postingList): they are copied, not re-encoded.
 	for _, t := range terms {
-		buf = append(buf, ix.built[t].buf...)
+		buf = append(buf, t.l.buf...)
 	}
 	return buf
 }

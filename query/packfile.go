@@ -124,6 +124,22 @@ func joinParts(parts [][]byte) []byte {
 func encodePackParts(g *graphCopy, indexes map[string]*bm25Index) ([][]byte, error) {
 	st := &strTable{refs: map[string]uint64{}}
 	sec := map[string][]byte{}
+
+	// The search indexes share nothing with the rest: they are laid out
+	// on goroutines of their own beside it.
+	type laidOut struct {
+		name string
+		buf  []byte
+	}
+	nodes := len(g.nodes)
+	ixs := make(chan laidOut, len(indexes))
+	for name, ix := range indexes {
+		go func() {
+			buf := encodeIndex(ix, nodes)
+			ix.built, ix.docLen = nil, nil
+			ixs <- laidOut{name, buf}
+		}()
+	}
 	var w *packWriter
 	sw := func() { w = &packWriter{st: st} }
 	done := func(name string) { sec[name] = w.buf }
@@ -210,9 +226,9 @@ func encodePackParts(g *graphCopy, indexes map[string]*bm25Index) ([][]byte, err
 	sec[secProcesses], sec[secMembers] = encodeProcesses(g, st)
 	g.procs, g.members = nil, nil
 
-	for name, ix := range indexes {
-		sec[name] = encodeIndex(ix, len(g.nodes))
-		ix.built, ix.docLen = nil, nil
+	for range indexes {
+		l := <-ixs
+		sec[l.name] = l.buf
 	}
 	g.nodes, g.index = nil, nil
 

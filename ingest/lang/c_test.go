@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -561,4 +562,56 @@ func TestLXTextDoc(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
 		}
 	}
+}
+
+// A loop macro with a block after `else` (`else list_for_each_entry(pos,
+// head, member) { ... }`) parses, by error recovery, as a function
+// definition inside the function's body: it is no function, and the calls
+// in its block are the enclosing function's.
+func TestCMacroBlockInBodyIsNoFunction(t *testing.T) {
+	src := []byte(`void drv_validation_res_unreserve(struct drv_validation_context *ctx,
+				 bool backoff)
+{
+	struct drv_validation_res_node *val;
+
+	list_splice_init(&ctx->resource_ctx_list, &ctx->resource_list);
+	if (backoff)
+		list_for_each_entry(val, &ctx->resource_list, head) {
+			if (val->reserved)
+				drv_resource_unreserve(val->res,
+						       false, false, false,
+						       NULL, 0);
+		}
+	else
+		list_for_each_entry(val, &ctx->resource_list, head) {
+			if (val->reserved)
+				drv_resource_unreserve(val->res,
+						       val->dirty_set,
+						       val->dirty,
+						       val->switching_backing_memory,
+						       val->new_backing_memory,
+						       val->new_backing_mem_offset);
+		}
+}
+`)
+	p := NewParser()
+	defer p.Close()
+	fx, _, err := p.Parse(context.Background(), "drivers/v.c", Detect("v.c"), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range fx.Symbols {
+		if s.Kind == schema.KindFunction {
+			names = append(names, s.Name)
+		}
+	}
+	if !slices.Equal(names, []string{"drv_validation_res_unreserve"}) {
+		t.Errorf("functions %v, want only drv_validation_res_unreserve", names)
+	}
+	lxContains(t, "calls", lxCalls(fx), []string{
+		"drv_validation_res_unreserve||list_splice_init|call|6",
+		"drv_validation_res_unreserve||drv_resource_unreserve|call|10",
+		"drv_validation_res_unreserve||drv_resource_unreserve|call|17",
+	})
 }

@@ -567,6 +567,15 @@ func cppIsStatic(f *File, n *sitter.Node) bool {
 
 // function emits a function or method definition and walks its body.
 func (w *cppWalker) function(n *sitter.Node, caller string) {
+	if caller != "" && !(w.inBody && len(w.cls) > 0) {
+		// A definition inside a function's body, not in a local class's,
+		// is error recovery: C has no nested functions (GCC's are rare),
+		// and `else list_for_each_entry(pos, head, member) { ... }` parses
+		// as a function list_for_each_entry of type "else" (the kernel:
+		// about one in five of its files). Its statements are the caller's.
+		w.walkChildren(n, caller)
+		return
+	}
 	fd := cppFuncDeclarator(field(n, "declarator"))
 	if fd == nil {
 		if caller == "" && w.syscallDefinition(n) {

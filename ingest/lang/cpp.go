@@ -153,6 +153,11 @@ func (w *cppWalker) visit(n *sitter.Node, kind, caller string) bool {
 	case "preproc_include":
 		w.include(n)
 		return false
+	case "preproc_function_def":
+		if name := fieldText(w.f, n, "name"); name != "" {
+			w.f.Facts.Macros = append(w.f.Facts.Macros, name)
+		}
+		return false
 	case "namespace_definition":
 		w.namespace(n, caller)
 		return false

@@ -55,9 +55,10 @@
 //     The nested def sees the enclosing function's typed locals: they are
 //     repeated as its own "local" facts (a method's self, so a route
 //     decorator's `self.add_url_rule(...)` resolves).
-//   - Facts.Prototypes and Facts.Registrations are C's: declarations
-//     without bodies, and functions handed over by name (ops-table
-//     members, module_init, SYSCALL_DEFINEn) — see cpp.go.
+//   - Facts.Prototypes, Facts.Macros and Facts.Registrations are C's:
+//     declarations without bodies, names defined as function-like macros,
+//     and functions handed over by name (ops-table members, module_init,
+//     SYSCALL_DEFINEn) — see cpp.go.
 //   - Calls of a language's builtins (Go len/append/make/new and
 //     conversions to predeclared types; Python print/len/isinstance/...)
 //     are not recorded.

@@ -55,6 +55,7 @@ func (fx *Facts) clip() {
 	fx.Heritage = clipped(fx.Heritage)
 	fx.Types = clipped(fx.Types)
 	fx.Prototypes = clipped(fx.Prototypes)
+	fx.Macros = clipped(fx.Macros)
 	fx.Registrations = clipped(fx.Registrations)
 	fx.Returned = clipped(fx.Returned)
 }
@@ -96,6 +97,11 @@ type Facts struct {
 	// declarations). Resolution lands a call that reaches a prototype on
 	// the function's definition.
 	Prototypes []string
+	// Macros are the names this file defines as function-like macros
+	// (`#define wr32(reg, val) ...`), C and C++: a call of such a name in
+	// a translation unit that sees the definition is the macro's, not a
+	// function's of that name elsewhere.
+	Macros []string
 	// Registrations are functions the file hands over by name instead of
 	// calling them: stored in a struct member (C ops tables), passed to a
 	// registration macro or call (module_init, request_irq), or defined by

@@ -15,7 +15,9 @@ package resolve
 //     (the include chain was not followed: a generated or arch header
 //     missing from the tree)                                  → global-name
 //     — for a call; a function named as a value (a callback) must be
-//     visible by 1–3
+//     visible by 1–3; and not when the caller's translation unit defines
+//     the name as a function-like macro (the kernel's igb driver's wr32
+//     is a macro of its own header, not irdma's function)
 //
 // Programs: a top-level directory with an include/ directory of its own
 // (the kernel's tools/, scripts/ and usr/) is a program of its own, built
@@ -65,6 +67,7 @@ const (
 // cTables are the repository-wide tables of C resolution.
 type cTables struct {
 	protos map[string][]string // function name → files declaring it without a body
+	macros map[string][]string // name → files defining it as a function-like macro
 
 	ids   map[string]int32 // file → dense id, for include closures
 	files []string         // id → file
@@ -106,6 +109,7 @@ func (t *cTables) id(file string) int32 {
 func (r *resolver) cIndex() {
 	t := &r.ctab
 	t.protos, t.ids, t.sees = map[string][]string{}, map[string]int32{}, map[uint64]bool{}
+	t.macros = map[string][]string{}
 	t.stores, t.storeTypes = map[string][]*sym{}, map[string][]string{}
 	for _, f := range r.in.Files {
 		if f.Language != "c" {
@@ -114,6 +118,11 @@ func (r *resolver) cIndex() {
 		for _, p := range f.Prototypes {
 			if ps := t.protos[p]; len(ps) == 0 || ps[len(ps)-1] != f.Path {
 				t.protos[p] = append(ps, f.Path)
+			}
+		}
+		for _, m := range f.Macros {
+			if ms := t.macros[m]; len(ms) == 0 || ms[len(ms)-1] != f.Path {
+				t.macros[m] = append(ms, f.Path)
 			}
 		}
 	}
@@ -346,6 +355,11 @@ func (r *resolver) cBareCall(c ctx, name string) ([]*sym, string, float64, outco
 		return vis, schema.ReasonImportScoped, cAltConf, resolved
 	case len(vis) > cMaxAlternatives:
 		return nil, "", 0, unresolved
+	}
+	for _, m := range r.ctab.macros[name] {
+		if r.cReaches(m) {
+			return nil, "", 0, unresolved // a macro here: no guess at a function elsewhere
+		}
 	}
 	var global *sym
 	prog := r.cProgram(f)

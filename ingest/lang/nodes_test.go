@@ -119,6 +119,22 @@ func E() {}
 	}
 }
 
+// parseTestdata parses testdata/rel with the grammar Detect gives it; the
+// caller closes the tree and the parser.
+func parseTestdata(t *testing.T, rel string) ([]byte, *Language, *sitter.Parser, *sitter.Tree) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := Detect(rel)
+	p := sitter.NewParser()
+	if err := p.SetLanguage(l.Grammar()); err != nil {
+		t.Fatal(err)
+	}
+	return src, l, p, p.Parse(src, nil)
+}
+
 // The C traversal and the Go cursor traversal visit the same nodes in the
 // same order, with the same pruning, on every fixture.
 func TestWalkNamedCMatchesCursor(t *testing.T) {
@@ -130,16 +146,7 @@ func TestWalkNamedCMatchesCursor(t *testing.T) {
 		"typescript/service.ts", "typescript/view.tsx", "java/com/acme/OrderService.java",
 	}
 	for _, rel := range fixtures {
-		src, err := os.ReadFile(filepath.Join("testdata", rel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		l := Detect(rel)
-		p := sitter.NewParser()
-		if err := p.SetLanguage(l.Grammar()); err != nil {
-			t.Fatal(err)
-		}
-		tree := p.Parse(src, nil)
+		_, _, p, tree := parseTestdata(t, rel)
 		record := func(walk func(*sitter.Node, func(*sitter.Node) bool), prune bool) []string {
 			var seen []string
 			walk(tree.RootNode(), func(n *sitter.Node) bool {
@@ -182,16 +189,7 @@ func TestNestedWalkReadsTheOuterWalk(t *testing.T) {
 		t.Skip("sitter.Node layout differs from TSNode: the C walk is disabled")
 	}
 	for _, rel := range []string{"c/sample.c", "go/engine.go", "java/com/acme/OrderService.java"} {
-		src, err := os.ReadFile(filepath.Join("testdata", rel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		l := Detect(rel)
-		p := sitter.NewParser()
-		if err := p.SetLanguage(l.Grammar()); err != nil {
-			t.Fatal(err)
-		}
-		tree := p.Parse(src, nil)
+		src, l, p, tree := parseTestdata(t, rel)
 		f := NewFile(rel, l.Name, src)
 		record := func(f *File, n *sitter.Node) []string {
 			var seen []string

@@ -209,7 +209,7 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 		for i, f := range disc.Files {
 			paths[i] = f.Path
 		}
-		out, err := resolve.Resolve(ctx, resolve.Input{Root: disc.Root, Files: ix.Files, Paths: paths, Workers: opts.Workers})
+		out, err := resolve.Resolve(ctx, resolve.Input{Root: disc.Root, Files: ix.Files, Paths: paths, Workers: opts.Workers, Resolved: keepLaterCalls})
 		if err != nil {
 			return nil, fmt.Errorf("resolve references: %w", err)
 		}
@@ -243,19 +243,26 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 	// entry points; so do calls inside returned func literals (few), which
 	// start their callers' request-time flows.
 	for _, f := range ix.Files {
-		var goCalls []lang.CallSite
-		for _, c := range f.Calls {
-			if c.Kind == "go" || c.Kind == "closure" {
-				goCalls = append(goCalls, c)
-			}
-		}
-		f.Imports, f.Calls, f.Heritage, f.Types = nil, goCalls, nil, nil
+		keepLaterCalls(f) // done already for the files resolution reached
+		f.Imports, f.Heritage, f.Types = nil, nil, nil
 	}
 	if err := e.flushFiles(unresolved); err != nil {
 		return nil, err
 	}
 	res.Stats = st
 	return res, nil
+}
+
+// keepLaterCalls drops the call sites of f that only resolution reads:
+// goroutine starts and calls inside returned func literals stay (see Run).
+func keepLaterCalls(f *lang.Facts) {
+	var kept []lang.CallSite
+	for _, c := range f.Calls {
+		if c.Kind == "go" || c.Kind == "closure" {
+			kept = append(kept, c)
+		}
+	}
+	f.Calls = kept
 }
 
 // parsed is one worker's output for one file.

@@ -47,6 +47,9 @@ func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error 
 		return func(i int) []site { return w.resolveSites(files[i]) }, nil
 	}, func(i int, sites []site) error {
 		r.calls(files[i], sites)
+		if r.in.Resolved != nil {
+			r.in.Resolved(files[i])
+		}
 		return nil
 	})
 }

@@ -27,6 +27,12 @@ type Input struct {
 	// Workers is how many call sites are resolved at once (parallel.go):
 	// 0 means one per core. The output is the same for any number.
 	Workers int
+	// Resolved, when set, is called with each file once its call sites
+	// are resolved and turned into edges, in file order: the caller may
+	// drop what it no longer needs of them (ingest keeps a few kinds), so
+	// that the call sites of a large tree are not all live beside their
+	// edges at the end.
+	Resolved func(f *lang.Facts)
 }
 
 // Output is what resolution found.

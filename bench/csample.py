@@ -133,12 +133,16 @@ def sample_sites(exe, repo, n, rnd):
 
 
 RUBRIC_EDGES = """For each edge: open the caller at the call line. Is there a call there (directly, or through a
-struct member `x->ops->fn(...)` when the reason is `member`) that can reach the listed callee
+struct member `x->ops->fn(...)` when the reason is `field-pointer`) that can reach the listed callee
 definition? Count it right when: the name called is the callee's and, among the definitions of that
 name in the tree, the listed one is visible from the caller's translation unit (a `static` function of
 another .c file is wrong; a definition for another architecture than the caller's arch/ directory is
-wrong; one of several config variants of the same function is right); for `member` edges, the callee
-is stored in that member of that struct type somewhere in the tree. Fill in `right: yes|no` and a
+wrong; one of several config variants of the same function is right); for `field-pointer` edges, the
+callee is stored in that member of that struct type somewhere in the tree. A `reference` edge is a
+function handed over as a value: right when the line names the callee (a callback argument, an
+assignment); when the line instead hands over a table (`&foo_driver`) whose initializer stores the
+callee, write `right: no  reason: table NAME` (counted wrong in the strict precision, right in the
+one that counts table registrations as the callbacks they hand over). Fill in `right: yes|no` and a
 short reason when no."""
 
 RUBRIC_SITES = """For each site: the line is in the listed function. Decide whether the token is a call of a function

@@ -115,16 +115,8 @@ func (r *resolver) cIndex() {
 		if f.Language != "c" {
 			continue
 		}
-		for _, p := range f.Prototypes {
-			if ps := t.protos[p]; len(ps) == 0 || ps[len(ps)-1] != f.Path {
-				t.protos[p] = append(ps, f.Path)
-			}
-		}
-		for _, m := range f.Macros {
-			if ms := t.macros[m]; len(ms) == 0 || ms[len(ms)-1] != f.Path {
-				t.macros[m] = append(ms, f.Path)
-			}
-		}
+		addFileOf(t.protos, f.Prototypes, f.Path)
+		addFileOf(t.macros, f.Macros, f.Path)
 	}
 	t.programs = map[string]bool{}
 	for d := range r.dirs {
@@ -149,6 +141,15 @@ func (r *resolver) cIndex() {
 		}
 		return a < b
 	})
+}
+
+// addFileOf records file under each of names in byName, once.
+func addFileOf(byName map[string][]string, names []string, file string) {
+	for _, n := range names {
+		if fs := byName[n]; len(fs) == 0 || fs[len(fs)-1] != file {
+			byName[n] = append(fs, file)
+		}
+	}
 }
 
 func contains(xs []string, x string) bool {
@@ -334,9 +335,8 @@ func (r *resolver) cBareCall(c ctx, name string) ([]*sym, string, float64, outco
 			}
 		}
 		var cands, seeing []*sym
-		prog := r.cProgram(f)
 		for _, s := range all {
-			if s.IsExported && !r.cReaches(s.FilePath) && !cOtherArch(f, s.FilePath) && r.cProgram(s.FilePath) == prog {
+			if s.IsExported && !r.cReaches(s.FilePath) && r.cLinkable(f, s.FilePath) {
 				cands = append(cands, s)
 				if r.cSeesAny(s.FilePath, protos) {
 					seeing = append(seeing, s)
@@ -362,9 +362,8 @@ func (r *resolver) cBareCall(c ctx, name string) ([]*sym, string, float64, outco
 		}
 	}
 	var global *sym
-	prog := r.cProgram(f)
 	for _, s := range all {
-		if s.IsExported && r.cProgram(s.FilePath) == prog && !cOtherArch(f, s.FilePath) {
+		if s.IsExported && r.cLinkable(f, s.FilePath) {
 			if global != nil {
 				return nil, "", 0, unresolved // ambiguous
 			}
@@ -488,6 +487,13 @@ func cSameArch(from string, ss []*sym) []*sym {
 		}
 	}
 	return ss
+}
+
+// cLinkable reports whether a definition in file def can be linked into
+// the program of code in file from without an include between them (rules
+// 3 and 4): the same program, and not another architecture's.
+func (r *resolver) cLinkable(from, def string) bool {
+	return !cOtherArch(from, def) && r.cProgram(from) == r.cProgram(def)
 }
 
 // cProgram is the program a path belongs to: its top-level directory when

@@ -243,7 +243,9 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 	// entry points; so do calls inside returned func literals (few), which
 	// start their callers' request-time flows.
 	for _, f := range ix.Files {
-		keepLaterCalls(f) // done already for the files resolution reached
+		if opts.SkipResolve {
+			keepLaterCalls(f) // else resolution did it, file by file (Input.Resolved)
+		}
 		f.Imports, f.Heritage, f.Types = nil, nil, nil
 	}
 	if err := e.flushFiles(unresolved); err != nil {

@@ -307,3 +307,49 @@ func TestDigestRoundTrip(t *testing.T) {
 		t.Error("a garbled digest read without error")
 	}
 }
+
+// TestAbortAfterTheCopyOpened: a build aborted once StartInPlace has
+// copied and opened the live database closes that database and leaves
+// nothing behind; a build that goes on updates the opened copy in place.
+func TestAbortAfterTheCopyOpened(t *testing.T) {
+	ctx := context.Background()
+	root := newRepo(t)
+	buildWith(t, root, nil, variant(t, 20, 0))
+	before := dumpGraph(t, root)
+	m, err := ReadMeta(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 256 << 20, MaxThreads: 2, Logger: quietLog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.UpdateFrom(m)
+	b.StartInPlace()
+	<-b.early.done
+	if b.early.db == nil || b.early.conn == nil {
+		t.Fatalf("the copy was not opened early (why: %q, copied: %v)", b.early.why, b.early.copied)
+	}
+	b.Abort()
+	if b.early.db != nil || b.early.conn != nil {
+		t.Error("the early-opened copy is still open after Abort")
+	}
+	if _, err := os.Stat(b.staging); !os.IsNotExist(err) {
+		t.Errorf("the staging directory is left: %v", err)
+	}
+	if !slices.Equal(dumpGraph(t, root), before) {
+		t.Error("the live index changed")
+	}
+	// The next build takes the early-opened copy over and updates it.
+	if m, err = ReadMeta(root); err != nil {
+		t.Fatal(err)
+	}
+	if _, st := buildWith(t, root, m, variant(t, 22, 1)); !st.InPlace {
+		t.Errorf("the next build loaded whole: %s", st.Whole)
+	}
+	full := newRepo(t)
+	buildWith(t, full, nil, variant(t, 22, 1))
+	if !slices.Equal(dumpGraph(t, root), dumpGraph(t, full)) {
+		t.Error("the update of the early-opened copy differs from a full load")
+	}
+}

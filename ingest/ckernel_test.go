@@ -59,10 +59,16 @@ func TestCKernelCallGraph(t *testing.T) {
 		"drivers/pci/access.c#pci_bus_read -> arch/x86/pci/mid.c#pci_read (field-pointer)",
 		"drivers/pci/access.c#pci_bus_read -> arch/riscv/pci/riscv.c#riscv_pci_read (field-pointer)",
 		"arch/riscv/kernel/acpi.c#raw_pci_read -> arch/riscv/pci/riscv.c#riscv_pci_read (field-pointer)",
+		// a struct defined in a .c file is that file's own type
+		"drivers/net/stmx/stmx_pci.c#stmx_pci_probe -> drivers/net/stmx/stmx_pci.c#stmx_quark_setup (field-pointer)",
+		"drivers/net/dwx/dwx_pci.c#dwx_pci_probe -> drivers/net/dwx/dwx_pci.c#dwx_loongson_setup (field-pointer)",
 	)
 	wantNot(t, calls,
 		// another architecture's function stored in the member
 		"arch/riscv/kernel/acpi.c#raw_pci_read -> arch/x86/pci/mid.c#pci_read (field-pointer)",
+		// another file's private struct of the same name
+		"drivers/net/stmx/stmx_pci.c#stmx_pci_probe -> drivers/net/dwx/dwx_pci.c#dwx_loongson_setup (field-pointer)",
+		"drivers/net/dwx/dwx_pci.c#dwx_pci_probe -> drivers/net/stmx/stmx_pci.c#stmx_quark_setup (field-pointer)",
 		// tools/ is a program of its own: no guess crosses into or out of it
 		"drivers/foo/foo.c#foo_init -> tools/perf/util/mutex.c#mutex_init (global-name)",
 		"tools/perf/util/annotate.c#annotate_free -> include/linux/decompress/mm.h#free (global-name)",

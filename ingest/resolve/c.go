@@ -85,8 +85,8 @@ type cTables struct {
 	cur       uint32
 	closureOf string
 
-	stores     map[string][]*sym   // struct type + "\x00" + member → functions stored in it
-	storeTypes map[string][]string // member → struct types with functions stored in it
+	stores     map[string][]*sym   // struct type's key (cTypeKey) + "\x00" + member → functions stored in it
+	storeTypes map[string][]string // member → keys of the struct types with functions stored in it
 
 	archIncludes []string        // arch/*/include directories, x86 first
 	programs     map[string]bool // top-level directories that are programs of their own (cProgram)
@@ -392,10 +392,16 @@ func (r *resolver) cStores() {
 				continue
 			}
 			c := ctx{sc: sc, caller: r.syms[reg.CallerID], line: reg.Line}
-			typ := reg.Type
-			if typ == "" && reg.Receiver != "" {
+			typ := ""
+			switch {
+			case reg.Type != "":
+				typ = reg.Type
+				if st := r.typeNamed(ctx{sc: sc}, reg.Type); st != nil {
+					typ = cTypeKey(st)
+				}
+			case reg.Receiver != "":
 				if st := r.typeOfExpr(c, reg.Receiver); st != nil {
-					typ = st.Name
+					typ = cTypeKey(st)
 				}
 			}
 			if typ == "" {
@@ -431,7 +437,7 @@ func (r *resolver) cStores() {
 func (r *resolver) cFieldCall(from string, st *sym, name string) ([]*sym, string, float64, outcome) {
 	t := &r.ctab
 	if st != nil {
-		if ss := cSameArch(from, t.stores[st.Name+"\x00"+name]); len(ss) > 0 {
+		if ss := cSameArch(from, t.stores[cTypeKey(st)+"\x00"+name]); len(ss) > 0 {
 			return ss, schema.ReasonFieldPointer, cFieldConf, resolved
 		}
 		if _, ok := r.facts[st.ID].get(name, 0); ok {
@@ -449,6 +455,18 @@ func (r *resolver) cFieldCall(from string, st *sym, name string) ([]*sym, string
 		return nil, "", 0, dynamic // only other architectures store functions in it
 	}
 	return nil, "", 0, dynamic // several struct types store functions in that member
+}
+
+// cTypeKey is the key of struct type st in the member-store tables: its
+// name, which every translation unit that includes its header shares;
+// for a struct defined in a .c file, private to it, its id: two drivers'
+// own `struct stmmac_pci_info` are two types, and a call through one's
+// member must not reach the functions stored in the other's.
+func cTypeKey(st *sym) string {
+	if strings.HasSuffix(st.FilePath, ".c") {
+		return st.ID
+	}
+	return st.Name
 }
 
 // cArch is the architecture directory a path lies under (arch/<name>/...),

@@ -36,7 +36,8 @@
 // linked from another translation unit. A C call through a struct member
 // (`f->f_op->read()`) links to the functions stored in that member of
 // that struct type anywhere in the tree (ops-table initializers,
-// assignments).                                               → field-pointer
+// assignments); a struct defined in a .c file is that file's own type, not
+// the same-named struct of another file.                       → field-pointer
 // Code under arch/A never links to definitions under arch/B, and a
 // top-level directory with an include/ of its own (the kernel's tools/) is
 // a program of its own that prototypes and global guesses do not cross.

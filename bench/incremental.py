@@ -18,6 +18,15 @@ Each figure is the median of REPS runs (default 5), each on a fresh edit;
 (graph.LoadStats) rather than loaded whole; "pack nodes reused" the nodes
 the search pack took from the live one (query.PackStats, medians).
 Writes bench/results/incremental-<corpus>-<UTC stamp>.md.
+
+BASE=/path/to/old/gitnexus compares two binaries on this machine's noise:
+each gets its own copy of the corpus and its own GITNEXUS_HOME, every
+edit is made in both copies, and the two analyze runs of each step
+alternate (base first on even runs, new first on odd ones); the two
+watchers run side by side, each edit measured on one then the other.
+The table then has a row per binary and step. Sequential runs of two
+binaries (one whole benchmark after the other) have disagreed here by more
+than the change measured: the machine's load moves between them.
 """
 import json
 import os
@@ -33,15 +42,25 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "bin", "gitnexus"))
 CORPUS = sys.argv[2] if len(sys.argv) > 2 else os.path.expanduser("~/.cache/gitnexus-corpora/prometheus")
 REPS = int(os.environ.get("REPS", "5"))
-ENV = dict(os.environ, GITNEXUS_HOME=tempfile.mkdtemp(prefix="gnx-home-"))
+BASE = os.environ.get("BASE")
 
 
-def analyze(repo, *flags):
+class Side:
+    """One binary under test: its executable, its copy of the corpus, its GITNEXUS_HOME."""
+
+    def __init__(self, label, exe, scratch):
+        self.label, self.exe = label, os.path.abspath(exe)
+        self.repo = os.path.join(scratch, label, os.path.basename(CORPUS.rstrip("/")))
+        shutil.copytree(CORPUS, self.repo, ignore=shutil.ignore_patterns(".gitnexus"))
+        self.env = dict(os.environ, GITNEXUS_HOME=tempfile.mkdtemp(prefix="gnx-home-"))
+
+
+def analyze(side, *flags):
     """Runs analyze under GNU time; returns (wall s, peak RSS MiB, summary)."""
     tf = tempfile.NamedTemporaryFile(delete=False)
     tf.close()
-    out = subprocess.run(["/usr/bin/time", "-f", "%e %M", "-o", tf.name, BIN, "analyze", "--skip-embeddings", "--json", *flags, repo],
-                         env=ENV, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(["/usr/bin/time", "-f", "%e %M", "-o", tf.name, side.exe, "analyze", "--skip-embeddings", "--json", *flags, side.repo],
+                         env=side.env, capture_output=True, text=True, check=True).stdout
     wall, rss = open(tf.name).read().split()[-2:]
     os.unlink(tf.name)
     return float(wall), int(rss) / 1024, json.loads(out)
@@ -82,69 +101,102 @@ def med(xs):
     return statistics.median(xs)
 
 
-def main():
-    scratch = tempfile.mkdtemp(prefix="gnx-incr-")
-    repo = os.path.join(scratch, os.path.basename(CORPUS.rstrip("/")))
-    shutil.copytree(CORPUS, repo, ignore=shutil.ignore_patterns(".gitnexus"))
-    files = go_files(repo)
-    rows = {}
-    cold = [analyze(repo, "--force") for _ in range(REPS)]
-    rows["cold (--force)"] = cold
-    rows["nothing changed"] = [analyze(repo) for _ in range(REPS)]
-    body, newf, f50 = [], [], []
-    for r in range(REPS):
-        touch_body(files[100 + r], r)
-        body.append(analyze(repo))
-        add_func(files[200 + r], "gnxNewFunc%d" % r)
-        newf.append(analyze(repo))
-        for i, p in enumerate((files * 3)[50 * r: 50 * r + 50]):
-            add_func(p, "gnxBatch%d_%d" % (r, i))
-        f50.append(analyze(repo))
-    rows["one function body changed"] = body
-    rows["one new function with a call"] = newf
-    rows["50 files changed"] = f50
+def in_turn(sides, r):
+    """The sides in the order of run r: alternating, so neither always goes first."""
+    return sides if r % 2 == 0 else sides[::-1]
 
-    # analyze --watch: save → found by query.
-    w = subprocess.Popen([BIN, "analyze", "--watch", "--skip-embeddings", "--json", repo], env=ENV,
+
+def watch_start(side):
+    w = subprocess.Popen([side.exe, "analyze", "--watch", "--skip-embeddings", "--json", side.repo], env=side.env,
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     w.stdout.readline()  # the first update
-    lat = []
+    return w
+
+
+def watch_latency(side, path, name):
+    """Seconds from writing a new function into path to `query` finding it."""
+    t0 = time.time()
+    add_func(path, name)
+    while True:
+        q = subprocess.run([side.exe, "query", "--json", "--mode", "keyword", "-r", side.repo, name], env=side.env,
+                           capture_output=True, text=True)
+        try:
+            if any(d.get("name") == name for d in json.loads(q.stdout).get("definitions", [])):
+                return time.time() - t0
+        except json.JSONDecodeError:
+            pass
+        if time.time() - t0 > 60:
+            raise SystemExit("watch (%s): %s not found after 60 s" % (side.label, name))
+        time.sleep(0.05)
+
+
+def main():
+    scratch = tempfile.mkdtemp(prefix="gnx-incr-")
+    sides = [Side("new" if BASE else "bin", BIN, scratch)]
+    if BASE:
+        sides = [Side("base", BASE, scratch)] + sides
+    # The same edits in every copy: file lists by path relative to the copy.
+    rel = [os.path.relpath(p, sides[0].repo) for p in go_files(sides[0].repo)]
+    files = lambda side: [os.path.join(side.repo, p) for p in rel]
+    rows = {}  # (step, side label) → runs
+
+    def step(name, r, edit=None, *flags):
+        for side in in_turn(sides, r):
+            if edit:
+                edit(files(side))
+            rows.setdefault((name, side.label), []).append(analyze(side, *flags))
+
+    for r in range(REPS):
+        step("cold (--force)", r, None, "--force")
+    for r in range(REPS):
+        step("nothing changed", r)
+    for r in range(REPS):
+        step("one function body changed", r, lambda fs, r=r: touch_body(fs[100 + r], r))
+        step("one new function with a call", r, lambda fs, r=r: add_func(fs[200 + r], "gnxNewFunc%d" % r))
+
+        def batch(fs, r=r):
+            for i, p in enumerate((fs * 3)[50 * r: 50 * r + 50]):
+                add_func(p, "gnxBatch%d_%d" % (r, i))
+        step("50 files changed", r, batch)
+
+    # analyze --watch: save → found by query; the watchers run side by side.
+    watchers = {side.label: watch_start(side) for side in sides}
+    lat = {}
     for r in range(REPS):
         # a name of letters only: the keyword index splits digits off
         name = "zqxWatched" + ["Orchid", "Falcon", "Meadow", "Copper", "Harbor", "Lantern", "Quartz"][r % 7]
-        t0 = time.time()
-        add_func(files[(450 + r) % len(files)], name)
-        while True:
-            q = subprocess.run([BIN, "query", "--json", "--mode", "keyword", "-r", repo, name], env=ENV, capture_output=True, text=True)
-            try:
-                if any(d.get("name") == name for d in json.loads(q.stdout).get("definitions", [])):
-                    break
-            except json.JSONDecodeError:
-                pass
-            if time.time() - t0 > 60:
-                raise SystemExit("watch: %s not found after 60 s" % name)
-            time.sleep(0.05)
-        lat.append(time.time() - t0)
-        time.sleep(1)
-    w.send_signal(2)
-    w.wait()
+        for side in in_turn(sides, r):
+            lat.setdefault(side.label, []).append(watch_latency(side, files(side)[(450 + r) % len(rel)], name))
+            time.sleep(1)
+    for w in watchers.values():
+        w.send_signal(2)
+        w.wait()
 
     stamp = time.strftime("%Y-%m-%dT%H%M%SZ", time.gmtime())
-    ver = subprocess.run([BIN, "version"], capture_output=True, text=True).stdout.strip()
-    lines = ["# incremental re-analyze, %s (%s)" % (os.path.basename(repo), stamp), "",
-             "binary: `%s` (%s); %d cores; medians of %d runs, whole process (GNU time); `python3 bench/incremental.py`." % (BIN, ver, os.cpu_count(), REPS), "",
-             "| run | wall s | runs (s) | peak RSS MiB | files parsed | reused | load in place | pack nodes reused | phases (s) |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for k, rs in rows.items():
+    corpus = os.path.basename(CORPUS.rstrip("/"))
+    bins = []
+    for side in sides:
+        ver = subprocess.run([side.exe, "version"], capture_output=True, text=True).stdout.strip()
+        bins.append("%s `%s` (%s)" % (side.label, side.exe, ver))
+    how = "runs alternated between the binaries" if BASE else "one binary"
+    lines = ["# incremental re-analyze, %s (%s)" % (corpus, stamp), "",
+             "binaries: %s; %d cores; medians of %d runs, whole process (GNU time), %s; `%spython3 bench/incremental.py`." % (
+                 "; ".join(bins), os.cpu_count(), REPS, how, "BASE=… " if BASE else ""), "",
+             "| run | binary | wall s | runs (s) | peak RSS MiB | files parsed | reused | load in place | pack nodes reused | phases (s) |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for (k, label), rs in rows.items():
         ph = {p: round(med([x[2]["phases"].get(p, 0) for x in rs]), 2) for p in ("parse", "resolve", "processes", "load", "pack")}
         inplace = sum(1 for x in rs if x[2].get("load", {}).get("in_place"))
         pack = "%d of %d" % (med([x[2].get("pack", {}).get("reused", 0) for x in rs]), med([x[2].get("pack", {}).get("nodes", 0) for x in rs]))
-        lines.append("| %s | %.2f | %s | %.0f | %d | %d | %d of %d | %s | %s |" % (
-            k, med([x[0] for x in rs]), " ".join("%.2f" % x[0] for x in rs), med([x[1] for x in rs]),
+        lines.append("| %s | %s | %.2f | %s | %.0f | %d | %d | %d of %d | %s | %s |" % (
+            k, label, med([x[0] for x in rs]), " ".join("%.2f" % x[0] for x in rs), med([x[1] for x in rs]),
             med([x[2]["parsed"] for x in rs]), med([x[2]["reused"] for x in rs]), inplace, len(rs), pack,
             ", ".join("%s %s" % kv for kv in ph.items())))
-    lines += ["", "`analyze --watch`, write → `gitnexus query` finds the new function: median %.2f s (runs: %s)." %
-              (med(lat), ", ".join("%.2f" % x for x in lat))]
-    out = os.path.join(ROOT, "bench", "results", "incremental-%s-%s.md" % (os.path.basename(repo), stamp))
+    lines.append("")
+    for side in sides:
+        lines.append("`analyze --watch` (%s), write → `gitnexus query` finds the new function: median %.2f s (runs: %s)." %
+                     (side.label, med(lat[side.label]), ", ".join("%.2f" % x for x in lat[side.label])))
+    out = os.path.join(ROOT, "bench", "results", "incremental-%s-%s.md" % (corpus, stamp))
     open(out, "w").write("\n".join(lines) + "\n")
     print("\n".join(lines))
     shutil.rmtree(scratch)

@@ -212,40 +212,52 @@ func TestInPlaceLoadFallsBack(t *testing.T) {
 }
 
 // TestAbortWhileTheBaseIsCopied: a build aborted while StartInPlace
-// copies the live database leaves nothing behind and the live index as it
-// was; the next build updates it in place.
+// copies the live database, or once it has copied and opened it, leaves
+// nothing behind (the opened copy closed) and the live index as it was;
+// the next build updates it in place, as a full load would have built it.
 func TestAbortWhileTheBaseIsCopied(t *testing.T) {
-	ctx := context.Background()
-	root := newRepo(t)
-	buildWith(t, root, nil, variant(t, 20, 0))
-	before := dumpGraph(t, root)
-	m, err := ReadMeta(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 256 << 20, MaxThreads: 2, Logger: quietLog})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.UpdateFrom(m)
-	b.StartInPlace()
-	b.Abort()
-	if _, err := os.Stat(b.staging); !os.IsNotExist(err) {
-		t.Errorf("the staging directory is left: %v", err)
-	}
-	if b.work != "" {
-		if _, err := os.Stat(b.work); !os.IsNotExist(err) {
-			t.Errorf("the scratch directory is left: %v", err)
-		}
-	}
-	if !slices.Equal(dumpGraph(t, root), before) {
-		t.Error("the live index changed")
-	}
-	if m, err = ReadMeta(root); err != nil {
-		t.Fatal(err)
-	}
-	if _, st := buildWith(t, root, m, variant(t, 22, 1)); !st.InPlace {
-		t.Errorf("the next build loaded whole: %s", st.Whole)
+	for _, opened := range []bool{false, true} {
+		t.Run(fmt.Sprintf("opened=%v", opened), func(t *testing.T) {
+			ctx := context.Background()
+			root := newRepo(t)
+			buildWith(t, root, nil, variant(t, 20, 0))
+			before := dumpGraph(t, root)
+			m, err := ReadMeta(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 256 << 20, MaxThreads: 2, Logger: quietLog})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.UpdateFrom(m)
+			b.StartInPlace()
+			if opened {
+				<-b.early.done
+				if b.early.db == nil || b.early.conn == nil {
+					t.Fatalf("the copy was not opened early (why: %q, copied: %v)", b.early.why, b.early.copied)
+				}
+			}
+			b.Abort()
+			if b.early.db != nil || b.early.conn != nil {
+				t.Error("the early-opened copy is still open after Abort")
+			}
+			if _, err := os.Stat(b.staging); !os.IsNotExist(err) {
+				t.Errorf("the staging directory is left: %v", err)
+			}
+			if b.work != "" {
+				if _, err := os.Stat(b.work); !os.IsNotExist(err) {
+					t.Errorf("the scratch directory is left: %v", err)
+				}
+			}
+			if !slices.Equal(dumpGraph(t, root), before) {
+				t.Error("the live index changed")
+			}
+			if m, err = ReadMeta(root); err != nil {
+				t.Fatal(err)
+			}
+			updateEqualsFull(t, root, m, 22)
+		})
 	}
 }
 
@@ -262,13 +274,21 @@ func TestInPlaceCheckpointRetried(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, st := buildWith(t, root, m, variant(t, 24, 1)); !st.InPlace {
+	updateEqualsFull(t, root, m, 24)
+}
+
+// updateEqualsFull builds variant(n, 1) over the index of root (meta m),
+// wants it updated in place, and wants the result to hold what a full
+// load of the same rows holds.
+func updateEqualsFull(t *testing.T, root string, m *Meta, n int) {
+	t.Helper()
+	if _, st := buildWith(t, root, m, variant(t, n, 1)); !st.InPlace {
 		t.Fatalf("loaded whole: %s", st.Whole)
 	}
 	full := newRepo(t)
-	buildWith(t, full, nil, variant(t, 24, 1))
+	buildWith(t, full, nil, variant(t, n, 1))
 	if !slices.Equal(dumpGraph(t, root), dumpGraph(t, full)) {
-		t.Error("the index updated in place after a retried checkpoint differs from a full load")
+		t.Error("the index updated in place differs from a full load")
 	}
 }
 
@@ -305,51 +325,5 @@ func TestDigestRoundTrip(t *testing.T) {
 	os.WriteFile(path, bad, 0o644)
 	if _, _, err := readDigest(path); err == nil {
 		t.Error("a garbled digest read without error")
-	}
-}
-
-// TestAbortAfterTheCopyOpened: a build aborted once StartInPlace has
-// copied and opened the live database closes that database and leaves
-// nothing behind; a build that goes on updates the opened copy in place.
-func TestAbortAfterTheCopyOpened(t *testing.T) {
-	ctx := context.Background()
-	root := newRepo(t)
-	buildWith(t, root, nil, variant(t, 20, 0))
-	before := dumpGraph(t, root)
-	m, err := ReadMeta(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 256 << 20, MaxThreads: 2, Logger: quietLog})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.UpdateFrom(m)
-	b.StartInPlace()
-	<-b.early.done
-	if b.early.db == nil || b.early.conn == nil {
-		t.Fatalf("the copy was not opened early (why: %q, copied: %v)", b.early.why, b.early.copied)
-	}
-	b.Abort()
-	if b.early.db != nil || b.early.conn != nil {
-		t.Error("the early-opened copy is still open after Abort")
-	}
-	if _, err := os.Stat(b.staging); !os.IsNotExist(err) {
-		t.Errorf("the staging directory is left: %v", err)
-	}
-	if !slices.Equal(dumpGraph(t, root), before) {
-		t.Error("the live index changed")
-	}
-	// The next build takes the early-opened copy over and updates it.
-	if m, err = ReadMeta(root); err != nil {
-		t.Fatal(err)
-	}
-	if _, st := buildWith(t, root, m, variant(t, 22, 1)); !st.InPlace {
-		t.Errorf("the next build loaded whole: %s", st.Whole)
-	}
-	full := newRepo(t)
-	buildWith(t, full, nil, variant(t, 22, 1))
-	if !slices.Equal(dumpGraph(t, root), dumpGraph(t, full)) {
-		t.Error("the update of the early-opened copy differs from a full load")
 	}
 }

@@ -123,8 +123,10 @@
 // whole.
 //
 // A re-analyze that finds nothing changed (the same gitnexus build,
-// Meta.Build, over the same files with the same content and outcomes;
-// index.Build compares them after resolution) does not build at all:
+// Meta.Build, over the same files with the same content and skips;
+// index.Build compares them once every file is hashed, before any is
+// parsed: ingest.Options.UpToDate, kubernetes 1.6 s → 0.4 s) does not
+// build at all:
 // KeepLive rewrites meta.json under the lock with the new commit, branch
 // and time, still naming the live database, and discards the staging
 // directory. index.Build verifies the live index first (Verify) and

@@ -218,16 +218,14 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	res, err := ingest.Run(ctx, root, emb.sink(b), ingest.Options{
 		Seen: seen,
 		// Nothing changed: the live index is what the rest would build
-		// (resolution and all after it are functions of the files).
+		// (resolution and all after it are functions of the files). Known
+		// once the files are hashed (UpToDate), when the fact cache is
+		// this build's; else after the parse (Unchanged).
+		UpToDate: func(hashes map[string]string, skipped map[string]int) bool {
+			return !opts.Force && sameInputs(live, hashes, skipped, emb == nil, opts.ToolVersion, stamp, name) && verifies(root, live)
+		},
 		Unchanged: func(st *ingest.Stats) bool {
-			if opts.Force || !sameFiles(live, st, emb == nil, opts.ToolVersion, stamp, name) {
-				return false
-			}
-			if err := graph.Verify(root, live); err != nil {
-				slog.Debug("the live index does not verify; rebuilding it", "err", err)
-				return false
-			}
-			return true
+			return !opts.Force && sameFiles(live, st, emb == nil, opts.ToolVersion, stamp, name) && verifies(root, live)
 		},
 		Discover:   opts.Discover,
 		Workers:    opts.Workers,
@@ -248,12 +246,12 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	}
 	peak.mark("ingest")
 	writeHeapProfile("ingest")
+	if res.Unchanged { // the live index, committed with files, stays
+		return keepLive(b, live, res, start, peak, embeddings)
+	}
 	st := res.Stats
 	if err := nothingIndexed(st.Files, res.Discovery); err != nil {
 		return nil, err
-	}
-	if res.Unchanged {
-		return keepLive(b, live, res, start, peak, embeddings)
 	}
 
 	if inPlace {
@@ -480,12 +478,32 @@ func sameBuild(live *graph.Meta, stamp string) bool {
 // of these (the equivalence tests compare re-analyzed indexes with cold
 // builds), so such a build stops after the parse (ingest.Options.Unchanged).
 func sameFiles(live *graph.Meta, st *ingest.Stats, noVectors bool, version, stamp, name string) bool {
+	return sameInputs(live, st.FileHashes, st.Skipped, noVectors, version, stamp, name) &&
+		maps.Equal(live.ParseStatus, st.ParseStatus) && maps.Equal(live.Languages, st.Languages) &&
+		maps.Equal(live.Kinds, st.Kinds)
+}
+
+// sameInputs is what sameFiles asks before the parse: the same build
+// under the same name, keyword-only as this build, of the same files
+// (hashes by path) with the same skips. The parse outcomes, languages and
+// kinds are then the same too — functions of the files' content under
+// one build — so a build that finds this stops before the parse
+// (ingest.Options.UpToDate).
+func sameInputs(live *graph.Meta, hashes map[string]string, skipped map[string]int, noVectors bool, version, stamp, name string) bool {
 	if !sameBuild(live, stamp) || live.ToolVersion != version || live.RepoName != name || !noVectors || live.Embeddings.Count != 0 {
 		return false
 	}
-	return maps.Equal(live.Files, st.FileHashes) && maps.Equal(live.ParseStatus, st.ParseStatus) &&
-		maps.Equal(live.Skipped, st.Skipped) && maps.Equal(live.Languages, st.Languages) &&
-		maps.Equal(live.Kinds, st.Kinds)
+	return maps.Equal(live.Files, hashes) && maps.Equal(live.Skipped, skipped)
+}
+
+// verifies reports whether the live index verifies (graph.Verify); one
+// that does not is rebuilt.
+func verifies(root string, live *graph.Meta) bool {
+	if err := graph.Verify(root, live); err != nil {
+		slog.Debug("the live index does not verify; rebuilding it", "err", err)
+		return false
+	}
+	return true
 }
 
 // liveCalls is the resolution stats Meta.Calls keeps (nil for nil).
@@ -513,6 +531,19 @@ func callCounts(r *resolve.Stats) map[string]int {
 // counts too: resolution did not run; no reasons, no samples).
 func keepLive(b *graph.Build, live *graph.Meta, res *ingest.Result, start time.Time, peak *peakRSS, embeddings string) (*Summary, error) {
 	st, d := res.Stats, res.Discovery
+	if res.UpToDate {
+		// Nothing was parsed: the counts are the live index's (the same
+		// files under the same build).
+		st.Languages, st.Kinds, st.ParseStatus = live.Languages, live.Kinds, live.ParseStatus
+		st.Files, st.Symbols = 0, 0
+		for _, n := range live.ParseStatus {
+			st.Files += n
+		}
+		for _, n := range live.Kinds {
+			st.Symbols += n
+		}
+		st.Parsed, st.Reused = 0, st.Files-live.ParseStatus[string(schema.ParseNoGrammar)]
+	}
 	meta, err := b.KeepLive(live, func(m *graph.Meta) {
 		m.Commit, m.Branch, m.IndexedAt = d.Commit, d.Branch, start.UTC()
 	})

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -154,6 +155,11 @@ func TestBuildRefusesAnIndexOfNothing(t *testing.T) {
 func TestUnchangedKeepsIndex(t *testing.T) {
 	t.Setenv("GITNEXUS_HOME", t.TempDir())
 	root := fixture(t, "pyapp")
+	// A file discovery leaves out (binary): the summary of a kept index
+	// still counts the live index's files, not the none this run parsed.
+	if err := os.WriteFile(filepath.Join(root, "blob.bin"), []byte("\x00\x01\x02\x03"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	opts := Options{SkipEmbeddings: true, ToolVersion: "test"}
 	first, err := Build(ctx, root, opts)
@@ -188,6 +194,14 @@ func TestUnchangedKeepsIndex(t *testing.T) {
 	if _, ran := kept.Phases["resolve"]; ran || kept.Resolution == nil || kept.Resolution.Resolved != first.Resolution.Resolved ||
 		kept.Resolution.CallSites != first.Resolution.CallSites {
 		t.Errorf("unchanged re-analyze: resolution ran (%v) or its counts are not the live index's: %+v, first %+v", ran, kept.Resolution, first.Resolution)
+	}
+	// Decided once the files were hashed, before any was parsed
+	// (ingest.Options.UpToDate): nothing parsed or decoded, the counts the
+	// live index's.
+	if kept.Parsed != 0 || kept.Reused != first.Parsed+first.Reused || kept.Files != first.Files ||
+		!maps.Equal(kept.ParseStatus, first.ParseStatus) || !maps.Equal(kept.Languages, first.Languages) || !maps.Equal(kept.Kinds, first.Kinds) {
+		t.Errorf("unchanged re-analyze: parsed %d, reused %d (first %d+%d), files %d/%d, parse %v/%v, languages %v/%v",
+			kept.Parsed, kept.Reused, first.Parsed, first.Reused, kept.Files, first.Files, kept.ParseStatus, first.ParseStatus, kept.Languages, first.Languages)
 	}
 	if kept.Nodes["Process"] != first.Nodes["Process"] || kept.Edges["CALLS"] != first.Edges["CALLS"] || kept.Symbols != first.Symbols {
 		t.Errorf("kept summary counts differ: processes %d/%d, calls %d/%d, symbols %d/%d",

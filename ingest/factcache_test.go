@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"context"
+	"maps"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -133,5 +135,90 @@ func TestFactCacheFile(t *testing.T) {
 	}
 	if c, err := OpenFactCache(filepath.Join(t.TempDir(), "none"), "stamp-1"); err != nil || c != nil {
 		t.Errorf("a missing cache: %v, %v (want nil, nil)", c, err)
+	}
+}
+
+// TestUpToDateBeforeTheParse: with a fact cache the files are hashed
+// before any is parsed; UpToDate gets the hashes a full run records and
+// the skips, and when it answers true the run ends there, nothing parsed
+// or streamed; when it answers false the run parses as without it, every
+// unchanged file's facts from the cache, and Seen has had every hash.
+func TestUpToDateBeforeTheParse(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"a.go":        "package a\n\nfunc A() { B() }\n",
+		"b.go":        "package a\n\nfunc B() {}\n",
+		"notes.txt":   "no grammar\n",
+		"sub/c.py":    "def c():\n    return 1\n",
+		"empty/d.go":  "package empty\n",
+		"sub/bad.bin": "\x00\x01\x02",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	facts := filepath.Join(t.TempDir(), "facts")
+	first, err := Run(ctx, dir, &memSink{}, Options{CacheOut: facts, CacheStamp: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache, err := OpenFactCache(facts, "s")
+	if err != nil || cache == nil {
+		t.Fatalf("open the fact cache: %v", err)
+	}
+	defer cache.Close()
+
+	var gotHashes map[string]string
+	var gotSkipped map[string]int
+	sink := &memSink{}
+	res, err := Run(ctx, dir, sink, Options{Cache: cache, UpToDate: func(h map[string]string, sk map[string]int) bool {
+		gotHashes, gotSkipped = h, sk
+		return true
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(gotHashes, first.Stats.FileHashes) || !maps.Equal(gotSkipped, first.Stats.Skipped) {
+		t.Errorf("UpToDate got hashes %v skipped %v, the full run recorded %v and %v", gotHashes, gotSkipped, first.Stats.FileHashes, first.Stats.Skipped)
+	}
+	if !res.UpToDate || !res.Unchanged || len(sink.files) != 0 || len(sink.symbols) != 0 || res.Stats.Parsed+res.Stats.Reused != 0 {
+		t.Errorf("an up-to-date run went on: up_to_date %v, %d files and %d symbols streamed, %d parsed, %d reused",
+			res.UpToDate, len(sink.files), len(sink.symbols), res.Stats.Parsed, res.Stats.Reused)
+	}
+
+	// Not up to date: one file changed; the others come from the cache.
+	if err := os.WriteFile(filepath.Join(dir, "b.go"), []byte("package a\n\nfunc B() { A() }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]string{}
+	sink = &memSink{}
+	res, err = Run(ctx, dir, sink, Options{Cache: cache,
+		UpToDate: func(map[string]string, map[string]int) bool { return false },
+		Seen:     func(p, h string) { seen[p] = h }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.UpToDate || res.Stats.Parsed != 1 || res.Stats.Reused != 3 {
+		t.Errorf("after one edit: up_to_date %v, parsed %d, reused %d (want 1 and 3)", res.UpToDate, res.Stats.Parsed, res.Stats.Reused)
+	}
+	if !maps.Equal(seen, res.Stats.FileHashes) || seen["b.go"] == first.Stats.FileHashes["b.go"] {
+		t.Errorf("Seen had %v, the run recorded %v", seen, res.Stats.FileHashes)
+	}
+	cold, err := Run(ctx, dir, &memSink{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(res.Stats.FileHashes, cold.Stats.FileHashes) || len(sink.files) != len(cold.Stats.FileHashes) {
+		t.Errorf("the cached run recorded %v (%d File rows), a cold one %v", res.Stats.FileHashes, len(sink.files), cold.Stats.FileHashes)
+	}
+	for _, f := range sink.files {
+		if f.Lines == 0 || f.Size == 0 || f.ContentHash != cold.Stats.FileHashes[f.Path] {
+			t.Errorf("File row %s: lines %d, size %d, hash %.8s", f.Path, f.Lines, f.Size, f.ContentHash)
+		}
 	}
 }

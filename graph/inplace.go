@@ -493,32 +493,6 @@ type inPlaceBase struct {
 	copied bool          // the live database is at inPlacePath, its sum checked
 	done   chan struct{} // closed once read (StartInPlace's goroutine)
 	stop   atomic.Bool   // raised by an abort: the copy ends early
-	// db and conn are the copy, opened by StartInPlace's goroutine once
-	// copied (nil if not): the load takes them over (adopt), an abort
-	// closes them.
-	db   *kuzu.Database
-	conn *kuzu.Connection
-	pool uint64 // db's buffer pool: the build's (GrowBufferPool comes after Load)
-}
-
-// adopt hands the copy's open database over to b (nil when there is
-// none), so that b.closeDB closes it from then on.
-func (e *inPlaceBase) adopt(b *Build) {
-	if e.db != nil {
-		b.db, b.conn = e.db, e.conn
-		e.db, e.conn = nil, nil
-	}
-}
-
-// close closes the copy's database if nobody adopted it.
-func (e *inPlaceBase) close() {
-	if e.conn != nil {
-		e.conn.Close()
-	}
-	if e.db != nil {
-		e.db.Close()
-	}
-	e.db, e.conn = nil, nil
 }
 
 // StartInPlace reads the base's row digest and copies its database for
@@ -529,40 +503,19 @@ func (e *inPlaceBase) close() {
 // stops it. The copy goes to staging (inPlacePath) and is synced at
 // once: Kuzu's first write to the copy waits for every page of it to be
 // on disk (kubernetes' 200 MB just copied: 250-290 ms; synced: 10-15 ms),
-// so the earlier that happens the less the update waits. The copy is then
-// opened there too (prometheus: 100-130 ms of Kuzu reading its catalog and
-// tables' metadata, which had been on the update's path); until the load
-// takes it over it holds only what Kuzu reads to open a database.
+// so the earlier that happens the less the update waits.
 func (b *Build) StartInPlace() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.base == nil || b.early != nil || (b.state != stateAdding && b.state != statePrepared) {
 		return
 	}
-	e := &inPlaceBase{done: make(chan struct{}), pool: b.opts.BufferPoolSize}
+	e := &inPlaceBase{done: make(chan struct{})}
 	b.early = e
-	threads := b.opts.MaxThreads
 	go func() {
 		defer close(e.done)
 		r := b.readInPlaceBase(true, &e.stop)
 		e.why, e.old, e.hdr, e.fixed, e.copied = r.why, r.old, r.hdr, r.fixed, r.copied
-		if e.why != "" || !e.copied || e.stop.Load() {
-			return
-		}
-		t0 := time.Now()
-		db, err := openKuzu(b.inPlacePath(), systemConfig(e.pool, threads, false))
-		if err != nil {
-			b.log.Debug("in-place load: opening the copy early failed; the load opens it", "err", err)
-			return
-		}
-		conn, err := kuzu.OpenConnection(db)
-		if err != nil {
-			db.Close()
-			b.log.Debug("in-place load: connecting to the copy early failed; the load opens it", "err", err)
-			return
-		}
-		e.db, e.conn = db, conn
-		b.log.Debug("in-place load: the copy opened early", "took", time.Since(t0), "rss_MiB", RSS)
 	}()
 }
 
@@ -652,7 +605,6 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 	ib := b.early
 	if ib != nil {
 		<-ib.done
-		ib.adopt(b) // closed by the cleanup below when the load does not go in place
 	} else {
 		ib = b.readInPlaceBase(false, nil)
 	}
@@ -709,15 +661,13 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 		}
 		lap("copy")
 	}
-	if b.db == nil {
-		if b.db, err = openKuzu(dst, systemConfig(b.opts.BufferPoolSize, b.opts.MaxThreads, false)); err != nil {
-			return err.Error(), nil
-		}
-		if b.conn, err = kuzu.OpenConnection(b.db); err != nil {
-			return err.Error(), nil
-		}
-		lap("open")
+	if b.db, err = openKuzu(dst, systemConfig(b.opts.BufferPoolSize, b.opts.MaxThreads, false)); err != nil {
+		return err.Error(), nil
 	}
+	if b.conn, err = kuzu.OpenConnection(b.db); err != nil {
+		return err.Error(), nil
+	}
+	lap("open")
 	u := &updater{b: b, ctx: ctx, fixed: fixed}
 	work, err := u.planEdges(plan, kept)
 	if err != nil {

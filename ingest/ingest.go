@@ -367,43 +367,36 @@ func parseAll(ctx context.Context, files []discover.File, sums []fileSum, worker
 // what this read finds).
 func parseOne(ctx context.Context, p *lang.Parser, f discover.File, sum *fileSum, cache *FactCache, record bool) parsed {
 	r := parsed{file: f}
-	if sum != nil && sum.err == nil {
-		r.node = fileNode(f, sum.size, sum.lines, sum.hash)
-		l := lang.ByName(f.Language)
-		if l == nil {
-			r.status = schema.ParseNoGrammar
-			return r
-		}
-		if raw, rec, ok := cache.lookup(f.Path, l.Name, sum.hash); ok {
-			r.facts, r.status, r.reused = rec.Facts, rec.Status, true
-			if record {
-				r.record = raw
-			}
-			return r
-		}
+	var src []byte
+	if sum == nil || sum.err != nil {
+		var s fileSum
+		src, s = readSum(f.Abs)
+		sum = &s
 	}
-	src, err := os.ReadFile(f.Abs)
-	if err != nil {
-		r.err = err
-		r.reason = "unreadable"
-		if errors.Is(err, fs.ErrNotExist) {
-			r.reason = "vanished"
-		}
+	if sum.err != nil {
+		r.err, r.reason = sum.err, sum.reason
 		return r
 	}
-	h := sha256.Sum256(src)
-	r.node = fileNode(f, int64(len(src)), countLines(src), hex.EncodeToString(h[:]))
+	r.node = fileNode(f, sum.size, sum.lines, sum.hash)
 	l := lang.ByName(f.Language)
 	if l == nil {
 		r.status = schema.ParseNoGrammar
 		return r
 	}
-	if raw, rec, ok := cache.lookup(f.Path, l.Name, r.node.ContentHash); ok {
+	if raw, rec, ok := cache.lookup(f.Path, l.Name, sum.hash); ok {
 		r.facts, r.status, r.reused = rec.Facts, rec.Status, true
 		if record {
 			r.record = raw
 		}
 		return r
+	}
+	if src == nil { // hashed by sumFiles: read again, described by this read
+		var s fileSum
+		if src, s = readSum(f.Abs); s.err != nil {
+			r.err, r.reason = s.err, s.reason
+			return r
+		}
+		r.node = fileNode(f, s.size, s.lines, s.hash)
 	}
 	facts, status, err := p.Parse(ctx, f.Path, l, src)
 	if err != nil {
@@ -434,9 +427,9 @@ func fileNode(f discover.File, size int64, lines int, hash string) schema.File {
 	}
 }
 
-// fileSum is what sumFiles learns of one file: its content's sha256 (hex),
-// size and line count, or why it could not be read (err, and reason as
-// parseOne gives it).
+// fileSum is what readSum learns of one file: its content's sha256 (hex),
+// size and line count, or why it could not be read (err, and the reason
+// the run counts it under in Stats.Skipped).
 type fileSum struct {
 	hash   string
 	size   int64
@@ -463,16 +456,7 @@ func sumFiles(ctx context.Context, files []discover.File, workers int) ([]fileSu
 				if i >= len(files) || ctx.Err() != nil {
 					return
 				}
-				src, err := os.ReadFile(files[i].Abs)
-				if err != nil {
-					sums[i].err, sums[i].reason = err, "unreadable"
-					if errors.Is(err, fs.ErrNotExist) {
-						sums[i].reason = "vanished"
-					}
-					continue
-				}
-				h := sha256.Sum256(src)
-				sums[i] = fileSum{hash: hex.EncodeToString(h[:]), size: int64(len(src)), lines: countLines(src)}
+				_, sums[i] = readSum(files[i].Abs)
 			}
 		}()
 	}
@@ -481,6 +465,22 @@ func sumFiles(ctx context.Context, files []discover.File, workers int) ([]fileSu
 		return nil, err
 	}
 	return sums, nil
+}
+
+// readSum reads the file at abs and returns its content with its fileSum
+// (nil content and the error, with parseOne's reason for it, when it
+// cannot be read).
+func readSum(abs string) ([]byte, fileSum) {
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		reason := "unreadable"
+		if errors.Is(err, fs.ErrNotExist) {
+			reason = "vanished"
+		}
+		return nil, fileSum{err: err, reason: reason}
+	}
+	h := sha256.Sum256(src)
+	return src, fileSum{hash: hex.EncodeToString(h[:]), size: int64(len(src)), lines: countLines(src)}
 }
 
 func countLines(b []byte) int {

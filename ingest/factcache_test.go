@@ -222,3 +222,23 @@ func TestUpToDateBeforeTheParse(t *testing.T) {
 		}
 	}
 }
+
+// TestReadSumNamesWhyAFileIsUnread: a file gone since discovery is
+// "vanished", one that cannot be read (here a directory) "unreadable";
+// neither has content or a hash, and a readable one has both.
+func TestReadSumNamesWhyAFileIsUnread(t *testing.T) {
+	dir := t.TempDir()
+	if src, s := readSum(filepath.Join(dir, "gone.go")); src != nil || s.err == nil || s.reason != "vanished" || s.hash != "" {
+		t.Errorf("a missing file: %q, %+v", src, s)
+	}
+	if src, s := readSum(dir); src != nil || s.err == nil || s.reason != "unreadable" || s.hash != "" {
+		t.Errorf("a directory: %q, %+v", src, s)
+	}
+	p := filepath.Join(dir, "a.go")
+	if err := os.WriteFile(p, []byte("package a\n\nfunc A() {}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if src, s := readSum(p); s.err != nil || len(src) != 22 || s.size != 22 || s.lines != 3 || len(s.hash) != 64 {
+		t.Errorf("a readable file: %d bytes, %+v", len(src), s)
+	}
+}

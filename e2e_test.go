@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 var binary string
@@ -503,5 +504,42 @@ func TestE2EMultiRepoQuery(t *testing.T) {
 	out = e.ok(t.TempDir(), "query", "--json", "--mode", "keyword", "--all", "order")
 	if !strings.Contains(out, `"goshop"`) || !strings.Contains(out, `"pyapp"`) {
 		t.Errorf("--all: %s", out)
+	}
+}
+
+// TestE2EReanalyzeRemovesTheReplacedIndex: a re-analyze that replaces the
+// database leaves its removal to a process of its own (graph
+// BuildOptions.Retire), which removes the retired directory soon after.
+func TestE2EReanalyzeRemovesTheReplacedIndex(t *testing.T) {
+	e := newEnv(t)
+	dir := fixture(t, "goshop")
+	e.analyze(dir)
+	idx := filepath.Join(dir, ".gitnexus")
+	dbFiles := func() []string {
+		m, _ := filepath.Glob(filepath.Join(idx, "db-*.kuzu"))
+		return m
+	}
+	first := dbFiles()
+	if len(first) != 1 {
+		t.Fatalf("after the first analyze: database files %q", first)
+	}
+	write(t, dir, "retired_probe.go", "package main\n\nfunc retiredProbe() int { return 1 }\n")
+	e.analyze(dir)
+	if now := dbFiles(); len(now) != 1 || now[0] == first[0] {
+		t.Fatalf("after the re-analyze: database files %q (first %q)", now, first)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		left, _ := filepath.Glob(filepath.Join(idx, "retired-*"))
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the replaced database was not removed: %q", left)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got := e.symbols(dir); !got["Function retiredProbe function retired_probe.go:3"] {
+		t.Errorf("the new index lacks retiredProbe")
 	}
 }

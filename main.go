@@ -39,6 +39,7 @@ import (
 
 func main() {
 	graph.TuneMalloc()
+	cmd.Exe, _ = os.Executable() // "": analyze removes a replaced database itself
 	if cmd.OneShot(os.Args[1:]) {
 		debug.SetGCPercent(-1)
 		debug.SetMemoryLimit(1 << 30)

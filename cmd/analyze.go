@@ -153,8 +153,10 @@ func runAnalyze(c *cobra.Command, args []string) error {
 		Warn:           warn,
 	}
 	if analyzeFlags.watch {
+		opts.Graph.Retire = retireConcurrently
 		return watchAnalyze(ctx, abs, opts, prog, &warned)
 	}
+	opts.Graph.Retire = retireDetached()
 	sum, err := index.Build(ctx, abs, opts)
 	switch {
 	case err == nil:

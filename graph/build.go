@@ -31,6 +31,12 @@ type BuildOptions struct {
 	MaxThreads int
 	// Logger receives progress and warnings (default slog.Default()).
 	Logger *slog.Logger
+	// Retire, when set, is handed the directory (under .gitnexus/) that
+	// Commit moved the replaced database and its companions into, to
+	// remove them (RemoveRetired) when and where it likes: analyze hands
+	// it to a process of its own, so that the command does not wait for
+	// it. nil: Commit removes them before it returns.
+	Retire func(dir string)
 }
 
 type buildState int

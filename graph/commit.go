@@ -157,14 +157,12 @@ func (b *Build) Commit(meta *Meta) (err error) {
 	lap("meta.json written")
 	newPath = "" // committed: never remove it now
 
-	// The previous database goes only after the swap. Readers that have it
-	// open keep reading the unlinked file until they reopen (DB.Stale).
+	// The previous database goes only after the swap (retire). Readers
+	// that have it open keep reading it until they reopen (DB.Stale).
 	if old != nil && old.DBFile != name {
-		if err := removeDBFiles(filepath.Join(b.dir, old.DBFile)); err != nil {
-			b.log.Warn("could not remove the previous database", "err", err)
-		}
+		b.retire(old.DBFile)
 	}
-	lap("previous index removed")
+	lap("previous index retired")
 	b.abortLocked() // staging and lock
 	lap("staging removed")
 	return nil

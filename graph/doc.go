@@ -20,6 +20,8 @@
 //	                   unless that is built in a scratch directory on a
 //	                   memory file system (/dev/shm, scratch.go); a copy of
 //	                   the live database updated in place is in staging
+//	retired-db-<stamp>.kuzu/ a replaced database and its companions, until
+//	                   the process Commit handed them to removes them
 //
 // # Writing: Build
 //
@@ -27,7 +29,8 @@
 // Exec/Query between Load and Commit), rows.go and ndjson.go (validating
 // records and streaming them as NDJSON rows), filter.go (dropping dangling
 // edges), load.go (the bulk load), bufferpool.go (pool size, Settle,
-// GrowBufferPool), commit.go (the commit/abort swap), scratch.go (staging and scratch
+// GrowBufferPool), commit.go (the commit/abort swap), retire.go (what becomes
+// of the replaced database), scratch.go (staging and scratch
 // directories), durable.go (moves that are on disk before meta.json names
 // them) and memory.go (the C heap).
 //
@@ -50,7 +53,12 @@
 // from it beside an in-place load (WhenInPlace), and checks after the load
 // that the database holds every row of it.
 // Commit moves the new database beside the old one, replaces meta.json
-// atomically, and only then removes the old database. The companions are
+// atomically, and only then takes the old database out of the index: it
+// removes it, or, with BuildOptions.Retire (analyze's), moves it and its
+// companions into a retired-<name>/ directory and hands that over to be
+// removed off the command's time (retire.go: unlinking kubernetes' 300 MB
+// cost 0.2-0.3 s of page-cache work; a remover that dies leaves it to the
+// next build's clean-up after a minute). The companions are
 // renamed into place and synced on goroutines of their own while the
 // database is copied off /dev/shm (or, updated in place in staging,
 // renamed), and each file's sum (meta.json's Sums) is taken as it is

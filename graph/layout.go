@@ -21,11 +21,14 @@ import (
 //	db-<stamp>.kuzu.pack its search pack (query.Pack), a companion (Build.Attach)
 //	db-<stamp>.kuzu.facts its fact cache (ingest.FactCache), a companion too
 //	staging-<random>/    a build in progress: NDJSON row files and the new db.kuzu
+//	retired-db-<stamp>.kuzu/ a replaced database and its companions, moved out
+//	                     at Commit for BuildOptions.Retire to remove (RemoveRetired)
 const (
 	IndexDirName = ".gitnexus"
 	metaFileName = "meta.json"
 	lockFileName = "lock"
 	stagingGlob  = "staging-*"
+	retiredGlob  = "retired-" + dbPrefix + "*"
 	dbPrefix     = "db-"
 	dbSuffix     = ".kuzu"
 )
@@ -307,15 +310,21 @@ func CompanionPath(repoRoot string, m *Meta, suffix string) string {
 	return filepath.Join(IndexDir(repoRoot), m.DBFile+suffix)
 }
 
+// dbFiles are the paths of a database file, its WAL/shadow files and its
+// companions.
+func dbFiles(path string) []string {
+	files := []string{path, path + ".wal", path + ".shadow", path + ".lock", path + ".tmp"}
+	for _, s := range CompanionSuffixes {
+		files = append(files, path+s)
+	}
+	return files
+}
+
 // removeDBFiles removes a database file, its WAL/shadow files and its
 // companions.
 func removeDBFiles(path string) error {
 	var errs []error
-	others := []string{path, path + ".wal", path + ".shadow", path + ".lock", path + ".tmp"}
-	for _, s := range CompanionSuffixes {
-		others = append(others, path+s)
-	}
-	for _, p := range others {
+	for _, p := range dbFiles(path) {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, err)
 		}

@@ -13,10 +13,17 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
+// retiredGrace is how long cleanStale leaves a retired database to the
+// process that Commit handed it to (BuildOptions.Retire), which removes it
+// in well under a second; one older was left by a remover that died.
+const retiredGrace = time.Minute
+
 // cleanStale removes what killed runs left: staging directories and database
-// files that meta.json does not name. Called only while holding the lock.
+// files that meta.json does not name; and retired databases
+// (BuildOptions.Retire) not removed yet. Called only while holding the lock.
 func (b *Build) cleanStale() {
 	live := ""
 	if m, err := ReadMeta(b.root); err == nil {
@@ -31,6 +38,15 @@ func (b *Build) cleanStale() {
 	}
 	for _, e := range ents {
 		name := e.Name()
+		if ok, _ := filepath.Match(retiredGlob, name); ok && e.IsDir() {
+			// A replaced database whose remover died, or is still at work
+			// when the directory is young: left to it.
+			if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > retiredGrace {
+				b.log.Debug("removing a retired database", "dir", name)
+				os.RemoveAll(filepath.Join(b.dir, name))
+			}
+			continue
+		}
 		if ok, _ := filepath.Match(stagingGlob, name); ok && e.IsDir() {
 			b.log.Info("removing staging directory of an interrupted analyze", "dir", name)
 			os.RemoveAll(filepath.Join(b.dir, name))

@@ -1,11 +1,14 @@
 package processes
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -120,6 +123,30 @@ func TestLoadSavedRefusesDamage(t *testing.T) {
 	}
 	if _, err := LoadSaved(filepath.Join(dir, "missing"), g, key); err == nil {
 		t.Error("a missing file loaded")
+	}
+	// The key is read before the JSON: a result of another graph is
+	// refused as such, whatever its body.
+	other := strings.Repeat("0", keyLen)
+	body := append([]byte(other), "not JSON at all"...)
+	notJSON := binary.LittleEndian.AppendUint32(append([]byte(savedMagic), body...), crc32.Checksum(body, castagnoli))
+	p := filepath.Join(dir, "other")
+	if err := os.WriteFile(p, notJSON, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadSaved(p, g, key); !errors.Is(err, ErrKeyDiffers) {
+		t.Errorf("another graph's result: %v, want ErrKeyDiffers", err)
+	}
+	if _, err := LoadSaved(p, g, other); err == nil || errors.Is(err, ErrKeyDiffers) {
+		t.Errorf("a body that is not JSON under the right key: %v", err)
+	}
+	keyFlipped := append([]byte(nil), data...)
+	keyFlipped[len(savedMagic)+3] ^= 0x01
+	p = filepath.Join(dir, "keyflipped")
+	if err := os.WriteFile(p, keyFlipped, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadSaved(p, g, string(keyFlipped[len(savedMagic):len(savedMagic)+keyLen])); err == nil {
+		t.Error("a damaged key loaded under the damaged key")
 	}
 	if err := res.Save(filepath.Join(dir, "big"), small.Key(Options{})); err != nil {
 		t.Fatal(err)

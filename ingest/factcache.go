@@ -11,6 +11,8 @@ import (
 	"os"
 	"reflect"
 	"strings"
+	"sync"
+	"unsafe"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 	"github.com/gitnexus/gitnexus/ingest/lang"
@@ -308,9 +310,41 @@ func (fw *factWriter) abort() { fw.f.Close() }
 
 // encodeFacts encodes a record: every field of cachedFacts in declaration
 // order (strings and slices length-prefixed, a nil slice apart from an
-// empty one, so a decoded record equals the parsed one exactly).
+// empty one, so a decoded record equals the parsed one exactly). A string
+// of at most internMax bytes that the record holds already is written as a
+// reference to its first occurrence (recordStrings): a record repeats them
+// (a call site's caller id, a symbol's file path, type names), and the
+// decoder then makes one string of each without a lookup.
 func encodeFacts(rec *cachedFacts) []byte {
-	return appendValue(nil, reflect.ValueOf(rec).Elem())
+	e := &factEncoder{seen: map[string]uint64{}}
+	e.value(reflect.ValueOf(rec).Elem())
+	return e.b
+}
+
+// internMax is the longest string a record writes once and refers to
+// after; longer ones (source text, signatures) rarely repeat.
+const internMax = 128
+
+// factEncoder is encodeFacts' state: the bytes so far, and the short
+// strings written so far with their positions in the decoder's table.
+type factEncoder struct {
+	b    []byte
+	seen map[string]uint64
+}
+
+// str writes s as a record string: uvarint(2*i+1) refers to the i-th short
+// string the record wrote before; uvarint(2*len) and the bytes write a new
+// one, which, when 0 < len <= internMax, takes the next position.
+func (e *factEncoder) str(s string) {
+	if i, ok := e.seen[s]; ok {
+		e.b = binary.AppendUvarint(e.b, 2*i+1)
+		return
+	}
+	e.b = binary.AppendUvarint(e.b, 2*uint64(len(s)))
+	e.b = append(e.b, s...)
+	if len(s) > 0 && len(s) <= internMax {
+		e.seen[s] = uint64(len(e.seen))
+	}
 }
 
 func appendStr(b []byte, s string) []byte {
@@ -318,33 +352,39 @@ func appendStr(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-func appendValue(b []byte, v reflect.Value) []byte {
+func (e *factEncoder) value(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.String:
-		return appendStr(b, v.String())
+		e.str(v.String())
+		return
 	case reflect.Bool:
 		if v.Bool() {
-			return append(b, 1)
+			e.b = append(e.b, 1)
+		} else {
+			e.b = append(e.b, 0)
 		}
-		return append(b, 0)
+		return
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return binary.AppendVarint(b, v.Int())
+		e.b = binary.AppendVarint(e.b, v.Int())
+		return
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return binary.AppendUvarint(b, v.Uint())
+		e.b = binary.AppendUvarint(e.b, v.Uint())
+		return
 	case reflect.Slice:
 		if v.IsNil() {
-			return append(b, 0)
+			e.b = append(e.b, 0)
+			return
 		}
-		b = binary.AppendUvarint(b, uint64(v.Len())+1)
+		e.b = binary.AppendUvarint(e.b, uint64(v.Len())+1)
 		for i := 0; i < v.Len(); i++ {
-			b = appendValue(b, v.Index(i))
+			e.value(v.Index(i))
 		}
-		return b
+		return
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
-			b = appendValue(b, v.Field(i))
+			e.value(v.Field(i))
 		}
-		return b
+		return
 	}
 	// TestFactCodecCoversTypes keeps the cached types within the kinds above.
 	panic(fmt.Sprintf("fact cache: cannot encode %s", v.Type()))
@@ -358,29 +398,152 @@ func decodeFacts(b []byte, rec *cachedFacts) (err error) {
 			err = fmt.Errorf("fact cache record: %v", r)
 		}
 	}()
-	d := &factDecoder{b: b, strs: map[string]string{}}
-	d.value(reflect.ValueOf(rec).Elem())
+	tp := tablePool.Get().(*[]string)
+	d := &factDecoder{b: b, table: (*tp)[:0]}
+	defer func() {
+		clear(d.table) // the strings belong to rec, not to the pool
+		*tp = d.table[:0]
+		tablePool.Put(tp)
+	}()
+	decodeCachedFacts(d, unsafe.Pointer(rec))
 	if d.err == nil && d.pos != len(b) {
 		d.err = errors.New("trailing bytes")
 	}
 	return d.err
 }
 
+// tablePool keeps factDecoder.table slices for reuse across records.
+var tablePool = sync.Pool{New: func() any { return new([]string) }}
+
+// decodeCachedFacts decodes a cachedFacts (decodeOp): compiled once from
+// the type, as encodeFacts walks it.
+var decodeCachedFacts = compileDecoder(reflect.TypeFor[cachedFacts](), 0)
+
+// A decodeOp decodes one value of the type it was compiled for into the
+// memory at p, which holds a value of that type. The ops write through
+// pointers at the offsets of the type's layout, so the decoding walks no
+// reflect.Value per field: decodeFacts with reflect.Value set every field
+// by reflection and cost kubernetes' re-analyze 0.6 s of CPU.
+type decodeOp func(d *factDecoder, p unsafe.Pointer)
+
+// compileDecoder is the decodeOp of t, which holds only the kinds
+// encodeFacts writes (TestFactCodecCoversTypes) and does not contain
+// itself; it panics on others, at package initialization. depth is t's
+// nesting in cachedFacts.
+func compileDecoder(t reflect.Type, depth int) decodeOp {
+	if depth > 16 {
+		panic(fmt.Sprintf("fact cache: %s nests too deep (a recursive type?)", t))
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return func(d *factDecoder, p unsafe.Pointer) { *(*string)(p) = d.rstr() }
+	case reflect.Bool:
+		return func(d *factDecoder, p unsafe.Pointer) {
+			b := d.bytes(1)
+			if d.err != nil {
+				return
+			}
+			if b[0] > 1 {
+				d.fail("bool")
+				return
+			}
+			*(*bool)(p) = b[0] == 1
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		bits := t.Bits()
+		return func(d *factDecoder, p unsafe.Pointer) {
+			x := d.int()
+			if bits < 64 && x != x<<(64-bits)>>(64-bits) {
+				d.fail("integer")
+				return
+			}
+			switch bits {
+			case 8:
+				*(*int8)(p) = int8(x)
+			case 16:
+				*(*int16)(p) = int16(x)
+			case 32:
+				*(*int32)(p) = int32(x)
+			default:
+				*(*int64)(p) = x
+			}
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		bits := t.Bits()
+		return func(d *factDecoder, p unsafe.Pointer) {
+			x := d.uint()
+			if bits < 64 && x>>bits != 0 {
+				d.fail("integer")
+				return
+			}
+			switch bits {
+			case 8:
+				*(*uint8)(p) = uint8(x)
+			case 16:
+				*(*uint16)(p) = uint16(x)
+			case 32:
+				*(*uint32)(p) = uint32(x)
+			default:
+				*(*uint64)(p) = x
+			}
+		}
+	case reflect.Slice:
+		elem := compileDecoder(t.Elem(), depth+1)
+		size := t.Elem().Size()
+		return func(d *factDecoder, p unsafe.Pointer) {
+			field := reflect.NewAt(t, p).Elem()
+			n := d.uint()
+			if n == 0 || d.err != nil {
+				field.SetZero() // nil
+				return
+			}
+			n--
+			// Every element takes at least one byte: a longer count is
+			// damage, caught before it allocates.
+			if n > uint64(len(d.b)-d.pos) {
+				d.fail("slice length")
+				return
+			}
+			s := reflect.MakeSlice(t, int(n), int(n))
+			base := s.UnsafePointer()
+			for i := uintptr(0); i < uintptr(n) && d.err == nil; i++ {
+				elem(d, unsafe.Add(base, i*size))
+			}
+			field.Set(s)
+		}
+	case reflect.Struct:
+		type fieldOp struct {
+			off uintptr
+			op  decodeOp
+		}
+		fields := make([]fieldOp, t.NumField())
+		for i := range fields {
+			f := t.Field(i)
+			fields[i] = fieldOp{f.Offset, compileDecoder(f.Type, depth+1)}
+		}
+		return func(d *factDecoder, p unsafe.Pointer) {
+			for _, f := range fields {
+				if d.err != nil {
+					return
+				}
+				f.op(d, unsafe.Add(p, f.off))
+			}
+		}
+	}
+	panic(fmt.Sprintf("fact cache: cannot decode %s", t))
+}
+
 type factDecoder struct {
 	b   []byte
 	pos int
 	err error
-	// strs holds the short strings decoded so far (decodeFacts): a record
-	// repeats them (a call site's caller id, a symbol's file path, type
-	// names), and a parse shares one string where decoding would allocate
-	// one per occurrence (kubernetes: 85 MiB of strings, above a cold
-	// run's peak).
-	strs map[string]string
+	// table holds a record's short strings in the order written
+	// (factEncoder.str): a reference decodes to the string made for its
+	// first occurrence, so a parse shares one string where decoding every
+	// occurrence would allocate one each (kubernetes: 85 MiB of strings,
+	// above a cold run's peak).
+	table []string
 }
-
-// internMax is the longest string factDecoder shares; longer ones (source
-// text, signatures) rarely repeat.
-const internMax = 128
 
 func (d *factDecoder) fail(what string) {
 	if d.err == nil {
@@ -427,76 +590,42 @@ func (d *factDecoder) bytes(n int) []byte {
 	return s
 }
 
+// str reads a length-prefixed string (the cache's index).
 func (d *factDecoder) str() string {
 	n := d.uint()
 	if n > uint64(len(d.b)) {
 		d.fail("string length")
 		return ""
 	}
-	b := d.bytes(int(n))
-	if d.strs == nil || len(b) > internMax {
-		return string(b)
-	}
-	if s, ok := d.strs[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	d.strs[s] = s
-	return s
+	return string(d.bytes(int(n)))
 }
 
-func (d *factDecoder) value(v reflect.Value) {
+// rstr reads a record string (factEncoder.str).
+func (d *factDecoder) rstr() string {
+	h := d.uint()
 	if d.err != nil {
-		return
+		return ""
 	}
-	switch v.Kind() {
-	case reflect.String:
-		v.SetString(d.str())
-	case reflect.Bool:
-		b := d.bytes(1)
-		if d.err == nil {
-			if b[0] > 1 {
-				d.fail("bool")
-				return
-			}
-			v.SetBool(b[0] == 1)
+	if h&1 == 1 {
+		i := h >> 1
+		if i >= uint64(len(d.table)) {
+			d.fail("string reference")
+			return ""
 		}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		x := d.int()
-		if v.OverflowInt(x) {
-			d.fail("integer")
-			return
-		}
-		v.SetInt(x)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		x := d.uint()
-		if v.OverflowUint(x) {
-			d.fail("integer")
-			return
-		}
-		v.SetUint(x)
-	case reflect.Slice:
-		n := d.uint()
-		if n == 0 || d.err != nil {
-			return // nil
-		}
-		n--
-		// Every element takes at least one byte: a longer count is damage,
-		// caught before it allocates.
-		if n > uint64(len(d.b)-d.pos) {
-			d.fail("slice length")
-			return
-		}
-		s := reflect.MakeSlice(v.Type(), int(n), int(n))
-		for i := 0; i < int(n) && d.err == nil; i++ {
-			d.value(s.Index(i))
-		}
-		v.Set(s)
-	case reflect.Struct:
-		for i := 0; i < v.NumField() && d.err == nil; i++ {
-			d.value(v.Field(i))
-		}
-	default:
-		d.fail("type " + v.Type().String())
+		return d.table[i]
 	}
+	n := h >> 1
+	if n > uint64(len(d.b)) {
+		d.fail("string length")
+		return ""
+	}
+	b := d.bytes(int(n))
+	if d.err != nil || n == 0 {
+		return ""
+	}
+	s := string(b)
+	if n <= internMax {
+		d.table = append(d.table, s)
+	}
+	return s
 }

@@ -7,16 +7,27 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/ingest/lang"
 )
+
+// repeated are strings fillRandom gives many fields: empty, short (a
+// record writes them once and refers to them after), and longer than
+// internMax (written each time).
+var repeated = []string{"", "pkg/x.go", "pkg/x.go#Run:function", "\x00\xff", strings.Repeat("long source text ", 10)}
 
 // fillRandom sets every field reachable from v (strings, ints, bools,
 // slices, structs) to a random value; slices are nil, empty or 1-3 long.
 func fillRandom(rng *rand.Rand, v reflect.Value) {
 	switch v.Kind() {
 	case reflect.String:
+		if rng.Intn(2) == 0 { // a string the record repeats: written once, then referred to
+			v.SetString(repeated[rng.Intn(len(repeated))])
+			return
+		}
 		b := make([]byte, rng.Intn(12))
 		rng.Read(b) // any bytes, invalid UTF-8 included
 		v.SetString(string(b))
@@ -86,9 +97,13 @@ func TestFactCodecRejectsDamage(t *testing.T) {
 		rng.Read(r)
 		_ = decodeFacts(r, &out)
 	}
-	huge := []byte{0xff, 0xff, 0xff, 0xff, 0x0f} // a 4-billion-long first string
+	huge := []byte{0xfe, 0xff, 0xff, 0xff, 0x0f} // a 2-billion-long first string
 	if err := decodeFacts(huge, &out); err == nil {
-		t.Fatal("a record claiming a 4 GB string decoded")
+		t.Fatal("a record claiming a 2 GB string decoded")
+	}
+	ahead := []byte{2*5 + 1} // the first string refers to a sixth one
+	if err := decodeFacts(ahead, &out); err == nil {
+		t.Fatal("a record referring to a string it has not written decoded")
 	}
 }
 
@@ -240,5 +255,29 @@ func TestReadSumNamesWhyAFileIsUnread(t *testing.T) {
 	}
 	if src, s := readSum(p); s.err != nil || len(src) != 22 || s.size != 22 || s.lines != 3 || len(s.hash) != 64 {
 		t.Errorf("a readable file: %d bytes, %+v", len(src), s)
+	}
+}
+
+// BenchmarkDecodeFacts decodes the facts of a real Go file (ingest.go,
+// about 700 lines), as a re-analyze does for every unchanged file.
+func BenchmarkDecodeFacts(b *testing.B) {
+	src, err := os.ReadFile("ingest.go")
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := lang.NewParser()
+	defer p.Close()
+	facts, status, err := p.Parse(context.Background(), "ingest/ingest.go", lang.ByName("go"), src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw := encodeFacts(&cachedFacts{Status: status, Facts: facts})
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var rec cachedFacts
+		if err := decodeFacts(raw, &rec); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

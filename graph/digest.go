@@ -106,8 +106,8 @@ func (h *edgeHasher) hash64(parts ...[]byte) uint64 {
 // addEdge adds a loaded edge (from a node of label from, of rel key key)
 // to its source node's edge sum, hashing with h. Safe for concurrent use
 // after seal: the sums and counts are added atomically (sums commute).
-func (d *rowDigest) addEdge(h *edgeHasher, from schema.Label, fromID, key string, line []byte) {
-	i, ok := d.at[from][h.hash64(bytesOf(fromID))]
+func (d *rowDigest) addEdge(h *edgeHasher, from schema.Label, fromID []byte, key string, line []byte) {
+	i, ok := d.at[from][h.hash64(fromID)]
 	if !ok {
 		d.brokenEdge.Store(true) // Load keeps only edges whose endpoints are nodes
 		return

@@ -119,6 +119,24 @@ func parseEdgeLine(line []byte) (EdgeRow, error) {
 	return e, err
 }
 
+// edgeEnds reads the endpoint ids of an edge line in appendEdgeLine's form,
+// as slices of line (nothing is allocated); ok is false for another form
+// (parseEdgeLine reads every form). Only the ids are read: the rest of the
+// line is not checked.
+func edgeEnds(line []byte) (from, to []byte, ok bool) {
+	s := &jsonScanner{b: line}
+	if !s.lit(`{"from":`) {
+		return nil, nil, false
+	}
+	if from, ok = s.rawStr(); !ok || !s.lit(`,"to":`) {
+		return nil, nil, false
+	}
+	if to, ok = s.rawStr(); !ok {
+		return nil, nil, false
+	}
+	return from, to, true
+}
+
 // scanEdgeLine is parseEdgeLine's hand-written reader; ok is false for a
 // line it does not recognize (the caller falls back to encoding/json).
 func scanEdgeLine(line []byte) (e EdgeRow, ok bool) {

@@ -119,3 +119,34 @@ func plainASCII(s string) bool {
 	}
 	return true
 }
+
+// TestEdgeEndsReadsWhatParseReads: on the lines appendEdgeLine writes,
+// edgeEnds gives parseEdgeLine's endpoints; on others it declines, for
+// parseEdgeLine to read them.
+func TestEdgeEndsReadsWhatParseReads(t *testing.T) {
+	for _, e := range []schema.Edge{
+		{Type: schema.RelCalls, From: "a.go#f:function", To: "b.go#g:function", Confidence: 0.9, Reason: "same-file", Line: 3},
+		{Type: schema.RelDefines, From: "dir/ü.go", To: "dir/ü.go#T:struct", Confidence: 1},
+		{Type: schema.RelCalls, From: "", To: "x", Confidence: 0.5},
+	} {
+		line, ok := appendEdgeLine(nil, e)
+		if !ok {
+			t.Fatalf("appendEdgeLine refused %+v", e)
+		}
+		from, to, ok := edgeEnds(line)
+		want, err := parseEdgeLine(line)
+		if !ok || err != nil || string(from) != want.From || string(to) != want.To {
+			t.Errorf("%s: edgeEnds = %q %q %v, parseEdgeLine = %q %q %v", line, from, to, ok, want.From, want.To, err)
+		}
+	}
+	for _, line := range []string{
+		`{"to":"b","from":"a","confidence":1,"reason":"","step":0,"line":0}`,
+		`{"from":"a\"b","to":"c","confidence":1,"reason":"","step":0,"line":0}`,
+		"{\"from\":\"a\xff\",\"to\":\"c\",\"confidence\":1,\"reason\":\"\",\"step\":0,\"line\":0}",
+		`{"from":"a"}`,
+	} {
+		if from, to, ok := edgeEnds([]byte(line)); ok {
+			t.Errorf("edgeEnds(%s) = %q %q, want a refusal", line, from, to)
+		}
+	}
+}

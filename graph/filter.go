@@ -37,19 +37,32 @@ func (s idSet) has(l schema.Label, id string) bool {
 	return ok
 }
 
+// hasBytes is has for an id held as bytes (the same hash: maphash.Bytes
+// of a string's bytes is maphash.String of it).
+func (s idSet) hasBytes(l schema.Label, id []byte) bool {
+	_, ok := s.m[l][maphash.Bytes(s.seed, id)]
+	return ok
+}
+
 // filterDangling streams rf, of rel type rt, and checks every edge's
 // endpoints against the id sets of pair p; the sound ones go into the row
 // digest (hashed with h). It returns the file to COPY (rf's own when every
 // edge is sound, else a filtered copy), the edges kept, and a few dropped
 // ones for the log. Calls on different files may run at once.
 func (b *Build) filterDangling(h *edgeHasher, rf *rowFile, rt schema.RelType, p schema.Pair) (path string, kept int, sample string, err error) {
-	// sound reports whether the edge on line has both endpoints, and its source.
-	sound := func(line []byte) (from string, ok bool, err error) {
+	// sound reports whether the edge on line has both endpoints, and its
+	// source. It reads the endpoints in place (edgeEnds) where the line
+	// has appendEdgeLine's form: parsing every edge into strings was most
+	// of a re-analyze's Prepare (kubernetes: 0.5 s of CPU for 330k edges).
+	sound := func(line []byte) (from []byte, ok bool, err error) {
+		if from, to, ok := edgeEnds(line); ok {
+			return from, b.ids.hasBytes(p.From, from) && b.ids.hasBytes(p.To, to), nil
+		}
 		e, err := parseEdgeLine(line)
 		if err != nil {
-			return "", false, fmt.Errorf("read back %s: %w", rf.path, err)
+			return nil, false, fmt.Errorf("read back %s: %w", rf.path, err)
 		}
-		return e.From, b.ids.has(p.From, e.From) && b.ids.has(p.To, e.To), nil
+		return []byte(e.From), b.ids.has(p.From, e.From) && b.ids.has(p.To, e.To), nil
 	}
 	var samples []string
 	dangling := 0

@@ -288,7 +288,7 @@ func TestDigestRoundTrip(t *testing.T) {
 	}
 	d.addNode(schema.LabelFile, "a.go", []byte(`{"id":"a.go"}`))
 	d.seal()
-	d.addEdge(d.h, schema.LabelFile, "a.go", "DEFINES:File->Function", []byte(`{"from":"a.go","to":"f1"}`))
+	d.addEdge(d.h, schema.LabelFile, []byte("a.go"), "DEFINES:File->Function", []byte(`{"from":"a.go","to":"f1"}`))
 	path := filepath.Join(t.TempDir(), "rows")
 	if err := d.write(path, digestHeader{FullSize: 123, Updates: 2}); err != nil {
 		t.Fatal(err)

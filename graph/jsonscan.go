@@ -40,23 +40,32 @@ func (s *jsonScanner) end() bool { return len(s.b) == 0 }
 
 // str reads a string without escapes or control characters, valid UTF-8.
 func (s *jsonScanner) str() (string, bool) {
-	if !s.eat('"') {
+	v, ok := s.rawStr()
+	if !ok {
 		return "", false
+	}
+	return string(v), true
+}
+
+// rawStr is str's value as a slice of the input, not copied.
+func (s *jsonScanner) rawStr() ([]byte, bool) {
+	if !s.eat('"') {
+		return nil, false
 	}
 	for i, c := range s.b {
 		if c == '"' {
 			v := s.b[:i]
 			s.b = s.b[i+1:]
 			if !utf8.Valid(v) {
-				return "", false
+				return nil, false
 			}
-			return string(v), true
+			return v, true
 		}
 		if c == '\\' || c < 0x20 {
-			return "", false
+			return nil, false
 		}
 	}
-	return "", false
+	return nil, false
 }
 
 // skipStr reads past a string as str would read it, without making it.

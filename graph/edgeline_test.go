@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -147,6 +149,31 @@ func TestEdgeEndsReadsWhatParseReads(t *testing.T) {
 	} {
 		if from, to, ok := edgeEnds([]byte(line)); ok {
 			t.Errorf("edgeEnds(%s) = %q %q, want a refusal", line, from, to)
+		}
+	}
+}
+
+// TestEachLineLongAndUnterminated: eachLine gives every line whole, one
+// longer than its buffer and a last one without a newline included.
+func TestEachLineLongAndUnterminated(t *testing.T) {
+	long := strings.Repeat("x", 600<<10) + "\n"
+	want := []string{"a\n", long, "\n", "b\n", long[:1000], "end"}
+	content := want[0] + want[1] + want[2] + want[3] + want[4] + "\n" + want[5]
+	want[4] += "\n"
+	path := filepath.Join(t.TempDir(), "rows.json")
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	if err := eachLine(path, func(line []byte) error { got = append(got, string(line)); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d lines, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("line %d: %d bytes %.20q, want %d bytes %.20q", i, len(got[i]), got[i], len(want[i]), want[i])
 		}
 	}
 }

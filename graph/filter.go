@@ -107,7 +107,10 @@ func (b *Build) filterDangling(h *edgeHasher, rf *rowFile, rt schema.RelType, p 
 	return out.path, out.rows, strings.Join(samples, " | "), nil
 }
 
-// eachLine calls fn with every line of the file, newline included.
+// eachLine calls fn with every line of the file, newline included. The
+// line is valid only until fn returns (it is the reader's buffer, not a
+// copy: a re-analyze reads a million edge lines of kubernetes' rows, and a
+// slice allocated for each was garbage at once); fn copies what it keeps.
 func eachLine(path string, fn func([]byte) error) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -115,8 +118,17 @@ func eachLine(path string, fn func([]byte) error) error {
 	}
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 256<<10)
+	var long []byte // a line longer than the buffer, put together
 	for {
-		line, err := r.ReadBytes('\n')
+		line, err := r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			long = append(long[:0], line...)
+			for err == bufio.ErrBufferFull {
+				line, err = r.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
 		if len(line) > 0 {
 			if ferr := fn(line); ferr != nil {
 				return ferr

@@ -334,6 +334,18 @@ func (u *updater) planEdges(p *inPlacePlan, kept map[string]int) (*edgeWork, err
 				continue
 			}
 			err := eachLine(u.b.loaded[key], func(line []byte) error {
+				// Most edges are of nodes that did not change: their
+				// source is read in place and hashed, and only the edges
+				// of fresh and diff nodes are parsed (kubernetes: the scan
+				// 209 ms -> 82-121 ms).
+				if from, _, ok := edgeEnds(line); ok {
+					h := u.b.digest.hash64(from)
+					if _, ok := fresh[h]; !ok {
+						if _, ok := diff[h]; !ok {
+							return nil
+						}
+					}
+				}
 				e, err := parseEdgeLine(line)
 				if err != nil {
 					return err

@@ -155,7 +155,8 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 // EachNode calls fn with every row of node table l as Load copied it (an
 // NDJSON line, the order of offset(id(n))), without going through the
 // database. Load checked that the table holds as many rows as the file.
-// Only after a successful Load, before Commit.
+// Only after a successful Load, before Commit. The line is valid only
+// until fn returns.
 func (b *Build) EachNode(ctx context.Context, l schema.Label, fn func(line []byte) error) error {
 	r, err := b.loadedRows("EachNode")
 	if err != nil {

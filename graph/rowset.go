@@ -178,7 +178,8 @@ func (b *Build) Rows() *Rows {
 }
 
 // EachNode calls fn with every row of node table l (an NDJSON line), in
-// the order Load copies them: the order of offset(id(n)).
+// the order Load copies them: the order of offset(id(n)). The line is
+// valid only until fn returns.
 func (r *Rows) EachNode(ctx context.Context, l schema.Label, fn func(line []byte) error) error {
 	path, ok := r.nodes[l]
 	if !ok {

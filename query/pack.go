@@ -285,7 +285,7 @@ type nodeRow struct {
 // table's NDJSON lines, a rel type's rows. BuildPack reads them instead of
 // the database wherever q is one.
 type rowReader interface {
-	EachNode(ctx context.Context, l schema.Label, fn func(line []byte) error) error
+	EachNode(ctx context.Context, l schema.Label, fn func(line []byte) error) error // line valid only during fn
 	EachEdge(ctx context.Context, rt schema.RelType, fn func(graph.EdgeRow) error) error
 	// Counts are the rows loaded by label (and rel type).
 	Counts() map[string]int

@@ -137,30 +137,60 @@ func edgeEnds(line []byte) (from, to []byte, ok bool) {
 	return from, to, true
 }
 
-// scanEdgeLine is parseEdgeLine's hand-written reader; ok is false for a
-// line it does not recognize (the caller falls back to encoding/json).
+// EdgeView is an edge row read in place (Rows.EachEdgeView): its byte
+// fields are slices of the row file's line, valid only during the call
+// that hands it over; the rest as in EdgeRow.
+type EdgeView struct {
+	From, To, Reason []byte
+	Confidence       float64
+	Step, Line       int
+}
+
+// parseEdgeView is parseEdgeLine read in place where the line has
+// appendEdgeLine's form with no escapes, else parsed and viewed.
+func parseEdgeView(line []byte) (EdgeView, error) {
+	if v, ok := scanEdgeView(line); ok {
+		return v, nil
+	}
+	e, err := parseEdgeLine(line)
+	return EdgeView{From: []byte(e.From), To: []byte(e.To), Reason: []byte(e.Reason), Confidence: e.Confidence, Step: e.Step, Line: e.Line}, err
+}
+
+// scanEdgeLine is parseEdgeLine's hand-written reader (scanEdgeView's,
+// copied); ok is false for a line it does not recognize (the caller falls
+// back to encoding/json).
 func scanEdgeLine(line []byte) (e EdgeRow, ok bool) {
+	v, ok := scanEdgeView(line)
+	if !ok {
+		return e, false
+	}
+	return EdgeRow{From: string(v.From), To: string(v.To), Confidence: v.Confidence, Reason: string(v.Reason), Step: v.Step, Line: v.Line}, true
+}
+
+// scanEdgeView reads a line in appendEdgeLine's form whose strings hold no
+// escape, in place; ok is false for any other line.
+func scanEdgeView(line []byte) (v EdgeView, ok bool) {
 	s := &jsonScanner{b: bytes.TrimRight(line, "\r\n")}
 	if !s.lit(`{"from":`) {
-		return e, false
+		return v, false
 	}
-	if e.From, ok = s.str(); !ok || !s.lit(`,"to":`) {
-		return e, false
+	if v.From, ok = s.rawStr(); !ok || !s.lit(`,"to":`) {
+		return v, false
 	}
-	if e.To, ok = s.str(); !ok || !s.lit(`,"confidence":`) {
-		return e, false
+	if v.To, ok = s.rawStr(); !ok || !s.lit(`,"confidence":`) {
+		return v, false
 	}
-	if e.Confidence, ok = s.float(); !ok || !s.lit(`,"reason":`) {
-		return e, false
+	if v.Confidence, ok = s.float(); !ok || !s.lit(`,"reason":`) {
+		return v, false
 	}
-	if e.Reason, ok = s.str(); !ok || !s.lit(`,"step":`) {
-		return e, false
+	if v.Reason, ok = s.rawStr(); !ok || !s.lit(`,"step":`) {
+		return v, false
 	}
-	if e.Step, ok = s.integer(); !ok || !s.lit(`,"line":`) {
-		return e, false
+	if v.Step, ok = s.integer(); !ok || !s.lit(`,"line":`) {
+		return v, false
 	}
-	if e.Line, ok = s.integer(); !ok || !s.eat('}') {
-		return e, false
+	if v.Line, ok = s.integer(); !ok || !s.eat('}') {
+		return v, false
 	}
-	return e, s.end()
+	return v, s.end()
 }

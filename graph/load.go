@@ -221,17 +221,36 @@ type EdgeRow struct {
 // slice at a time rescans it per slice (the Linux kernel's 4.2M edges:
 // 81 s). Only after a successful Load, before Commit.
 func (b *Build) EachEdge(ctx context.Context, rt schema.RelType, fn func(EdgeRow) error) error {
-	r, err := b.loadedRows("EachEdge")
+	r, err := b.edgeRows("EachEdge")
 	if err != nil {
 		return err
+	}
+	return r.EachEdge(ctx, rt, fn)
+}
+
+// EachEdgeView is EachEdge read in place (Rows.EachEdgeView).
+func (b *Build) EachEdgeView(ctx context.Context, rt schema.RelType, fn func(EdgeView) error) error {
+	r, err := b.edgeRows("EachEdgeView")
+	if err != nil {
+		return err
+	}
+	return r.EachEdgeView(ctx, rt, fn)
+}
+
+// edgeRows is the rows view that EachEdge and EachEdgeView (what) read,
+// or ErrEdgeRowsInexact when the database does not hold exactly its edges.
+func (b *Build) edgeRows(what string) (*Rows, error) {
+	r, err := b.loadedRows(what)
+	if err != nil {
+		return nil, err
 	}
 	b.mu.Lock()
 	inexact := b.edgeRowsInexact
 	b.mu.Unlock()
 	if inexact {
-		return ErrEdgeRowsInexact
+		return nil, ErrEdgeRowsInexact
 	}
-	return r.EachEdge(ctx, rt, fn)
+	return r, nil
 }
 
 func sumNodes(files map[string]*rowFile, tables []schema.NodeTable) int {

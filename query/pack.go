@@ -150,6 +150,15 @@ func readPackRows(ctx context.Context, q Querier, base *Pack) (*packBuilder, Pac
 		b.base = pb
 	}
 	_, b.hashed = q.(rowHasher)
+	if rr, ok := q.(rowReader); ok {
+		// The node index sized for every row at once: grown entry by
+		// entry it rehashed its way up (kubernetes: 50k nodes, 0.1 s).
+		n, counts := 0, rr.Counts()
+		for _, t := range schema.NodeTables() {
+			n += counts[string(t.Label)]
+		}
+		b.g.index = make(map[string]int32, n)
+	}
 	b.startBodies()
 	defer b.waitBodies()
 	// The node tables are read on a goroutine of their own, a slice of
@@ -287,6 +296,7 @@ type nodeRow struct {
 type rowReader interface {
 	EachNode(ctx context.Context, l schema.Label, fn func(line []byte) error) error // line valid only during fn
 	EachEdge(ctx context.Context, rt schema.RelType, fn func(graph.EdgeRow) error) error
+	EachEdgeView(ctx context.Context, rt schema.RelType, fn func(graph.EdgeView) error) error // bytes valid only during fn
 	// Counts are the rows loaded by label (and rel type).
 	Counts() map[string]int
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/graph/schema"
@@ -470,8 +471,8 @@ func (g *graphCopy) readEdges(ctx context.Context, q Querier) error {
 		// them (a graph.Build before Commit: analyze's case): one pass
 		// over the files, the same rows in the same order.
 		if er, ok := q.(rowReader); ok {
-			err := er.EachEdge(ctx, rt, func(e graph.EdgeRow) error {
-				g.addEdge(e.From, e.To, e.Confidence, e.Reason, e.Line, uint8(ri), reasons)
+			err := er.EachEdgeView(ctx, rt, func(e graph.EdgeView) error {
+				g.addEdgeBytes(e.From, e.To, e.Confidence, e.Reason, e.Line, uint8(ri), reasons)
 				return nil
 			})
 			if err == nil {
@@ -518,16 +519,27 @@ func (g *graphCopy) addEdges(rows [][]any, ri uint8, reasons map[string]uint32) 
 // addEdge adds one edge of relOrder[ri] between the nodes from and to;
 // an endpoint that is no search result (a Folder, ...) leaves it out.
 func (g *graphCopy) addEdge(from, to string, conf float64, reason string, line int, ri uint8, reasons map[string]uint32) {
-	a, okA := g.index[from]
-	b, okB := g.index[to]
+	g.addEdgeBytes(readOnlyBytes(from), readOnlyBytes(to), conf, readOnlyBytes(reason), line, ri, reasons)
+}
+
+// readOnlyBytes is s's bytes without a copy, for a callee that only reads
+// them.
+func readOnlyBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
+// addEdgeBytes is addEdge of ids and reason held as bytes, which it looks
+// up without making strings (and copies the reason the first time it
+// sees it).
+func (g *graphCopy) addEdgeBytes(from, to []byte, conf float64, reason []byte, line int, ri uint8, reasons map[string]uint32) {
+	a, okA := g.index[string(from)]
+	b, okB := g.index[string(to)]
 	if !okA || !okB {
 		return
 	}
-	ref, ok := reasons[reason]
+	ref, ok := reasons[string(reason)]
 	if !ok {
 		ref = uint32(len(g.reasons))
-		reasons[reason] = ref
-		g.reasons = append(g.reasons, reason)
+		reasons[string(reason)] = ref
+		g.reasons = append(g.reasons, string(reason))
 	}
 	e := builtEdge{snapEdge{rel: ri}, edgeAttr{conf: conf, reason: ref, line: int32(min(max(line, 0), math.MaxInt32))}}
 	e.to = b

@@ -131,17 +131,23 @@ func louvainPass(lv level, deadline time.Time) ([]int, bool, bool) {
 	}
 	moved := false
 	timedOut := false
-	neigh := map[int]float64{}
+	// neigh[c] is the weight from node i to community c, for the
+	// communities in order (and 0 for every other): a dense slice reset
+	// entry by entry after each node. A map cleared for each node cost the
+	// capacity its largest neighbourhood had grown it to, every time
+	// (kubernetes: 0.3 of Louvain's 0.5 s of CPU).
+	neigh := make([]float64, n)
+	in := make([]bool, n)
 	var order []int
 	for iter := 0; iter < 100; iter++ {
 		improved := false
 		for i := 0; i < n; i++ {
 			ci := comm[i]
-			clear(neigh)
 			order = order[:0]
 			for _, e := range lv.adj[i] {
 				c := comm[e.to]
-				if _, ok := neigh[c]; !ok {
+				if !in[c] {
+					in[c] = true
 					order = append(order, c)
 				}
 				neigh[c] += e.w
@@ -154,6 +160,9 @@ func louvainPass(lv level, deadline time.Time) ([]int, bool, bool) {
 				if gain > bestGain+1e-12 {
 					best, bestGain = c, gain
 				}
+			}
+			for _, c := range order {
+				neigh[c], in[c] = 0, false
 			}
 			tot[best] += k[i]
 			if best != ci {

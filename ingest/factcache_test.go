@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
 	"maps"
 	"math/rand"
@@ -135,6 +136,37 @@ func TestFactCacheFile(t *testing.T) {
 	if _, _, ok := c.lookup("a/b.go", "go", "h2"); ok {
 		t.Error("another content hash was found")
 	}
+	// A record carried into the next cache (addFrom) reads back the same,
+	// beside a larger one added before it (the copy buffer reused).
+	big := rec
+	big.Facts.Path = "a/big.go"
+	big.Facts.Symbols = []schema.Symbol{{ID: "a/big.go#G:function", Name: "G", Content: strings.Repeat("x", 5000)}}
+	p2 := filepath.Join(t.TempDir(), "facts2")
+	fw2, err := newFactWriter(p2, "stamp-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fw2.add("a/big.go", "go", "h9", encodeFacts(&big)); err != nil {
+		t.Fatal(err)
+	}
+	loc, _, _ := c.lookup("a/b.go", "go", "h1")
+	if err := fw2.addFrom(c, loc, "a/b.go", "go", "h1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := fw2.close(); err != nil {
+		t.Fatal(err)
+	}
+	c2, err := OpenFactCache(p2, "stamp-1")
+	if err != nil || c2.Len() != 2 {
+		t.Fatalf("open the carried cache: %v, %d records", err, c2.Len())
+	}
+	if _, got, ok := c2.lookup("a/b.go", "go", "h1"); !ok || !reflect.DeepEqual(got, rec) {
+		t.Errorf("carried record: %v %#v", ok, got)
+	}
+	if _, got, ok := c2.lookup("a/big.go", "go", "h9"); !ok || !reflect.DeepEqual(got, big) {
+		t.Errorf("the record added beside it: %v", ok)
+	}
+	c2.Close()
 	c.Close()
 	if _, _, ok := c.lookup("a/b.go", "go", "h1"); ok {
 		t.Error("a closed cache answered")
@@ -255,6 +287,32 @@ func TestReadSumNamesWhyAFileIsUnread(t *testing.T) {
 	}
 	if src, s := readSum(p); s.err != nil || len(src) != 22 || s.size != 22 || s.lines != 3 || len(s.hash) != 64 {
 		t.Errorf("a readable file: %d bytes, %+v", len(src), s)
+	}
+	// Read into one buffer in turn, as sumFiles does: each file's sum is
+	// its own, whatever the buffer held before.
+	big := filepath.Join(dir, "big.go")
+	if err := os.WriteFile(big, bytes.Repeat([]byte("x\n"), 40000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, want := readSum(p)
+	buf := make([]byte, 0, 8)
+	for _, f := range []string{p, big, p, filepath.Join(dir, "empty.go")} {
+		if f == filepath.Join(dir, "empty.go") {
+			if err := os.WriteFile(f, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var s fileSum
+		var src []byte
+		src, s = readSumInto(f, buf)
+		_, fresh := readSum(f)
+		if s != fresh || int64(len(src)) != s.size {
+			t.Errorf("%s read into a used buffer: %+v, %d bytes; alone: %+v", filepath.Base(f), s, len(src), fresh)
+		}
+		if f == p && s != want {
+			t.Errorf("a.go after another file: %+v, want %+v", s, want)
+		}
+		buf = src
 	}
 }
 

@@ -7,9 +7,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"maps"
+	"math"
 	"os"
 	"path"
 	"runtime"
@@ -223,6 +225,10 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 			if err := fw.add(r.node.Path, r.facts.Language, r.node.ContentHash, r.record); err != nil {
 				return err
 			}
+		} else if fw != nil && r.recordCached {
+			if err := fw.addFrom(opts.Cache, r.cached, r.node.Path, r.facts.Language, r.node.ContentHash); err != nil {
+				return err
+			}
 		}
 		return e.file(r, ix)
 	}); err != nil {
@@ -322,9 +328,12 @@ type parsed struct {
 	reason string
 	// record is the encoded parse result for the fact cache (nil when
 	// none is written or the result is not cacheable); reused says it came
-	// from the old cache.
-	record []byte
-	reused bool
+	// from the old cache, and recordCached that its record there (at
+	// cached) goes into the new one.
+	record       []byte
+	reused       bool
+	recordCached bool
+	cached       factLoc
 }
 
 // parseWindow is how far parseAll's workers may run ahead of the file
@@ -383,11 +392,9 @@ func parseOne(ctx context.Context, p *lang.Parser, f discover.File, sum *fileSum
 		r.status = schema.ParseNoGrammar
 		return r
 	}
-	if raw, rec, ok := cache.lookup(f.Path, l.Name, sum.hash); ok {
+	if loc, rec, ok := cache.lookup(f.Path, l.Name, sum.hash); ok {
 		r.facts, r.status, r.reused = rec.Facts, rec.Status, true
-		if record {
-			r.record = raw
-		}
+		r.recordCached, r.cached = record, loc
 		return r
 	}
 	if src == nil { // hashed by sumFiles: read again, described by this read
@@ -451,12 +458,20 @@ func sumFiles(ctx context.Context, files []discover.File, workers int) ([]fileSu
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// One buffer per worker: the content is only hashed here
+			// (kubernetes: 79 MB read a re-analyze, all of it garbage).
+			var buf, spare []byte
 			for {
+				spare = buf
 				i := int(next.Add(1) - 1)
 				if i >= len(files) || ctx.Err() != nil {
 					return
 				}
-				_, sums[i] = readSum(files[i].Abs)
+				var sum fileSum
+				if buf, sum = readSumInto(files[i].Abs, buf); buf == nil {
+					buf = spare // an error gave no content: keep a buffer
+				}
+				sums[i] = sum
 			}
 		}()
 	}
@@ -470,8 +485,12 @@ func sumFiles(ctx context.Context, files []discover.File, workers int) ([]fileSu
 // readSum reads the file at abs and returns its content with its fileSum
 // (nil content and the error, with parseOne's reason for it, when it
 // cannot be read).
-func readSum(abs string) ([]byte, fileSum) {
-	src, err := os.ReadFile(abs)
+func readSum(abs string) ([]byte, fileSum) { return readSumInto(abs, nil) }
+
+// readSumInto is readSum reading into buf (grown when too small; nil: a
+// new one), whose content it returns.
+func readSumInto(abs string, buf []byte) ([]byte, fileSum) {
+	src, err := readFileInto(abs, buf)
 	if err != nil {
 		reason := "unreadable"
 		if errors.Is(err, fs.ErrNotExist) {
@@ -481,6 +500,32 @@ func readSum(abs string) ([]byte, fileSum) {
 	}
 	h := sha256.Sum256(src)
 	return src, fileSum{hash: hex.EncodeToString(h[:]), size: int64(len(src)), lines: countLines(src)}
+}
+
+// readFileInto is os.ReadFile into buf's memory where it fits.
+func readFileInto(name string, buf []byte) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() < math.MaxInt32 && int(fi.Size())+512 > cap(buf) {
+		buf = make([]byte, 0, int(fi.Size())+512) // room to see the end
+	}
+	buf = buf[:0]
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // the file grew
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 func countLines(b []byte) int {

@@ -156,6 +156,11 @@ func parseEdgeView(line []byte) (EdgeView, error) {
 	return EdgeView{From: []byte(e.From), To: []byte(e.To), Reason: []byte(e.Reason), Confidence: e.Confidence, Step: e.Step, Line: e.Line}, err
 }
 
+// Row is v with its strings copied out of the line.
+func (v EdgeView) Row() EdgeRow {
+	return EdgeRow{From: string(v.From), To: string(v.To), Confidence: v.Confidence, Reason: string(v.Reason), Step: v.Step, Line: v.Line}
+}
+
 // scanEdgeLine is parseEdgeLine's hand-written reader (scanEdgeView's,
 // copied); ok is false for a line it does not recognize (the caller falls
 // back to encoding/json).
@@ -164,7 +169,7 @@ func scanEdgeLine(line []byte) (e EdgeRow, ok bool) {
 	if !ok {
 		return e, false
 	}
-	return EdgeRow{From: string(v.From), To: string(v.To), Confidence: v.Confidence, Reason: string(v.Reason), Step: v.Step, Line: v.Line}, true
+	return v.Row(), true
 }
 
 // scanEdgeView reads a line in appendEdgeLine's form whose strings hold no

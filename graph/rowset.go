@@ -192,18 +192,7 @@ func (r *Rows) EachNode(ctx context.Context, l schema.Label, fn func(line []byte
 // order of the table (schema.Rels's pairs, each file's rows in order: the
 // order offset(id(r)) gives).
 func (r *Rows) EachEdge(ctx context.Context, rt schema.RelType, fn func(EdgeRow) error) error {
-	for _, path := range r.edges[rt] {
-		if err := eachLineCtx(ctx, path, func(line []byte) error {
-			e, err := parseEdgeLine(line)
-			if err != nil {
-				return fmt.Errorf("read back %s: %w", filepath.Base(path), err)
-			}
-			return fn(e)
-		}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return r.EachEdgeView(ctx, rt, func(v EdgeView) error { return fn(v.Row()) })
 }
 
 // EachEdgeView is EachEdge with each row read in place (EdgeView: its

@@ -452,6 +452,21 @@ var decodeCachedFacts = compileDecoder(reflect.TypeFor[cachedFacts](), 0)
 // by reflection and cost kubernetes' re-analyze 0.6 s of CPU.
 type decodeOp func(d *factDecoder, p unsafe.Pointer)
 
+// storeBits writes the low bits of x (checked to fit) to the integer of
+// that many bits at p; signed or not, the bits are the same.
+func storeBits(p unsafe.Pointer, bits int, x uint64) {
+	switch bits {
+	case 8:
+		*(*uint8)(p) = uint8(x)
+	case 16:
+		*(*uint16)(p) = uint16(x)
+	case 32:
+		*(*uint32)(p) = uint32(x)
+	default:
+		*(*uint64)(p) = x
+	}
+}
+
 // compileDecoder is the decodeOp of t, which holds only the kinds
 // encodeFacts writes (TestFactCodecCoversTypes) and does not contain
 // itself; it panics on others, at package initialization. depth is t's
@@ -483,16 +498,7 @@ func compileDecoder(t reflect.Type, depth int) decodeOp {
 				d.fail("integer")
 				return
 			}
-			switch bits {
-			case 8:
-				*(*int8)(p) = int8(x)
-			case 16:
-				*(*int16)(p) = int16(x)
-			case 32:
-				*(*int32)(p) = int32(x)
-			default:
-				*(*int64)(p) = x
-			}
+			storeBits(p, bits, uint64(x))
 		}
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		bits := t.Bits()
@@ -502,16 +508,7 @@ func compileDecoder(t reflect.Type, depth int) decodeOp {
 				d.fail("integer")
 				return
 			}
-			switch bits {
-			case 8:
-				*(*uint8)(p) = uint8(x)
-			case 16:
-				*(*uint16)(p) = uint16(x)
-			case 32:
-				*(*uint32)(p) = uint32(x)
-			default:
-				*(*uint64)(p) = x
-			}
+			storeBits(p, bits, x)
 		}
 	case reflect.Slice:
 		elem := compileDecoder(t.Elem(), depth+1)

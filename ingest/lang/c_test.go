@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -614,4 +616,37 @@ func TestCMacroBlockInBodyIsNoFunction(t *testing.T) {
 		"drv_validation_res_unreserve||drv_resource_unreserve|call|10",
 		"drv_validation_res_unreserve||drv_resource_unreserve|call|17",
 	})
+}
+
+// cCppSyntax is cLooksLikeCpp's meaning as one regular expression (what it
+// ran before it looked for the keywords first): C++ and not C is a
+// namespace block, a template, a class definition or declaration, an
+// access specifier, or a qualified name.
+var cCppSyntax = regexp.MustCompile(`(?:^|[^\w])(?:namespace\s+\w*\s*\{|template\s*<|(?:public|private|protected)\s*:[^:]|class\s+\w+\s*(?:final\s*)?[{:;])|\w::[~\w]`)
+
+// TestCLooksLikeCppIsTheRegexp: on text made of the pattern's pieces in
+// random order (keywords, colons, braces, word and non-word bytes, white
+// space), cLooksLikeCpp answers as cCppSyntax does.
+func TestCLooksLikeCppIsTheRegexp(t *testing.T) {
+	pieces := []string{"namespace", "template", "public", "private", "protected", "class", "final",
+		"::", ":", ":::", "~", "{", ";", "<", " ", "\t", "\n", "x", "_", "9", "(", "*", "struct ", "a_class", "asm(\"\" ::: \"m\")"}
+	rng := rand.New(rand.NewSource(18))
+	matched := 0
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + rng.Intn(8) {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		src := []byte(b.String())
+		want := cCppSyntax.Match(src)
+		if got := cLooksLikeCpp(src); got != want {
+			t.Fatalf("cLooksLikeCpp(%q) = %v, the regexp %v", src, got, want)
+		}
+		if want {
+			matched++
+		}
+	}
+	if matched < 500 {
+		t.Errorf("only %d of the random texts matched: the test says little", matched)
+	}
 }

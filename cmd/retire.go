@@ -47,9 +47,7 @@ func retireDetached() func(dir string) {
 		detach(c)
 		if err := c.Start(); err != nil {
 			slog.Debug("retired database removed in process", "err", err)
-			if err := graph.RemoveRetired(dir); err != nil {
-				slog.Warn("could not remove the previous database", "err", err)
-			}
+			removeRetired(dir)
 			return
 		}
 		c.Process.Release()
@@ -58,12 +56,13 @@ func retireDetached() func(dir string) {
 
 // retireConcurrently is analyze --watch's Retire: the process stays, so a
 // goroutine removes the directory beside the next update.
-func retireConcurrently(dir string) {
-	go func() {
-		if err := graph.RemoveRetired(dir); err != nil {
-			slog.Warn("could not remove the previous database", "err", err)
-		}
-	}()
+func retireConcurrently(dir string) { go removeRetired(dir) }
+
+// removeRetired removes a retired directory here, a failure a warning.
+func removeRetired(dir string) {
+	if err := graph.RemoveRetired(dir); err != nil {
+		slog.Warn("could not remove the previous database", "err", err)
+	}
 }
 
 // childEnv is this process's environment without the profiling variables

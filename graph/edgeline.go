@@ -124,7 +124,12 @@ func parseEdgeLine(line []byte) (EdgeRow, error) {
 // (parseEdgeLine reads every form). Only the ids are read: the rest of the
 // line is not checked.
 func edgeEnds(line []byte) (from, to []byte, ok bool) {
-	s := &jsonScanner{b: line}
+	return scanEdgeEnds(&jsonScanner{b: line})
+}
+
+// scanEdgeEnds reads an edge line's head, `{"from":"…","to":"…"`, from s:
+// edgeEnds' and scanEdgeView's first part.
+func scanEdgeEnds(s *jsonScanner) (from, to []byte, ok bool) {
 	if !s.lit(`{"from":`) {
 		return nil, nil, false
 	}
@@ -176,13 +181,7 @@ func scanEdgeLine(line []byte) (e EdgeRow, ok bool) {
 // escape, in place; ok is false for any other line.
 func scanEdgeView(line []byte) (v EdgeView, ok bool) {
 	s := &jsonScanner{b: bytes.TrimRight(line, "\r\n")}
-	if !s.lit(`{"from":`) {
-		return v, false
-	}
-	if v.From, ok = s.rawStr(); !ok || !s.lit(`,"to":`) {
-		return v, false
-	}
-	if v.To, ok = s.rawStr(); !ok || !s.lit(`,"confidence":`) {
+	if v.From, v.To, ok = scanEdgeEnds(s); !ok || !s.lit(`,"confidence":`) {
 		return v, false
 	}
 	if v.Confidence, ok = s.float(); !ok || !s.lit(`,"reason":`) {

@@ -70,20 +70,8 @@ func (s *jsonScanner) rawStr() ([]byte, bool) {
 
 // skipStr reads past a string as str would read it, without making it.
 func (s *jsonScanner) skipStr() bool {
-	if !s.eat('"') {
-		return false
-	}
-	for i, c := range s.b {
-		if c == '"' {
-			ok := utf8.Valid(s.b[:i])
-			s.b = s.b[i+1:]
-			return ok
-		}
-		if c == '\\' || c < 0x20 {
-			return false
-		}
-	}
-	return false
+	_, ok := s.rawStr()
+	return ok
 }
 
 // object reads {"key": value, ...} or null, value read by val.

@@ -20,30 +20,26 @@ import (
 // directory handed to Retire. A file that cannot be moved is removed here.
 func (b *Build) retire(name string) {
 	path := filepath.Join(b.dir, name)
-	if b.opts.Retire == nil {
-		if err := removeDBFiles(path); err != nil {
-			b.log.Warn("could not remove the previous database", "err", err)
+	if b.opts.Retire != nil {
+		dir := filepath.Join(b.dir, "retired-"+name)
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			for _, p := range dbFiles(path) {
+				if err := os.Rename(p, filepath.Join(dir, filepath.Base(p))); err == nil || errors.Is(err, os.ErrNotExist) {
+					continue
+				}
+				if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+					b.log.Warn("could not remove the previous database", "err", err)
+				}
+			}
+			b.opts.Retire(dir)
+			return
 		}
-		return
-	}
-	dir := filepath.Join(b.dir, "retired-"+name)
-	if err := os.Mkdir(dir, 0o755); err != nil {
 		b.log.Debug("previous database removed now: no retired directory", "err", err)
-		if err := removeDBFiles(path); err != nil {
-			b.log.Warn("could not remove the previous database", "err", err)
-		}
-		return
 	}
-	for _, p := range dbFiles(path) {
-		err := os.Rename(p, filepath.Join(dir, filepath.Base(p)))
-		if err == nil || errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-			b.log.Warn("could not remove the previous database", "err", err)
-		}
+	if err := removeDBFiles(path); err != nil {
+		b.log.Warn("could not remove the previous database", "err", err)
 	}
-	b.opts.Retire(dir)
 }
 
 // RemoveRetired removes dir, a directory of replaced database files that a

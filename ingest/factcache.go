@@ -225,11 +225,8 @@ func (c *FactCache) lookup(path, language, hash string) (loc factLoc, rec cached
 	}
 	bp := recordPool.Get().(*[]byte)
 	defer recordPool.Put(bp)
-	if int64(cap(*bp)) < loc.n {
-		*bp = make([]byte, loc.n)
-	}
-	raw := (*bp)[:loc.n]
-	if _, err := c.f.ReadAt(raw, loc.off); err != nil {
+	raw, err := c.read(loc, bp)
+	if err != nil {
 		return loc, rec, false
 	}
 	if err := decodeFacts(raw, &rec); err != nil {
@@ -239,6 +236,16 @@ func (c *FactCache) lookup(path, language, hash string) (loc factLoc, rec cached
 		return loc, rec, false
 	}
 	return loc, rec, true
+}
+
+// read reads the record at loc into *buf, grown when too small.
+func (c *FactCache) read(loc factLoc, buf *[]byte) ([]byte, error) {
+	if int64(cap(*buf)) < loc.n {
+		*buf = make([]byte, loc.n)
+	}
+	rec := (*buf)[:loc.n]
+	_, err := c.f.ReadAt(rec, loc.off)
+	return rec, err
 }
 
 // recordPool holds the buffers lookup reads records into.
@@ -298,11 +305,8 @@ func (fw *factWriter) add(path, language, hash string, rec []byte) error {
 // decoded, lookup) as add would: copied through the writer's buffer, never
 // held beside the decoded facts.
 func (fw *factWriter) addFrom(c *FactCache, loc factLoc, path, language, hash string) error {
-	if int64(cap(fw.copyBuf)) < loc.n {
-		fw.copyBuf = make([]byte, loc.n)
-	}
-	rec := fw.copyBuf[:loc.n]
-	if _, err := c.f.ReadAt(rec, loc.off); err != nil {
+	rec, err := c.read(loc, &fw.copyBuf)
+	if err != nil {
 		return fmt.Errorf("fact cache: copy the record of %s: %w", path, err)
 	}
 	return fw.add(path, language, hash, rec)
@@ -338,7 +342,7 @@ func (fw *factWriter) abort() { fw.f.Close() }
 // order (strings and slices length-prefixed, a nil slice apart from an
 // empty one, so a decoded record equals the parsed one exactly). A string
 // of at most internMax bytes that the record holds already is written as a
-// reference to its first occurrence (recordStrings): a record repeats them
+// reference to its first occurrence (factEncoder.str): a record repeats them
 // (a call site's caller id, a symbol's file path, type names), and the
 // decoder then makes one string of each without a lookup.
 func encodeFacts(rec *cachedFacts) []byte {

@@ -225,7 +225,7 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 			if err := fw.add(r.node.Path, r.facts.Language, r.node.ContentHash, r.record); err != nil {
 				return err
 			}
-		} else if fw != nil && r.recordCached {
+		} else if fw != nil && r.reused {
 			if err := fw.addFrom(opts.Cache, r.cached, r.node.Path, r.facts.Language, r.node.ContentHash); err != nil {
 				return err
 			}
@@ -328,12 +328,10 @@ type parsed struct {
 	reason string
 	// record is the encoded parse result for the fact cache (nil when
 	// none is written or the result is not cacheable); reused says it came
-	// from the old cache, and recordCached that its record there (at
-	// cached) goes into the new one.
-	record       []byte
-	reused       bool
-	recordCached bool
-	cached       factLoc
+	// from the old cache, at cached (whence a new cache copies it).
+	record []byte
+	reused bool
+	cached factLoc
 }
 
 // parseWindow is how far parseAll's workers may run ahead of the file
@@ -394,7 +392,7 @@ func parseOne(ctx context.Context, p *lang.Parser, f discover.File, sum *fileSum
 	}
 	if loc, rec, ok := cache.lookup(f.Path, l.Name, sum.hash); ok {
 		r.facts, r.status, r.reused = rec.Facts, rec.Status, true
-		r.recordCached, r.cached = record, loc
+		r.cached = loc
 		return r
 	}
 	if src == nil { // hashed by sumFiles: read again, described by this read

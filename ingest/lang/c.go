@@ -65,10 +65,10 @@ var cCppAt = regexp.MustCompile(`^(?:namespace\s+\w*\s*\{|template\s*<|(?:public
 var cCppKeywords = [][]byte{[]byte("namespace"), []byte("template"), []byte("public"), []byte("private"), []byte("protected"), []byte("class")}
 
 // cLooksLikeCpp reports whether src shows C++ syntax: whether
-// TestCLooksLikeCppIsTheRegexp's one regular expression matches it. It finds the keywords and
-// "::" with bytes.Index and tries the pattern only where they start: the
-// regexp run over every header the C grammar stumbled on was 12 s of the
-// Linux kernel's CPU.
+// TestCLooksLikeCppIsTheRegexp's one regular expression matches it. It
+// finds the keywords and "::" with bytes.Index and tries the pattern only
+// where they start: the regexp run over every header the C grammar
+// stumbled on was 12 s of the Linux kernel's CPU.
 func cLooksLikeCpp(src []byte) bool {
 	for i := 0; ; {
 		j := bytes.Index(src[i:], []byte("::"))

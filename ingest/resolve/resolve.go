@@ -121,11 +121,9 @@ func key(l, name string) string { return l + "\x00" + name }
 
 // Resolve links the references of in.Files.
 func Resolve(ctx context.Context, in Input) (*Output, error) {
+	// The symbol, name and file tables are made by index, at their size.
 	r := &resolver{
-		in: in, files: map[string]*lang.Facts{}, syms: map[string]*sym{}, paths: map[string]bool{},
-		dirs: map[string][]string{}, inactive: map[string]bool{}, funcsByFile: map[string]map[string][]*sym{},
-		typesByFile: map[string]map[string][]*sym{}, funcsByName: map[string][]*sym{},
-		typesByName: map[string][]*sym{}, methsByName: map[string][]*sym{},
+		in: in, dirs: map[string][]string{}, inactive: map[string]bool{},
 		methodsOf: map[string]map[string][]*sym{}, facts: map[string]factTable{},
 		returns: map[string][]string{}, heritage: map[string][]lang.Heritage{},
 		byPackage: map[string][]string{}, implementers: map[string][]*sym{},
@@ -205,7 +203,7 @@ func sortEdges(edges []schema.Edge) {
 	}
 }
 
-// index builds the name tables.
+// index makes and fills the name tables.
 func (r *resolver) index() {
 	// The tables sized for every entry at once: grown entry by entry they
 	// rehashed their way up (kubernetes: 42k symbols, 8k files).

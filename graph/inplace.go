@@ -375,17 +375,21 @@ func (u *updater) planEdges(p *inPlacePlan, kept map[string]int) (*edgeWork, err
 		}
 		slices.Sort(ids)
 		for chunk := range slices.Chunk(ids, 500) {
-			in, err := unwindIDs("i", chunk)
+			parts, err := unwindIDs("i", chunk)
 			if err != nil {
 				return nil, err
 			}
-			stored, err := u.query(fmt.Sprintf("%s MATCH (n:%s {id: %s})-[r]->(m)%s RETURN n.id, label(r), label(m), m.id, r.confidence, r.reason, r.step, r.line",
-				in.clause, l, in.field["id"], where(narrow("n", l, chunk))))
-			if err != nil {
-				return nil, fmt.Errorf("read the edges to compare: %w", err)
+			var stored [][]any
+			for _, in := range parts {
+				res, err := u.query(in.then(fmt.Sprintf("MATCH (n:%s {id: %s})-[r]->(m)%s RETURN n.id, label(r), label(m), m.id, r.confidence, r.reason, r.step, r.line",
+					l, in.field["id"], where(narrow("n", l, chunk[in.lo:in.hi])))))
+				if err != nil {
+					return nil, fmt.Errorf("read the edges to compare: %w", err)
+				}
+				stored = append(stored, res.Rows...)
 			}
 			was := map[string]map[edgeIdent][]int64{} // id → edge → its lines
-			for _, row := range stored.Rows {
+			for _, row := range stored {
 				from, _ := row[0].(string)
 				var e edgeIdent
 				e.rt, _ = row[1].(string)
@@ -829,12 +833,14 @@ func (u *updater) apply(p *inPlacePlan, w *edgeWork) error {
 	const batch = 1000
 	for _, t := range schema.NodeTables() {
 		for ids := range slices.Chunk(w.dropAll[t.Label], batch) {
-			in, err := unwindIDs("i", ids)
+			parts, err := unwindIDs("i", ids)
 			if err != nil {
 				return err
 			}
-			if err := u.exec(fmt.Sprintf("%s MATCH (n:%s {id: %s})-[r]->()%s DELETE r", in.clause, t.Label, in.field["id"], where(narrow("n", t.Label, ids)))); err != nil {
-				return err
+			for _, in := range parts {
+				if err := u.exec(in.then(fmt.Sprintf("MATCH (n:%s {id: %s})-[r]->()%s DELETE r", t.Label, in.field["id"], where(narrow("n", t.Label, ids[in.lo:in.hi]))))); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -854,12 +860,14 @@ func (u *updater) apply(p *inPlacePlan, w *edgeWork) error {
 	}
 	for _, t := range schema.NodeTables() {
 		for ids := range slices.Chunk(p.removed[t.Label], batch) {
-			in, err := unwindIDs("i", ids)
+			parts, err := unwindIDs("i", ids)
 			if err != nil {
 				return err
 			}
-			if err := u.exec(fmt.Sprintf("%s MATCH (n:%s {id: %s})%s DETACH DELETE n", in.clause, t.Label, in.field["id"], where(narrow("n", t.Label, ids)))); err != nil {
-				return err
+			for _, in := range parts {
+				if err := u.exec(in.then(fmt.Sprintf("MATCH (n:%s {id: %s})%s DETACH DELETE n", t.Label, in.field["id"], where(narrow("n", t.Label, ids[in.lo:in.hi]))))); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -915,15 +923,20 @@ func (u *updater) move(rt schema.RelType, p schema.Pair, moves []edgeMove) error
 		}
 		from[i] = m.from
 	}
-	e, err := unwindRows("e", moveColumns, rows)
+	parts, err := unwindParts("e", moveColumns, rows)
 	if err != nil {
 		return err
 	}
-	f := e.field
-	return u.exec(fmt.Sprintf("%s MATCH (a:%s {id: %s})-[r:%s]->(b:%s {id: %s})%s SET r.line = %s",
-		e.clause, p.From, f["src"], rt, p.To, f["dst"],
-		where(narrow("a", p.From, from), fmt.Sprintf("r.line = %s AND r.confidence = %s AND r.reason = %s AND r.step = %s",
-			f["was"], f["c"], f["reason"], f["step"])), f["now"]))
+	for _, e := range parts {
+		f := e.field
+		if err := u.exec(e.then(fmt.Sprintf("MATCH (a:%s {id: %s})-[r:%s]->(b:%s {id: %s})%s SET r.line = %s",
+			p.From, f["src"], rt, p.To, f["dst"],
+			where(narrow("a", p.From, from[e.lo:e.hi]), fmt.Sprintf("r.line = %s AND r.confidence = %s AND r.reason = %s AND r.step = %s",
+				f["was"], f["c"], f["reason"], f["step"])), f["now"]))); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // moveColumns are the fields of move's rows.
@@ -994,27 +1007,30 @@ func (u *updater) set(t schema.NodeTable, lines [][]byte) error {
 		rows[i] = m
 	}
 	var q strings.Builder
-	in, err := unwindIDs("i", ids)
+	parts, err := unwindIDs("i", ids)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(&q, "%s MATCH (n:%s {id: %s})%s RETURN n.id", in.clause, t.Label, in.field["id"], where(narrow("n", t.Label, ids)))
-	for _, c := range t.Columns[1:] {
-		fmt.Fprintf(&q, ", n.%s", c.Name)
-	}
-	stored, err := u.query(q.String())
-	if err != nil {
-		return fmt.Errorf("read the rows to set: %w", err)
-	}
-	old := make(map[string][]any, len(stored.Rows))
-	for _, r := range stored.Rows {
-		if id, ok := r[0].(string); ok {
-			old[id] = r[1:]
+	old := make(map[string][]any, len(ids))
+	for _, in := range parts {
+		q.Reset()
+		fmt.Fprintf(&q, "MATCH (n:%s {id: %s})%s RETURN n.id", t.Label, in.field["id"], where(narrow("n", t.Label, ids[in.lo:in.hi])))
+		for _, c := range t.Columns[1:] {
+			fmt.Fprintf(&q, ", n.%s", c.Name)
+		}
+		stored, err := u.query(in.then(q.String()))
+		if err != nil {
+			return fmt.Errorf("read the rows to set: %w", err)
+		}
+		for _, r := range stored.Rows {
+			if id, ok := r[0].(string); ok {
+				old[id] = r[1:]
+			}
 		}
 	}
 	// The nodes are set in batches, one statement per set of columns that
 	// differ (most often startLine and endLine alone), an UNWIND of their
-	// rows (unwindRows) as create's: prometheus's one-line edit moved 107
+	// rows (unwindParts) as create's: prometheus's one-line edit moved 107
 	// functions, 107 statements and 84 ms one by one.
 	type batch struct {
 		cols  []schema.Column // id, then the columns set
@@ -1028,20 +1044,24 @@ func (u *updater) set(t schema.NodeTable, lines [][]byte) error {
 		if len(bt.ids) == 0 {
 			return nil
 		}
-		r, err := unwindRows("r", bt.cols, bt.rows)
+		parts, err := unwindParts("r", bt.cols, bt.rows)
 		if err != nil {
 			return err
 		}
-		var set strings.Builder
-		for i, c := range bt.cols[1:] {
-			if i > 0 {
-				set.WriteString(", ")
+		for _, r := range parts {
+			var set strings.Builder
+			for i, c := range bt.cols[1:] {
+				if i > 0 {
+					set.WriteString(", ")
+				}
+				fmt.Fprintf(&set, "n.`%s` = %s", c.Name, r.field[c.Name])
 			}
-			fmt.Fprintf(&set, "n.`%s` = %s", c.Name, r.field[c.Name])
+			if err := u.exec(r.then(fmt.Sprintf("MATCH (n:%s {id: %s})%s SET %s", t.Label, r.field["id"], where(narrow("n", t.Label, bt.ids[r.lo:r.hi])), set.String()))); err != nil {
+				return err
+			}
 		}
-		stmt := fmt.Sprintf("%s MATCH (n:%s {id: %s})%s SET %s", r.clause, t.Label, r.field["id"], where(narrow("n", t.Label, bt.ids)), set.String())
 		bt.rows, bt.ids, bt.bytes = bt.rows[:0], bt.ids[:0], 0
-		return u.exec(stmt)
+		return nil
 	}
 	for i, m := range rows {
 		prev, ok := old[ids[i]]
@@ -1118,26 +1138,31 @@ func (u *updater) create(lines [][]byte, p schema.Pair, rt schema.RelType, cols 
 		if len(rows) == 0 {
 			return nil
 		}
-		r, err := unwindRows("r", all, rows)
+		parts, err := unwindParts("r", all, rows)
 		if err != nil {
 			return err
 		}
-		var b strings.Builder
-		for i, c := range cols {
-			if i > 0 {
-				b.WriteString(", ")
+		for _, r := range parts {
+			var b strings.Builder
+			for i, c := range cols {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "`%s`: %s", c.Name, r.field[c.Name])
 			}
-			fmt.Fprintf(&b, "`%s`: %s", c.Name, r.field[c.Name])
-		}
-		var stmt string
-		if rt == "" {
-			stmt = fmt.Sprintf("%s CREATE (n:%s {%s})", r.clause, p.From, b.String())
-		} else {
-			stmt = fmt.Sprintf("%s MATCH (a:%s {id: %s}), (b:%s {id: %s})%s CREATE (a)-[:%s {%s}]->(b)",
-				r.clause, p.From, r.field["_src"], p.To, r.field["_dst"], where(narrow("a", p.From, srcs), narrow("b", p.To, dsts)), rt, b.String())
+			var stmt string
+			if rt == "" {
+				stmt = fmt.Sprintf("CREATE (n:%s {%s})", p.From, b.String())
+			} else {
+				stmt = fmt.Sprintf("MATCH (a:%s {id: %s}), (b:%s {id: %s})%s CREATE (a)-[:%s {%s}]->(b)",
+					p.From, r.field["_src"], p.To, r.field["_dst"], where(narrow("a", p.From, srcs[r.lo:r.hi]), narrow("b", p.To, dsts[r.lo:r.hi])), rt, b.String())
+			}
+			if err := u.exec(r.then(stmt)); err != nil {
+				return err
+			}
 		}
 		rows, srcs, dsts, size = rows[:0], srcs[:0], dsts[:0], 0
-		return u.exec(stmt)
+		return nil
 	}
 	for _, line := range lines {
 		m, err := rowFields(line)

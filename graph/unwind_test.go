@@ -12,8 +12,9 @@ import (
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
-// TestUnwindRowsReadBack: rows sent through unwindRows come back from
-// Kuzu as the values they are, in both forms: the split string (empty
+// TestUnwindRowsReadBack: rows sent through unwindRows, and as
+// unwindParts' constants, come back from Kuzu as the values they are, in
+// unwindRows' two forms: the split string (empty
 // strings, quotes, backslashes, newlines, non-ASCII, NUL dropped,
 // negative and large integers, doubles in exponent form, booleans) and
 // the literal maps a null, a list or a separator in a string falls back
@@ -58,35 +59,58 @@ func TestUnwindRowsReadBack(t *testing.T) {
 			if got := u.clause[:len("UNWIND string_split")] == "UNWIND string_split"; got != c.text {
 				t.Fatalf("text form %v, want %v: %.80s", got, c.text, u.clause)
 			}
-			res, err := run(context.Background(), conn, fmt.Sprintf("%s RETURN %s, %s, %s, %s", u.clause, u.field["s"], u.field["i"], u.field["d"], u.field["b"]), nil)
+			// The same rows as unwindParts' constants, a statement each.
+			parts, err := unwindParts("r", cols, c.rows)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer res.Close()
-			got, err := collect(res, 0)
-			if err != nil {
-				t.Fatal(err)
+			if len(parts) != len(c.rows) {
+				t.Fatalf("%d parts for %d rows", len(parts), len(c.rows))
 			}
-			if len(got.Rows) != len(c.rows) {
-				t.Fatalf("%d rows back, want %d", len(got.Rows), len(c.rows))
-			}
-			for i, r := range got.Rows {
-				for k, col := range cols {
-					want := any(nil)
-					if raw := c.rows[i][k]; raw != nil {
-						lit, _ := schema.Literal(col.Type, raw)
-						want = lit
+			for form, us := range map[string][]unwound{"unwind": {u}, "constants": parts} {
+				var rows [][]any
+				for i, u := range us {
+					if form == "constants" && (u.clause != "" || u.lo != i || u.hi != i+1) {
+						t.Fatalf("part %d: clause %q rows [%d:%d]", i, u.clause, u.lo, u.hi)
 					}
-					var back any
-					if r[k] != nil {
-						raw, _ := json.Marshal(r[k])
-						back, _ = schema.Literal(col.Type, raw)
+					res, err := run(context.Background(), conn, u.then(fmt.Sprintf("RETURN %s, %s, %s, %s", u.field["s"], u.field["i"], u.field["d"], u.field["b"])), nil)
+					if err != nil {
+						t.Fatal(err)
 					}
-					if back != want {
-						t.Errorf("row %d %s: read back %v, want %v", i, col.Name, back, want)
+					got, err := collect(res, 0)
+					res.Close()
+					if err != nil {
+						t.Fatal(err)
 					}
+					rows = append(rows, got.Rows...)
 				}
+				checkReadBack(t, form, cols, c.rows, rows)
 			}
 		})
+	}
+}
+
+// checkReadBack fails t unless got holds the rows want, as Kuzu stores
+// them.
+func checkReadBack(t *testing.T, form string, cols []schema.Column, want [][]json.RawMessage, got [][]any) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d rows back, want %d", form, len(got), len(want))
+	}
+	for i, r := range got {
+		for k, col := range cols {
+			var lit any
+			if raw := want[i][k]; raw != nil {
+				lit, _ = schema.Literal(col.Type, raw)
+			}
+			var back any
+			if r[k] != nil {
+				raw, _ := json.Marshal(r[k])
+				back, _ = schema.Literal(col.Type, raw)
+			}
+			if back != lit {
+				t.Errorf("%s: row %d %s: read back %v, want %v", form, i, col.Name, back, lit)
+			}
+		}
 	}
 }

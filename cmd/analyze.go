@@ -311,6 +311,9 @@ func printAnalyzeSummary(scr *screen, s index.Summary, d *discover.Result, warne
 	if r := s.Resolution; r != nil {
 		scr.field("calls", []string{fmt.Sprintf("%d sites:", r.CallSites), fmt.Sprintf("%d resolved", r.Resolved),
 			fmt.Sprintf("%d external", r.External), fmt.Sprintf("%d dynamic", r.Dynamic), fmt.Sprintf("%d unresolved", r.Unresolved)})
+		if r.SitesReused > 0 {
+			scr.field("", []string{fmt.Sprintf("the call sites of %d unchanged files as the last analyze resolved them", r.SitesReused)})
+		}
 	}
 	ps := s.Processes
 	scr.field("flows", []string{fmt.Sprintf("%d communities", ps.Communities), fmt.Sprintf("%d processes;", ps.Trace.Processes),

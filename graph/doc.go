@@ -14,6 +14,9 @@
 //	                   the next analyze parses only changed files
 //	db-<stamp>.kuzu.procs the communities and processes, with the key of
 //	                   the call graph they were found on (processes.Key)
+//	db-<stamp>.kuzu.sites every file's call sites as resolution resolved
+//	                   them, with the key of the tables they were
+//	                   resolved against (resolve.SiteCache)
 //	db-<stamp>.kuzu.rows  the row digest an in-place update compares with
 //	lock               flock'ed by the one process building a new index
 //	staging-<rand>/    a build in progress: its row files, and the new database
@@ -77,7 +80,11 @@
 // keeps the rows' hashes: NodeRowHashes, query.BuildPackFrom), and the
 // communities and processes when the call graph they were found on is the
 // same (the .procs companion: processes.Key digests everything the
-// algorithms read, and they are deterministic); resolution is redone,
+// algorithms read, and they are deterministic), and the call sites'
+// outcomes of every unchanged file when no file's facts but its call
+// sites changed (the .sites companion: resolve's sitesKey digests what
+// resolving a site reads, a body edit keeps it; kubernetes' call
+// resolution 1.0-1.2 s → 0.5-0.6 s); resolution is otherwise redone,
 // which keeps the index exactly a cold build's
 // (index.TestReanalyzeEqualsColdBuild, which compares the pack files byte
 // for byte: rows are written in file order, so two builds of one tree

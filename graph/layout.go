@@ -287,10 +287,16 @@ func syncDir(dir string) error {
 // CompanionSuffixes are the files a build may attach to its database
 // (Build.Attach): PackSuffix, the search pack, FactsSuffix, the parse
 // results the next analyze reuses, ProcsSuffix, the communities and
-// processes the next analyze reuses when its call graph is the same, and
-// RowsSuffix, the row digest the next analyze's in-place load compares
-// its rows with (Commit writes it).
-var CompanionSuffixes = []string{PackSuffix, FactsSuffix, ProcsSuffix, RowsSuffix}
+// processes the next analyze reuses when its call graph is the same,
+// SitesSuffix, the call sites' outcomes the next analyze's resolution
+// reuses, and RowsSuffix, the row digest the next analyze's in-place load
+// compares its rows with (Commit writes it).
+var CompanionSuffixes = []string{PackSuffix, FactsSuffix, ProcsSuffix, SitesSuffix, RowsSuffix}
+
+// SitesSuffix names the site cache beside a database:
+// db-<stamp>.kuzu.sites (resolve.SiteCache), every file's call sites as
+// resolved, under the key of the tables they were resolved against.
+const SitesSuffix = ".sites"
 
 // ProcsSuffix names the saved communities and processes beside a
 // database: db-<stamp>.kuzu.procs (processes.Result.Save, with the key of

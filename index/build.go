@@ -186,8 +186,14 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		defer cache.Close()
 	}
 	factsPath := filepath.Join(b.StagingDir(), "facts")
+	sitesPath := filepath.Join(b.StagingDir(), "sites")
 	if stamp == "" {
-		factsPath = ""
+		factsPath, sitesPath = "", ""
+	}
+	var sites *resolve.SiteCache
+	if cache != nil {
+		sites = openSiteCache(root, live)
+		defer sites.Close()
 	}
 	name := opts.Name
 	if name == "" {
@@ -233,14 +239,22 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		Cache:      cache,
 		CacheOut:   factsPath,
 		CacheStamp: stamp,
+		Sites:      sites,
+		SitesOut:   sitesPath,
 		Resolved:   func() { writeHeapProfile("resolve") },
 	})
 	if err != nil {
 		return nil, fmt.Errorf("analyze %s: %w", root, err)
 	}
 	cache.Close()
+	sites.Close()
 	if factsPath != "" {
 		if err := b.Attach(graph.FactsSuffix, factsPath); err != nil {
+			return nil, err
+		}
+	}
+	if sitesPath != "" && !res.Unchanged {
+		if err := b.Attach(graph.SitesSuffix, sitesPath); err != nil {
 			return nil, err
 		}
 	}
@@ -640,6 +654,17 @@ func openFactCache(root string, live *graph.Meta, stamp string) *ingest.FactCach
 	c, err := ingest.OpenFactCache(graph.CompanionPath(root, live, graph.FactsSuffix), stamp)
 	if err != nil {
 		slog.Debug("fact cache not used: every file is parsed", "err", err)
+		return nil
+	}
+	return c
+}
+
+// openSiteCache opens the live index's site cache, nil when it has none
+// that opens (then every call site is resolved).
+func openSiteCache(root string, live *graph.Meta) *resolve.SiteCache {
+	c, err := resolve.OpenSiteCache(graph.CompanionPath(root, live, graph.SitesSuffix))
+	if err != nil {
+		slog.Debug("site cache not used: every call site is resolved", "err", err)
 		return nil
 	}
 	return c

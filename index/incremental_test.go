@@ -62,6 +62,18 @@ func TestReanalyzeEqualsColdBuild(t *testing.T) {
 				t.Errorf("lines moved: the live index's processes were not reused")
 			}
 			sameAsCold("lines moved")
+			// A blank line inside one file: the others keep their call
+			// sites' outcomes (the site cache), the index is still a cold
+			// build's.
+			insertBlankLine(t, root)
+			sum, err = Build(ctx, root, Options{SkipEmbeddings: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Resolution == nil || sum.Resolution.SitesReused == 0 {
+				t.Errorf("blank line: no file's call sites came from the site cache: %+v", sum.Resolution)
+			}
+			sameAsCold("blank line")
 			for step := 0; step < 4; step++ {
 				changed, what := randomEdit(t, rng, root)
 				sum, err := Build(ctx, root, Options{SkipEmbeddings: true})
@@ -187,6 +199,39 @@ func moveLines(t *testing.T, root string) {
 	})
 	if err != nil || n == 0 {
 		t.Fatalf("moveLines: %d files, %v", n, err)
+	}
+}
+
+// insertBlankLine puts an empty line in the middle of the first source
+// file (in walk order) of ten lines or more.
+func insertBlankLine(t *testing.T, root string) {
+	t.Helper()
+	done := false
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || done {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".gitnexus" {
+			return filepath.SkipDir
+		}
+		switch filepath.Ext(p) {
+		case ".go", ".py", ".ts", ".tsx", ".js", ".c", ".h":
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			lines := strings.SplitAfter(string(b), "\n")
+			if len(lines) < 10 {
+				return nil
+			}
+			mid := len(lines) / 2
+			done = true
+			return os.WriteFile(p, []byte(strings.Join(lines[:mid], "")+"\n"+strings.Join(lines[mid:], "")), 0o644)
+		}
+		return nil
+	})
+	if err != nil || !done {
+		t.Fatalf("insertBlankLine: %v (a file found: %v)", err, done)
 	}
 }
 

@@ -59,6 +59,12 @@ type Options struct {
 	// every file (reused or parsed) for the next run, stamped CacheStamp.
 	CacheOut   string
 	CacheStamp string
+	// Sites and SitesOut are resolution's site cache, read and written
+	// (resolve.Input): with a live index's, a file whose content did not
+	// change keeps its call sites' outcomes when no file's facts but their
+	// call sites changed.
+	Sites    *resolve.SiteCache
+	SitesOut string
 	// Resolved, when set, is called once resolution is done, while every
 	// raw reference is still held: the run's memory peak (for profiling).
 	Resolved func()
@@ -260,7 +266,8 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 		for i, f := range disc.Files {
 			paths[i] = f.Path
 		}
-		out, err := resolve.Resolve(ctx, resolve.Input{Root: disc.Root, Files: ix.Files, Paths: paths, Workers: opts.Workers, Resolved: keepLaterCalls})
+		out, err := resolve.Resolve(ctx, resolve.Input{Root: disc.Root, Files: ix.Files, Paths: paths, Workers: opts.Workers, Resolved: keepLaterCalls,
+			Sites: opts.Sites, SitesOut: opts.SitesOut, Hashes: st.FileHashes, Stamp: opts.CacheStamp})
 		if err != nil {
 			return nil, fmt.Errorf("resolve references: %w", err)
 		}
@@ -283,6 +290,9 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 		rs := out.Stats // a copy: a pointer into out would keep the resolver's tables alive
 		res.Resolution = &rs
 		res.Samples = out.Samples
+		if out.SitesMiss != "" {
+			slog.Debug("resolve: the site cache is not used", "why", out.SitesMiss)
+		}
 		st.Phases["resolve"] = time.Since(t0).Seconds()
 		if opts.Resolved != nil {
 			opts.Resolved()

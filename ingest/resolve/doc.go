@@ -92,5 +92,9 @@
 // then resolved on every core (parallel.go: workers share the tables and
 // own their scratch state) and counted and turned into edges in file
 // order, so the output does not depend on the number of workers
-// (Input.Workers; ingest.TestSameOutputOnAnyWorkers).
+// (Input.Workers; ingest.TestSameOutputOnAnyWorkers). A re-analyze reads
+// the call sites of the files whose content did not change from the last
+// resolution's site cache when the tables are the same (sites.go):
+// resolving a site reads its own file's facts and the tables, never
+// another file's call sites.
 package resolve

@@ -42,16 +42,70 @@ func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error 
 	for range workers {
 		ws <- r.worker()
 	}
-	return ordered.Run(ctx, len(files), workers, callWindow, func(context.Context) (func(int) []site, func()) {
+	// The site cache: read where its key is this resolution's, written
+	// when asked for (sites.go).
+	var cache *SiteCache
+	var out *siteWriter
+	if r.in.Sites != nil || r.in.SitesOut != "" {
+		key := r.sitesKey()
+		if r.in.Sites != nil {
+			if key == r.in.Sites.key {
+				cache = r.in.Sites
+			} else {
+				r.out.SitesMiss = "the tables changed"
+			}
+		}
+		if r.in.SitesOut != "" {
+			var err error
+			if out, err = newSiteWriter(r.in.SitesOut, key); err != nil {
+				return err
+			}
+			defer func() { out.abort() }()
+		}
+	}
+	type resolved struct {
+		sites  []site
+		block  []byte
+		reused bool
+	}
+	err := ordered.Run(ctx, len(files), workers, callWindow, func(context.Context) (func(int) resolved, func()) {
 		w := <-ws
-		return func(i int) []site { return w.resolveSites(files[i]) }, nil
-	}, func(i int, sites []site) error {
-		r.calls(files[i], sites)
+		return func(i int) resolved {
+			f := files[i]
+			if cache != nil {
+				if b := cache.block(f.Path, r.in.Hashes[f.Path]); b != nil {
+					if sites, ok := w.decodeSites(f, b); ok {
+						return resolved{sites, b, true}
+					}
+				}
+			}
+			res := resolved{sites: w.resolveSites(f)}
+			if out != nil {
+				res.block = encodeSites(res.sites)
+			}
+			return res
+		}, nil
+	}, func(i int, res resolved) error {
+		r.calls(files[i], res.sites)
+		if res.reused {
+			r.out.Stats.SitesReused++
+		}
+		if out != nil {
+			out.add(files[i].Path, r.in.Hashes[files[i].Path], res.block)
+		}
 		if r.in.Resolved != nil {
 			r.in.Resolved(files[i])
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	if out != nil {
+		err = out.close()
+		out = nil
+	}
+	return err
 }
 
 // prepareWorkers fills what workers would otherwise build lazily in shared

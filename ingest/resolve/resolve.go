@@ -33,6 +33,16 @@ type Input struct {
 	// that the call sites of a large tree are not all live beside their
 	// edges at the end.
 	Resolved func(f *lang.Facts)
+	// Sites, when set, is the last resolution's site cache (sites.go):
+	// when its key is this resolution's, the call sites of every file
+	// whose content hash (Hashes) it holds are read from it instead of
+	// resolved. SitesOut, when set, is where this resolution writes its
+	// own, keyed with Stamp (the build's: a cache of another gitnexus
+	// never serves).
+	Sites    *SiteCache
+	SitesOut string
+	Hashes   map[string]string // path → content hash
+	Stamp    string
 }
 
 // Output is what resolution found.
@@ -45,6 +55,9 @@ type Output struct {
 	// receiver.name", for the summary and for debugging the resolver.
 	Samples []string
 	Stats   Stats
+	// SitesMiss says why Input.Sites served no file ("" when it was not
+	// given or its key was this resolution's).
+	SitesMiss string
 }
 
 // MaxSamples bounds Output.Samples.
@@ -60,6 +73,10 @@ type Stats struct {
 	ByReason   map[string]int `json:"by_reason"`
 	Imports    int            `json:"imports"`
 	ImportsIn  int            `json:"imports_in_repo"` // imports resolved to repository files
+	// SitesReused counts the files whose call sites' outcomes came from
+	// the last resolution's site cache (Input.Sites) instead of being
+	// resolved again.
+	SitesReused int `json:"sites_reused"`
 }
 
 // implFact is a Rust impl clause recorded as a type fact, with its file.

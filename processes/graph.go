@@ -97,16 +97,25 @@ func newGraph(ns []Node, es []Edge) *Graph {
 	g.out = make([][]arc, len(ns))
 	g.in = make([][]arc, len(ns))
 	g.und = make([][]wedge, len(ns))
-	slices.SortFunc(es, func(a, b Edge) int {
-		return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.To, b.To), cmp.Compare(a.Type, b.Type))
-	})
-	seenCall := map[[2]int]int{}
-	for _, e := range es {
+	// The edges in order of their ends' indexes (the ids' order: the
+	// nodes are sorted by id), then type, then input order; an edge with
+	// an end that is not a node, or a loop, is left out. Sorted as
+	// integers, not ids (kubernetes: 0.17 s of string comparisons).
+	type endsOf struct{ a, b, i int32 }
+	ends := make([]endsOf, 0, len(es))
+	for i, e := range es {
 		a, ok1 := g.index[e.From]
 		b, ok2 := g.index[e.To]
-		if !ok1 || !ok2 || a == b {
-			continue
+		if ok1 && ok2 && a != b {
+			ends = append(ends, endsOf{int32(a), int32(b), int32(i)})
 		}
+	}
+	slices.SortFunc(ends, func(x, y endsOf) int {
+		return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b), cmp.Compare(es[x.i].Type, es[y.i].Type), cmp.Compare(x.i, y.i))
+	})
+	seenCall := map[[2]int]int{}
+	for _, en := range ends {
+		e, a, b := &es[en.i], int(en.a), int(en.b)
 		w := e.Confidence
 		if w <= 0 {
 			w = 1

@@ -466,8 +466,12 @@ func runProcesses(g *processes.Graph, saved string, b *graph.Build) (*processes.
 		return res, nil
 	}
 	path := filepath.Join(b.StagingDir(), "procs")
-	if err := res.Save(path, key); err != nil {
-		return nil, err
+	// A reused result is the saved file's: linked, not written again
+	// (kubernetes: 4 MB of JSON encoded), unless the file system refuses.
+	if !res.Stats.Reused || os.Link(saved, path) != nil {
+		if err := res.Save(path, key); err != nil {
+			return nil, err
+		}
 	}
 	if err := b.Attach(graph.ProcsSuffix, path); err != nil {
 		return nil, err

@@ -87,7 +87,13 @@ func variant(t *testing.T, n, v int) func(*Build) {
 		}
 		content := fmt.Sprintf("func x%d() {\n\tprintln(\"it's \\n %d\")\n}", v, v)
 		must(b.AddSymbol(schema.Symbol{ID: "src/b.go#x:function", Kind: schema.KindFunction, Name: "x", FilePath: "src/b.go",
-			StartLine: 10 + v, EndLine: 12 + v, Content: content, Language: "go"}))
+			StartLine: 10 + v, EndLine: 12 + v, Content: content, ContentHash: fmt.Sprintf("%x", v/2), Language: "go"}))
+		// An edge into x from a node that does not change: when x's
+		// content hash changes (every other step), an update in place
+		// replaces x and creates this again; in the steps between, x's
+		// edges move a line.
+		must(b.AddEdge(schema.Edge{Type: schema.RelCalls, From: "src/a.go#fn0:function", To: "src/b.go#x:function",
+			FromLabel: schema.LabelFunction, ToLabel: schema.LabelFunction, Confidence: 0.9, Reason: "same-file", Line: 3}))
 		must(b.AddCommunity(schema.Community{ID: fmt.Sprintf("comm_v%d", v%2), Label: "V", Keywords: []string{}, Cohesion: 1.0 / float64(v+3)}))
 		for i := 0; i < 3; i++ {
 			must(b.AddEdge(schema.Edge{Type: schema.RelCalls, From: "src/b.go#x:function", To: fmt.Sprintf("src/a.go#fn%d:function", i),
@@ -115,7 +121,7 @@ func TestInPlaceLoadEqualsFullLoad(t *testing.T) {
 	if st.InPlace {
 		t.Fatal("a build without a base was loaded in place")
 	}
-	moved := 0
+	moved, replaced := 0, 0
 	for step, n := range []int{90, 30, 31, 5} {
 		v := step + 1
 		m, err := ReadMeta(root)
@@ -130,6 +136,7 @@ func TestInPlaceLoadEqualsFullLoad(t *testing.T) {
 			t.Errorf("step %d: nothing written in place: %+v", step, st)
 		}
 		moved += st.EdgesMoved
+		replaced += st.NodesReplaced
 		full := newRepo(t)
 		buildWith(t, full, nil, variant(t, n, v))
 		a, b := dumpGraph(t, root), dumpGraph(t, full)
@@ -146,6 +153,9 @@ func TestInPlaceLoadEqualsFullLoad(t *testing.T) {
 	}
 	if moved == 0 {
 		t.Error("no edge was moved in place (the calls of x move a line a step)")
+	}
+	if replaced == 0 {
+		t.Error("no node was replaced (x's content hash changes every other step)")
 	}
 }
 

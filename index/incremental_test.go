@@ -32,6 +32,7 @@ import (
 func TestReanalyzeEqualsColdBuild(t *testing.T) {
 	t.Setenv("GITNEXUS_HOME", t.TempDir())
 	ctx := context.Background()
+	replaced := 0
 	for _, name := range []string{"goshop", "pyapp", "tsapp", "mixed", "ckernel"} {
 		t.Run(name, func(t *testing.T) {
 			root := fixture(t, name)
@@ -74,6 +75,7 @@ func TestReanalyzeEqualsColdBuild(t *testing.T) {
 				t.Errorf("blank line: no file's call sites came from the site cache: %+v", sum.Resolution)
 			}
 			sameAsCold("blank line")
+			replaced += sum.Load.NodesReplaced // a blank line, maybe in a body
 			for step := 0; step < 4; step++ {
 				changed, what := randomEdit(t, rng, root)
 				sum, err := Build(ctx, root, Options{SkipEmbeddings: true})
@@ -96,8 +98,15 @@ func TestReanalyzeEqualsColdBuild(t *testing.T) {
 					t.Errorf("step %d (%s): %d files parsed, %d changed", step, what, sum.Parsed, changed)
 				}
 				sameAsCold(fmt.Sprintf("step %d (%s)", step, what))
+				replaced += sum.Load.NodesReplaced
 			}
 		})
+	}
+	// Symbols whose content changed were deleted and created again with
+	// their edges (graph's replaced nodes) in some of the updates above,
+	// whose indexes equal cold builds'.
+	if replaced == 0 && !t.Failed() {
+		t.Errorf("no update in place replaced a symbol whose content changed")
 	}
 }
 
@@ -202,8 +211,9 @@ func moveLines(t *testing.T, root string) {
 	}
 }
 
-// insertBlankLine puts an empty line in the middle of the first source
-// file (in walk order) of ten lines or more.
+// insertBlankLine puts an empty line in the first source file (in walk
+// order) of ten lines or more, after the first line past its middle that
+// opens a block.
 func insertBlankLine(t *testing.T, root string) {
 	t.Helper()
 	done := false
@@ -225,6 +235,14 @@ func insertBlankLine(t *testing.T, root string) {
 				return nil
 			}
 			mid := len(lines) / 2
+			// Inside a block, where one opens past the middle: a body's
+			// content changes (an update in place replaces its symbol).
+			for k := mid; k < len(lines)-1; k++ {
+				if l := strings.TrimSpace(lines[k]); strings.HasSuffix(l, "{") || strings.HasSuffix(l, ":") {
+					mid = k + 1
+					break
+				}
+			}
 			done = true
 			return os.WriteFile(p, []byte(strings.Join(lines[:mid], "")+"\n"+strings.Join(lines[mid:], "")), 0o644)
 		}

@@ -63,6 +63,7 @@ func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error 
 			defer func() { out.abort() }()
 		}
 	}
+	var enc siteEncoder // the blocks of the files resolved, made as they are written
 	type resolved struct {
 		sites  []site
 		block  []byte
@@ -79,11 +80,7 @@ func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error 
 					}
 				}
 			}
-			res := resolved{sites: w.resolveSites(f)}
-			if out != nil {
-				res.block = encodeSites(res.sites)
-			}
-			return res
+			return resolved{sites: w.resolveSites(f)}
 		}, nil
 	}, func(i int, res resolved) error {
 		r.calls(files[i], res.sites)
@@ -91,7 +88,11 @@ func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error 
 			r.out.Stats.SitesReused++
 		}
 		if out != nil {
-			out.add(files[i].Path, r.in.Hashes[files[i].Path], res.block)
+			block := res.block
+			if !res.reused {
+				block = enc.encode(res.sites)
+			}
+			out.add(files[i].Path, r.in.Hashes[files[i].Path], block)
 		}
 		if r.in.Resolved != nil {
 			r.in.Resolved(files[i])
@@ -140,6 +141,7 @@ func (r *resolver) worker() *resolver {
 	w := *r
 	w.extHit = false
 	w.parentLocal = map[string][]*sym{}
+	w.reasons = map[string]string{}
 	w.pkgCache = map[string][]string{}
 	w.ctab.sees = map[uint64]bool{}
 	w.ctab.mark, w.ctab.markGen = nil, 0

@@ -130,6 +130,9 @@ type resolver struct {
 	// parentLocal is a worker's own parentCache for the types the shared
 	// one lacks (see worker); nil on the resolver itself.
 	parentLocal map[string][]*sym
+	// reasons interns the reasons a worker reads from the site cache
+	// (decodeSites).
+	reasons map[string]string
 
 	out Output
 }

@@ -70,7 +70,7 @@ func appendJSONString(dst []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if jsonPlain[c] {
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
 			i++
 			continue
 		}
@@ -106,17 +106,6 @@ func appendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
-
-// jsonPlain marks the bytes appendJSONString copies as they are: ASCII
-// from 0x20 up but '"' and '\\'. One load a byte instead of four tests:
-// a quarter less time on source text (BenchmarkAppendJSONString; the
-// kubernetes re-analyze's rows spent 0.35 s of CPU in the loop).
-var jsonPlain = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
 
 // parseEdgeLine reads an edge row. Lines appendEdgeLine wrote whose
 // strings hold no escape are read by hand; any other line goes to

@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"math/rand"
@@ -9,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
@@ -177,99 +175,5 @@ func TestEachLineLongAndUnterminated(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("line %d: %d bytes %.20q, want %d bytes %.20q", i, len(got[i]), got[i], len(want[i]), want[i])
 		}
-	}
-}
-
-// appendJSONStringBytewise is appendJSONString as it was, four tests a
-// byte: the oracle of TestAppendJSONStringIsBytewise.
-func appendJSONStringBytewise(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case 0:
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
-// TestAppendJSONStringIsBytewise: the table (jsonPlain) writes what the
-// four tests a byte wrote, on long random strings of every byte that needs
-// care next to runs of plain text, on every byte value at several
-// offsets, and on every pair of bytes.
-func TestAppendJSONStringIsBytewise(t *testing.T) {
-	check := func(s string) {
-		t.Helper()
-		if got, want := appendJSONString(nil, s), appendJSONStringBytewise(nil, s); !bytes.Equal(got, want) {
-			t.Fatalf("%q: wrote %q, byte by byte %q", s, got, want)
-		}
-	}
-	rng := rand.New(rand.NewSource(11))
-	pieces := []string{"a", "Z", "9", `"`, `\`, "\x00", "\n", "\t", "\r", "\x07", "\x1f", " ", "\x7f", "\x80", "\xff", "é", "路", "\u2028",
-		"func (s *Server) Run() {", "abcdefgh", "abcdefghijklmnop", "\xe8\xb7"}
-	for range 20000 {
-		var b strings.Builder
-		for range rng.Intn(40) {
-			b.WriteString(pieces[rng.Intn(len(pieces))])
-		}
-		check(b.String())
-	}
-	for c := range 256 {
-		for off := range 17 {
-			check(strings.Repeat("x", off) + string([]byte{byte(c)}) + strings.Repeat("y", 16-off))
-		}
-		for d := range 256 {
-			check("abcdefg" + string([]byte{byte(c), byte(d)}) + "hijklmn")
-		}
-	}
-}
-
-func BenchmarkAppendJSONString(b *testing.B) {
-	src := strings.Repeat("\tif err := s.db.Query(ctx, \"SELECT 1\"); err != nil {\n\t\treturn fmt.Errorf(\"query: %w\", err)\n\t}\n", 60)
-	buf := make([]byte, 0, 2*len(src))
-	b.SetBytes(int64(len(src)))
-	for b.Loop() {
-		buf = appendJSONString(buf[:0], src)
-	}
-}
-
-func BenchmarkAppendJSONStringBytewise(b *testing.B) {
-	src := strings.Repeat("\tif err := s.db.Query(ctx, \"SELECT 1\"); err != nil {\n\t\treturn fmt.Errorf(\"query: %w\", err)\n\t}\n", 60)
-	buf := make([]byte, 0, 2*len(src))
-	b.SetBytes(int64(len(src)))
-	for b.Loop() {
-		buf = appendJSONStringBytewise(buf[:0], src)
 	}
 }

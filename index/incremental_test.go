@@ -188,6 +188,48 @@ func garbleCompanion(t *testing.T, root, suffix string, seed int64) {
 func moveLines(t *testing.T, root string) {
 	t.Helper()
 	n := 0
+	editSources(t, root, func(b []byte) ([]byte, bool) {
+		n++
+		return append([]byte("\n"), b...), true
+	})
+	if n == 0 {
+		t.Fatal("moveLines: no source file")
+	}
+}
+
+// insertBlankLine puts an empty line in the first source file (in walk
+// order) of ten lines or more, after the first line past its middle that
+// opens a block.
+func insertBlankLine(t *testing.T, root string) {
+	t.Helper()
+	done := false
+	editSources(t, root, func(b []byte) ([]byte, bool) {
+		lines := strings.SplitAfter(string(b), "\n")
+		if done || len(lines) < 10 {
+			return nil, false
+		}
+		mid := len(lines) / 2
+		// Inside a block, where one opens past the middle: a body's
+		// content changes (an update in place replaces its symbol).
+		for k := mid; k < len(lines)-1; k++ {
+			if l := strings.TrimSpace(lines[k]); strings.HasSuffix(l, "{") || strings.HasSuffix(l, ":") {
+				mid = k + 1
+				break
+			}
+		}
+		done = true
+		return []byte(strings.Join(lines[:mid], "") + "\n" + strings.Join(lines[mid:], "")), true
+	})
+	if !done {
+		t.Fatal("insertBlankLine: no source file of ten lines")
+	}
+}
+
+// editSources calls edit with the content of every source file under
+// root (.go, .py, .ts, .tsx, .js, .c, .h; not .gitnexus) in walk order,
+// and writes back what it returns when it says so.
+func editSources(t *testing.T, root string, edit func([]byte) ([]byte, bool)) {
+	t.Helper()
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -201,55 +243,14 @@ func moveLines(t *testing.T, root string) {
 			if err != nil {
 				return err
 			}
-			n++
-			return os.WriteFile(p, append([]byte("\n"), b...), 0o644)
+			if out, ok := edit(b); ok {
+				return os.WriteFile(p, out, 0o644)
+			}
 		}
 		return nil
 	})
-	if err != nil || n == 0 {
-		t.Fatalf("moveLines: %d files, %v", n, err)
-	}
-}
-
-// insertBlankLine puts an empty line in the first source file (in walk
-// order) of ten lines or more, after the first line past its middle that
-// opens a block.
-func insertBlankLine(t *testing.T, root string) {
-	t.Helper()
-	done := false
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || done {
-			return err
-		}
-		if d.IsDir() && d.Name() == ".gitnexus" {
-			return filepath.SkipDir
-		}
-		switch filepath.Ext(p) {
-		case ".go", ".py", ".ts", ".tsx", ".js", ".c", ".h":
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			lines := strings.SplitAfter(string(b), "\n")
-			if len(lines) < 10 {
-				return nil
-			}
-			mid := len(lines) / 2
-			// Inside a block, where one opens past the middle: a body's
-			// content changes (an update in place replaces its symbol).
-			for k := mid; k < len(lines)-1; k++ {
-				if l := strings.TrimSpace(lines[k]); strings.HasSuffix(l, "{") || strings.HasSuffix(l, ":") {
-					mid = k + 1
-					break
-				}
-			}
-			done = true
-			return os.WriteFile(p, []byte(strings.Join(lines[:mid], "")+"\n"+strings.Join(lines[mid:], "")), 0o644)
-		}
-		return nil
-	})
-	if err != nil || !done {
-		t.Fatalf("insertBlankLine: %v (a file found: %v)", err, done)
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -190,10 +190,9 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	if stamp == "" {
 		factsPath, sitesPath = "", ""
 	}
-	var sites *resolve.SiteCache
+	var sites string // the live index's site cache, read with its fact cache
 	if cache != nil {
-		sites = openSiteCache(root, live)
-		defer sites.Close()
+		sites = graph.CompanionPath(root, live, graph.SitesSuffix)
 	}
 	name := opts.Name
 	if name == "" {
@@ -247,7 +246,6 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		return nil, fmt.Errorf("analyze %s: %w", root, err)
 	}
 	cache.Close()
-	sites.Close()
 	if factsPath != "" {
 		if err := b.Attach(graph.FactsSuffix, factsPath); err != nil {
 			return nil, err
@@ -658,17 +656,6 @@ func openFactCache(root string, live *graph.Meta, stamp string) *ingest.FactCach
 	c, err := ingest.OpenFactCache(graph.CompanionPath(root, live, graph.FactsSuffix), stamp)
 	if err != nil {
 		slog.Debug("fact cache not used: every file is parsed", "err", err)
-		return nil
-	}
-	return c
-}
-
-// openSiteCache opens the live index's site cache, nil when it has none
-// that opens (then every call site is resolved).
-func openSiteCache(root string, live *graph.Meta) *resolve.SiteCache {
-	c, err := resolve.OpenSiteCache(graph.CompanionPath(root, live, graph.SitesSuffix))
-	if err != nil {
-		slog.Debug("site cache not used: every call site is resolved", "err", err)
 		return nil
 	}
 	return c

@@ -1,13 +1,11 @@
 package ingest
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"reflect"
 	"strings"
@@ -16,7 +14,7 @@ import (
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 	"github.com/gitnexus/gitnexus/ingest/lang"
-	"github.com/gitnexus/gitnexus/internal/writeback"
+	"github.com/gitnexus/gitnexus/internal/recfile"
 )
 
 // The fact cache keeps each file's parse result (its lang.Facts and parse
@@ -29,20 +27,15 @@ import (
 // of the executable that wrote it; another stamp, or a record that does not
 // decode, is a miss, never an error: the cache can only save work.
 //
-// Layout (all integers unsigned varints unless said):
-//
-//	"GNXFACTS\x01" stamp-len stamp
-//	record*                    each: the encoded (status, Facts)
-//	index: count, then per record path lang hash offset length
-//	8-byte little-endian offset of the index, "GNXFEND\x00"
-//
-// Records are read with ReadAt, one per file, when that file is met: what a
-// run holds in memory is the index of the cache (a few dozen bytes a file),
-// not its records.
+// The file is a recfile (internal/recfile: records back to back, found
+// by key through an index at the end, each checked by its CRC-32C) of kind
+// factMagic, stamped with FactStamp, one record per file keyed by path,
+// language and content hash (factKey). Records are read with ReadAt, one
+// per file, when that file is met: what a run holds in memory is the
+// index of the cache (a few dozen bytes a file), not its records.
 
 const (
-	factMagic    = "GNXFACTS\x01"
-	factEndMagic = "GNXFEND\x00"
+	factMagic = "GNXFACTS\x02"
 	// maxFactRecord bounds one record (a file's facts): larger ones are not
 	// cached, and a longer length read back is damage.
 	maxFactRecord = 64 << 20
@@ -103,15 +96,18 @@ func cacheable(status schema.ParseStatus) bool {
 	return status == schema.ParseOK || status == schema.ParsePartial || status == schema.ParseNoGrammar
 }
 
-type factKey struct{ path, lang, hash string }
+// factKey is the recfile key of a file's record.
+func factKey(path, language, hash string) string {
+	return path + "\x00" + language + "\x00" + hash
+}
 
-type factLoc struct{ off, n int64 }
+// factLoc is where a record lies in the cache.
+type factLoc = recfile.Loc
 
 // FactCache reads the fact cache an earlier analyze wrote. Its methods are
 // safe for concurrent use.
 type FactCache struct {
-	f   *os.File
-	idx map[factKey]factLoc
+	r *recfile.Reader
 }
 
 // OpenFactCache opens the fact cache at path if it was written with stamp.
@@ -122,74 +118,16 @@ func OpenFactCache(path, stamp string) (*FactCache, error) {
 	if stamp == "" {
 		return nil, errors.New("fact cache: no stamp for this executable")
 	}
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
+	r, err := recfile.Open(path, factMagic, stamp, maxFactRecord)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
 		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("fact cache: %w", err)
-	}
-	c, err := readFactIndex(f, stamp)
-	if err != nil {
-		f.Close()
+	case errors.Is(err, recfile.ErrStamp):
+		return nil, fmt.Errorf("fact cache %s: written by another build of gitnexus", path)
+	case err != nil:
 		return nil, fmt.Errorf("fact cache %s: %w", path, err)
 	}
-	return c, nil
-}
-
-func readFactIndex(f *os.File, stamp string) (*FactCache, error) {
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	size := fi.Size()
-	head := make([]byte, len(factMagic)+binary.MaxVarintLen64+len(stamp))
-	if _, err := f.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	d := &factDecoder{b: head}
-	if string(d.bytes(len(factMagic))) != factMagic {
-		return nil, errors.New("not a fact cache")
-	}
-	if s := d.str(); d.err != nil || s != stamp {
-		return nil, errors.New("written by another build of gitnexus")
-	}
-	if size < int64(16) {
-		return nil, errors.New("truncated")
-	}
-	tail := make([]byte, 16)
-	if _, err := f.ReadAt(tail, size-16); err != nil {
-		return nil, err
-	}
-	if string(tail[8:]) != factEndMagic {
-		return nil, errors.New("truncated (no end mark)")
-	}
-	idxOff := int64(binary.LittleEndian.Uint64(tail[:8]))
-	if idxOff <= 0 || idxOff > size-16 {
-		return nil, errors.New("damaged (index offset)")
-	}
-	buf := make([]byte, size-16-idxOff)
-	if _, err := f.ReadAt(buf, idxOff); err != nil {
-		return nil, err
-	}
-	d = &factDecoder{b: buf}
-	n := d.uint()
-	if n > uint64(len(buf)) {
-		return nil, errors.New("damaged (index count)")
-	}
-	idx := make(map[factKey]factLoc, n)
-	for i := uint64(0); i < n && d.err == nil; i++ {
-		k := factKey{path: d.str(), lang: d.str(), hash: d.str()}
-		off, ln := int64(d.uint()), int64(d.uint())
-		if off < 0 || ln < 0 || ln > maxFactRecord || off+ln > idxOff {
-			return nil, errors.New("damaged (record bounds)")
-		}
-		idx[k] = factLoc{off, ln}
-	}
-	if d.err != nil {
-		return nil, fmt.Errorf("damaged index: %w", d.err)
-	}
-	return &FactCache{f: f, idx: idx}, nil
+	return &FactCache{r: r}, nil
 }
 
 // Len is the number of files the cache holds.
@@ -197,17 +135,15 @@ func (c *FactCache) Len() int {
 	if c == nil {
 		return 0
 	}
-	return len(c.idx)
+	return c.r.Len()
 }
 
 // Close closes the cache file; a second Close does nothing.
 func (c *FactCache) Close() error {
-	if c == nil || c.f == nil {
+	if c == nil {
 		return nil
 	}
-	err := c.f.Close()
-	c.f, c.idx = nil, nil
-	return err
+	return c.r.Close()
 }
 
 // lookup returns the cached record of a file's content, decoded, and
@@ -219,13 +155,13 @@ func (c *FactCache) lookup(path, language, hash string) (loc factLoc, rec cached
 	if c == nil {
 		return loc, rec, false
 	}
-	loc, found := c.idx[factKey{path, language, hash}]
+	loc, found := c.r.Find(factKey(path, language, hash))
 	if !found {
 		return loc, rec, false
 	}
 	bp := recordPool.Get().(*[]byte)
 	defer recordPool.Put(bp)
-	raw, err := c.read(loc, bp)
+	raw, err := c.r.Read(loc, bp)
 	if err != nil {
 		return loc, rec, false
 	}
@@ -238,49 +174,21 @@ func (c *FactCache) lookup(path, language, hash string) (loc factLoc, rec cached
 	return loc, rec, true
 }
 
-// read reads the record at loc into *buf, grown when too small.
-func (c *FactCache) read(loc factLoc, buf *[]byte) ([]byte, error) {
-	if int64(cap(*buf)) < loc.n {
-		*buf = make([]byte, loc.n)
-	}
-	rec := (*buf)[:loc.n]
-	_, err := c.f.ReadAt(rec, loc.off)
-	return rec, err
-}
-
 // recordPool holds the buffers lookup reads records into.
 var recordPool = sync.Pool{New: func() any { return new([]byte) }}
 
 // factWriter writes a new fact cache.
 type factWriter struct {
-	f       *os.File
-	w       *bufio.Writer
+	w       *recfile.Writer
 	copyBuf []byte // addFrom's
-	off     int64
-	idx     []byte
-	n       int
 }
 
 func newFactWriter(path, stamp string) (*factWriter, error) {
-	f, err := os.Create(path)
+	w, err := recfile.Create(path, factMagic, stamp)
 	if err != nil {
 		return nil, fmt.Errorf("fact cache: %w", err)
 	}
-	fw := &factWriter{f: f, w: bufio.NewWriterSize(f, 256<<10)}
-	head := appendStr([]byte(factMagic), stamp)
-	if err := fw.write(head); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return fw, nil
-}
-
-func (fw *factWriter) write(b []byte) error {
-	if _, err := fw.w.Write(b); err != nil {
-		return fmt.Errorf("write fact cache: %w", err)
-	}
-	fw.off += int64(len(b))
-	return nil
+	return &factWriter{w: w}, nil
 }
 
 // add appends one file's encoded record.
@@ -288,16 +196,9 @@ func (fw *factWriter) add(path, language, hash string, rec []byte) error {
 	if len(rec) == 0 || len(rec) > maxFactRecord {
 		return nil
 	}
-	off := fw.off
-	if err := fw.write(rec); err != nil {
-		return err
+	if err := fw.w.Add(factKey(path, language, hash), rec); err != nil {
+		return fmt.Errorf("write fact cache: %w", err)
 	}
-	fw.idx = appendStr(fw.idx, path)
-	fw.idx = appendStr(fw.idx, language)
-	fw.idx = appendStr(fw.idx, hash)
-	fw.idx = binary.AppendUvarint(fw.idx, uint64(off))
-	fw.idx = binary.AppendUvarint(fw.idx, uint64(len(rec)))
-	fw.n++
 	return nil
 }
 
@@ -305,38 +206,24 @@ func (fw *factWriter) add(path, language, hash string, rec []byte) error {
 // decoded, lookup) as add would: copied through the writer's buffer, never
 // held beside the decoded facts.
 func (fw *factWriter) addFrom(c *FactCache, loc factLoc, path, language, hash string) error {
-	rec, err := c.read(loc, &fw.copyBuf)
+	rec, err := c.r.Read(loc, &fw.copyBuf)
 	if err != nil {
 		return fmt.Errorf("fact cache: copy the record of %s: %w", path, err)
 	}
 	return fw.add(path, language, hash, rec)
 }
 
-// close writes the index and the end mark and closes the file.
+// close writes the index and closes the file (the commit syncs it;
+// recfile starts the write-back: kubernetes' is 135 MB).
 func (fw *factWriter) close() error {
-	idxOff := fw.off
-	err := fw.write(binary.AppendUvarint(nil, uint64(fw.n)))
-	if err == nil {
-		err = fw.write(fw.idx)
+	if err := fw.w.Close(); err != nil {
+		return fmt.Errorf("write fact cache: %w", err)
 	}
-	if err == nil {
-		tail := binary.LittleEndian.AppendUint64(nil, uint64(idxOff))
-		err = fw.write(append(tail, factEndMagic...))
-	}
-	if err == nil {
-		err = fw.w.Flush()
-	}
-	if err == nil {
-		writeback.Start(fw.f) // the commit syncs it (kubernetes: 135 MB)
-	}
-	if cerr := fw.f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return nil
 }
 
 // abort closes the file without finishing it.
-func (fw *factWriter) abort() { fw.f.Close() }
+func (fw *factWriter) abort() { fw.w.Abort() }
 
 // encodeFacts encodes a record: every field of cachedFacts in declaration
 // order (strings and slices length-prefixed, a nil slice apart from an
@@ -375,11 +262,6 @@ func (e *factEncoder) str(s string) {
 	if len(s) > 0 && len(s) <= internMax {
 		e.seen[s] = uint64(len(e.seen))
 	}
-}
-
-func appendStr(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
 }
 
 func (e *factEncoder) value(v reflect.Value) {
@@ -429,17 +311,20 @@ func decodeFacts(b []byte, rec *cachedFacts) (err error) {
 		}
 	}()
 	tp := tablePool.Get().(*[]string)
-	d := &factDecoder{b: b, table: (*tp)[:0]}
+	d := &factDecoder{Decoder: recfile.Decoder{B: b}, table: (*tp)[:0]}
 	defer func() {
 		clear(d.table) // the strings belong to rec, not to the pool
 		*tp = d.table[:0]
 		tablePool.Put(tp)
 	}()
 	decodeCachedFacts(d, unsafe.Pointer(rec))
-	if d.err == nil && d.pos != len(b) {
-		d.err = errors.New("trailing bytes")
+	if d.Err == nil && d.Pos != len(b) {
+		d.Err = errors.New("trailing bytes")
 	}
-	return d.err
+	if d.Err != nil {
+		return fmt.Errorf("fact cache record: %w", d.Err)
+	}
+	return nil
 }
 
 // tablePool keeps factDecoder.table slices for reuse across records.
@@ -484,12 +369,12 @@ func compileDecoder(t reflect.Type, depth int) decodeOp {
 		return func(d *factDecoder, p unsafe.Pointer) { *(*string)(p) = d.rstr() }
 	case reflect.Bool:
 		return func(d *factDecoder, p unsafe.Pointer) {
-			b := d.bytes(1)
-			if d.err != nil {
+			b := d.Bytes(1)
+			if d.Err != nil {
 				return
 			}
 			if b[0] > 1 {
-				d.fail("bool")
+				d.Fail("bool")
 				return
 			}
 			*(*bool)(p) = b[0] == 1
@@ -497,9 +382,9 @@ func compileDecoder(t reflect.Type, depth int) decodeOp {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		bits := t.Bits()
 		return func(d *factDecoder, p unsafe.Pointer) {
-			x := d.int()
+			x := d.Int()
 			if bits < 64 && x != x<<(64-bits)>>(64-bits) {
-				d.fail("integer")
+				d.Fail("integer")
 				return
 			}
 			storeBits(p, bits, uint64(x))
@@ -507,9 +392,9 @@ func compileDecoder(t reflect.Type, depth int) decodeOp {
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		bits := t.Bits()
 		return func(d *factDecoder, p unsafe.Pointer) {
-			x := d.uint()
+			x := d.Uint()
 			if bits < 64 && x>>bits != 0 {
-				d.fail("integer")
+				d.Fail("integer")
 				return
 			}
 			storeBits(p, bits, x)
@@ -519,21 +404,21 @@ func compileDecoder(t reflect.Type, depth int) decodeOp {
 		size := t.Elem().Size()
 		return func(d *factDecoder, p unsafe.Pointer) {
 			field := reflect.NewAt(t, p).Elem()
-			n := d.uint()
-			if n == 0 || d.err != nil {
+			n := d.Uint()
+			if n == 0 || d.Err != nil {
 				field.SetZero() // nil
 				return
 			}
 			n--
 			// Every element takes at least one byte: a longer count is
 			// damage, caught before it allocates.
-			if n > uint64(len(d.b)-d.pos) {
-				d.fail("slice length")
+			if n > uint64(len(d.B)-d.Pos) {
+				d.Fail("slice length")
 				return
 			}
 			s := reflect.MakeSlice(t, int(n), int(n))
 			base := s.UnsafePointer()
-			for i := uintptr(0); i < uintptr(n) && d.err == nil; i++ {
+			for i := uintptr(0); i < uintptr(n) && d.Err == nil; i++ {
 				elem(d, unsafe.Add(base, i*size))
 			}
 			field.Set(s)
@@ -550,7 +435,7 @@ func compileDecoder(t reflect.Type, depth int) decodeOp {
 		}
 		return func(d *factDecoder, p unsafe.Pointer) {
 			for _, f := range fields {
-				if d.err != nil {
+				if d.Err != nil {
 					return
 				}
 				f.op(d, unsafe.Add(p, f.off))
@@ -561,9 +446,7 @@ func compileDecoder(t reflect.Type, depth int) decodeOp {
 }
 
 type factDecoder struct {
-	b   []byte
-	pos int
-	err error
+	recfile.Decoder
 	// table holds a record's short strings in the order written
 	// (factEncoder.str): a reference decodes to the string made for its
 	// first occurrence, so a parse shares one string where decoding every
@@ -572,82 +455,27 @@ type factDecoder struct {
 	table []string
 }
 
-func (d *factDecoder) fail(what string) {
-	if d.err == nil {
-		d.err = fmt.Errorf("fact cache record: bad %s at byte %d", what, d.pos)
-	}
-}
-
-func (d *factDecoder) uint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	x, n := binary.Uvarint(d.b[d.pos:])
-	if n <= 0 {
-		d.fail("length")
-		return 0
-	}
-	d.pos += n
-	return x
-}
-
-func (d *factDecoder) int() int64 {
-	if d.err != nil {
-		return 0
-	}
-	x, n := binary.Varint(d.b[d.pos:])
-	if n <= 0 {
-		d.fail("integer")
-		return 0
-	}
-	d.pos += n
-	return x
-}
-
-func (d *factDecoder) bytes(n int) []byte {
-	if d.err != nil {
-		return nil
-	}
-	if n < 0 || n > len(d.b)-d.pos {
-		d.fail("size")
-		return nil
-	}
-	s := d.b[d.pos : d.pos+n]
-	d.pos += n
-	return s
-}
-
-// str reads a length-prefixed string (the cache's index).
-func (d *factDecoder) str() string {
-	n := d.uint()
-	if n > uint64(len(d.b)) {
-		d.fail("string length")
-		return ""
-	}
-	return string(d.bytes(int(n)))
-}
-
 // rstr reads a record string (factEncoder.str).
 func (d *factDecoder) rstr() string {
-	h := d.uint()
-	if d.err != nil {
+	h := d.Uint()
+	if d.Err != nil {
 		return ""
 	}
 	if h&1 == 1 {
 		i := h >> 1
 		if i >= uint64(len(d.table)) {
-			d.fail("string reference")
+			d.Fail("string reference")
 			return ""
 		}
 		return d.table[i]
 	}
 	n := h >> 1
-	if n > uint64(len(d.b)) {
-		d.fail("string length")
+	if n > uint64(len(d.B)) {
+		d.Fail("string length")
 		return ""
 	}
-	b := d.bytes(int(n))
-	if d.err != nil || n == 0 {
+	b := d.Bytes(int(n))
+	if d.Err != nil || n == 0 {
 		return ""
 	}
 	s := string(b)

@@ -59,11 +59,11 @@ type Options struct {
 	// every file (reused or parsed) for the next run, stamped CacheStamp.
 	CacheOut   string
 	CacheStamp string
-	// Sites and SitesOut are resolution's site cache, read and written
-	// (resolve.Input): with a live index's, a file whose content did not
-	// change keeps its call sites' outcomes when no file's facts but their
-	// call sites changed.
-	Sites    *resolve.SiteCache
+	// Sites and SitesOut are the paths of resolution's site cache, read
+	// and written (resolve.Input): with a live index's, a file whose
+	// content did not change keeps its call sites' outcomes when no file's
+	// facts but their call sites changed.
+	Sites    string
 	SitesOut string
 	// Resolved, when set, is called once resolution is done, while every
 	// raw reference is still held: the run's memory peak (for profiling).

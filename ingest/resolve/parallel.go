@@ -2,11 +2,13 @@ package resolve
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"slices"
 
 	"github.com/gitnexus/gitnexus/ingest/lang"
 	"github.com/gitnexus/gitnexus/internal/ordered"
+	"github.com/gitnexus/gitnexus/internal/recfile"
 )
 
 // This file owns resolving call sites on several cores. Resolving a call
@@ -44,23 +46,20 @@ func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error 
 	}
 	// The site cache: read where its key is this resolution's, written
 	// when asked for (sites.go).
-	var cache *SiteCache
-	var out *siteWriter
-	if r.in.Sites != nil || r.in.SitesOut != "" {
+	var cache *recfile.Reader
+	var out *recfile.Writer
+	if r.in.Sites != "" || r.in.SitesOut != "" {
 		key := r.sitesKey()
-		if r.in.Sites != nil {
-			if key == r.in.Sites.key {
-				cache = r.in.Sites
-			} else {
-				r.out.SitesMiss = "the tables changed"
-			}
+		if r.in.Sites != "" {
+			cache, r.out.SitesMiss = openSites(r.in.Sites, key)
+			defer cache.Close()
 		}
 		if r.in.SitesOut != "" {
 			var err error
-			if out, err = newSiteWriter(r.in.SitesOut, key); err != nil {
-				return err
+			if out, err = recfile.Create(r.in.SitesOut, sitesMagic, siteStamp(key)); err != nil {
+				return fmt.Errorf("site cache: %w", err)
 			}
-			defer func() { out.abort() }()
+			defer func() { out.Abort() }()
 		}
 	}
 	var enc siteEncoder // the blocks of the files resolved, made as they are written
@@ -74,7 +73,7 @@ func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error 
 		return func(i int) resolved {
 			f := files[i]
 			if cache != nil {
-				if b := cache.block(f.Path, r.in.Hashes[f.Path]); b != nil {
+				if b := readSites(cache, f.Path, r.in.Hashes[f.Path]); b != nil {
 					if sites, ok := w.decodeSites(f, b); ok {
 						return resolved{sites, b, true}
 					}
@@ -92,7 +91,9 @@ func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error 
 			if !res.reused {
 				block = enc.encode(res.sites)
 			}
-			out.add(files[i].Path, r.in.Hashes[files[i].Path], block)
+			if err := out.Add(siteKey(files[i].Path, r.in.Hashes[files[i].Path]), block); err != nil {
+				return fmt.Errorf("site cache: %w", err)
+			}
 		}
 		if r.in.Resolved != nil {
 			r.in.Resolved(files[i])
@@ -103,10 +104,13 @@ func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error 
 		return err
 	}
 	if out != nil {
-		err = out.close()
+		err = out.Close()
 		out = nil
+		if err != nil {
+			return fmt.Errorf("site cache: %w", err)
+		}
 	}
-	return err
+	return nil
 }
 
 // prepareWorkers fills what workers would otherwise build lazily in shared

@@ -33,13 +33,13 @@ type Input struct {
 	// that the call sites of a large tree are not all live beside their
 	// edges at the end.
 	Resolved func(f *lang.Facts)
-	// Sites, when set, is the last resolution's site cache (sites.go):
-	// when its key is this resolution's, the call sites of every file
-	// whose content hash (Hashes) it holds are read from it instead of
-	// resolved. SitesOut, when set, is where this resolution writes its
-	// own, keyed with Stamp (the build's: a cache of another gitnexus
-	// never serves).
-	Sites    *SiteCache
+	// Sites, when set, is the path of the last resolution's site cache
+	// (sites.go): when its key is this resolution's, the call sites of
+	// every file whose content hash (Hashes) it holds are read from it
+	// instead of resolved. SitesOut, when set, is where this resolution
+	// writes its own, keyed with Stamp (the build's: a cache of another
+	// gitnexus never serves).
+	Sites    string
 	SitesOut string
 	Hashes   map[string]string // path → content hash
 	Stamp    string

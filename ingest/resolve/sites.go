@@ -17,138 +17,69 @@ package resolve
 // (ranks), and an edit that moves the code below it keeps the key. Symbol
 // lines, content and documentation are not read by resolution at all.
 //
-// The file: sitesMagic, the key (32 bytes), the blocks, the index (each
-// file's path, content hash, block offset and length), the index's offset
-// (8 bytes) and a CRC-32C of the index. A block is a CRC-32C of the rest,
-// a string table (the targets' ids and the reasons) and the sites. A
-// block that does not decode, or names a symbol the tables lack, is a
-// miss: the file is resolved again.
+// The file is a recfile (internal/recfile) of kind sitesMagic stamped
+// with the key (hex), one record per file keyed by its path and content
+// hash: a string table (the targets' ids and the reasons) and the sites.
+// A record that does not check or decode, or names a symbol the tables
+// lack, is a miss: the file is resolved again.
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
-	"fmt"
-	"hash/crc32"
 	"math"
-	"os"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/gitnexus/gitnexus/ingest/lang"
+	"github.com/gitnexus/gitnexus/internal/recfile"
 )
 
 // sitesMagic starts a site cache; the number changes with the format and
 // whenever a resolution rule changes without the build stamp (Input.Stamp)
 // changing.
-const sitesMagic = "gitnexus sites 1\x00"
+const sitesMagic = "gitnexus sites 2\x00"
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// maxSiteRecord bounds one file's record.
+const maxSiteRecord = 1 << 30
 
-// SiteCache is a site cache opened for reading (OpenSiteCache).
-type SiteCache struct {
-	f     *os.File
-	key   [32]byte
-	files map[string]siteEntry
+// siteStamp is the file's stamp for key.
+func siteStamp(key [32]byte) string { return hex.EncodeToString(key[:]) }
+
+// siteKey is the record key of a file's sites.
+func siteKey(path, hash string) string { return path + "\x00" + hash }
+
+// openSites opens the site cache at path for key; why is "" when it
+// serves, else why not (missing, another key, damaged).
+func openSites(path string, key [32]byte) (r *recfile.Reader, why string) {
+	r, err := recfile.Open(path, sitesMagic, siteStamp(key), maxSiteRecord)
+	switch {
+	case errors.Is(err, recfile.ErrStamp):
+		return nil, "the tables changed"
+	case err != nil:
+		return nil, err.Error()
+	}
+	return r, ""
 }
 
-type siteEntry struct {
-	hash   string
-	off, n int64
-}
-
-// maxSiteIndex bounds the index OpenSiteCache reads (the Linux kernel's:
-// about 6 MB).
-const maxSiteIndex = 256 << 20
-
-// OpenSiteCache opens the site cache at path. A missing, foreign or
-// damaged file is an error: the caller resolves every file.
-func OpenSiteCache(path string) (*SiteCache, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	c, err := readSiteIndex(f)
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("site cache %s: %w", path, err)
-	}
-	return c, nil
-}
-
-func readSiteIndex(f *os.File) (*SiteCache, error) {
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	size := fi.Size()
-	head := make([]byte, len(sitesMagic)+32)
-	if size < int64(len(head))+12 {
-		return nil, errors.New("not a site cache")
-	}
-	if _, err := f.ReadAt(head, 0); err != nil {
-		return nil, err
-	}
-	if string(head[:len(sitesMagic)]) != sitesMagic {
-		return nil, errors.New("not a site cache of this version")
-	}
-	c := &SiteCache{f: f, files: map[string]siteEntry{}}
-	copy(c.key[:], head[len(sitesMagic):])
-	var tail [12]byte
-	if _, err := f.ReadAt(tail[:], size-12); err != nil {
-		return nil, err
-	}
-	off := int64(binary.LittleEndian.Uint64(tail[:8]))
-	if off < int64(len(head)) || off > size-12 || size-12-off > maxSiteIndex {
-		return nil, errors.New("damaged (index offset)")
-	}
-	idx := make([]byte, size-12-off)
-	if _, err := f.ReadAt(idx, off); err != nil {
-		return nil, err
-	}
-	if crc32.Checksum(idx, castagnoli) != binary.LittleEndian.Uint32(tail[8:]) {
-		return nil, errors.New("damaged (index checksum)")
-	}
-	d := decoder{b: idx}
-	n := d.uint()
-	for i := uint64(0); i < n && d.err == nil; i++ {
-		p, h := d.str(), d.str()
-		e := siteEntry{hash: h, off: int64(d.uint()), n: int64(d.uint())}
-		if e.off < int64(len(head)) || e.n < 4 || e.off+e.n > off {
-			return nil, errors.New("damaged (block bounds)")
-		}
-		c.files[p] = e
-	}
-	if d.err != nil || len(d.b) != 0 {
-		return nil, errors.New("damaged (index)")
-	}
-	return c, nil
-}
-
-// Close closes the cache; a nil cache is fine.
-func (c *SiteCache) Close() error {
-	if c == nil || c.f == nil {
+// readSites reads the record of path at content hash, nil when the cache
+// does not hold it (or it does not check).
+func readSites(r *recfile.Reader, path, hash string) []byte {
+	if hash == "" {
 		return nil
 	}
-	err := c.f.Close()
-	c.f = nil
-	return err
-}
-
-// block is the raw block of path when the cache holds it for content
-// hash, else nil.
-func (c *SiteCache) block(path, hash string) []byte {
-	e, ok := c.files[path]
-	if !ok || e.hash != hash || hash == "" {
+	l, ok := r.Find(siteKey(path, hash))
+	if !ok {
 		return nil
 	}
-	b := make([]byte, e.n)
-	if _, err := c.f.ReadAt(b, e.off); err != nil {
+	var b []byte
+	rec, err := r.Read(l, &b)
+	if err != nil {
 		return nil
 	}
-	return b
+	return rec
 }
 
 // siteEncoder makes blocks (encode); its tables and its block are
@@ -193,14 +124,11 @@ func (e *siteEncoder) encode(sites []site) []byte {
 			body = binary.AppendUvarint(body, ref(t.ID))
 		}
 	}
-	out := append(e.out[:0], 0, 0, 0, 0)
-	out = binary.AppendUvarint(out, uint64(len(strs)))
+	out := binary.AppendUvarint(e.out[:0], uint64(len(strs)))
 	for _, s := range strs {
-		out = binary.AppendUvarint(out, uint64(len(s)))
-		out = append(out, s...)
+		out = recfile.AppendStr(out, s)
 	}
 	out = append(out, body...)
-	binary.LittleEndian.PutUint32(out, crc32.Checksum(out[4:], castagnoli))
 	clear(strs) // the ids: not kept alive by the scratch
 	e.strs, e.body, e.out = strs[:0], body[:0], out
 	return out
@@ -209,19 +137,16 @@ func (e *siteEncoder) encode(sites []site) []byte {
 // decodeSites reads a block back for f, whose call sites it must hold
 // one for one, resolving ids in r's tables; ok is false on any mismatch.
 func (r *resolver) decodeSites(f *lang.Facts, b []byte) (sites []site, ok bool) {
-	if len(b) < 4 || crc32.Checksum(b[4:], castagnoli) != binary.LittleEndian.Uint32(b) {
+	d := recfile.Decoder{B: b}
+	ns := d.Uint()
+	if ns > uint64(len(b)) {
 		return nil, false
 	}
-	d := decoder{b: b[4:]}
-	ns := d.uint()
-	if ns > uint64(len(d.b)) {
-		return nil, false
-	}
-	// The strings stay in the block: ids are looked up (no copy), reasons,
-	// few, interned in the resolver's reasons.
+	// The strings stay in the record: ids are looked up (no copy),
+	// reasons, few, interned in the resolver's reasons.
 	strs := make([][]byte, 0, ns)
-	for i := uint64(0); i < ns && d.err == nil; i++ {
-		strs = append(strs, d.bytes())
+	for i := uint64(0); i < ns && d.Err == nil; i++ {
+		strs = append(strs, d.StrBytes())
 	}
 	str := func(i uint64) ([]byte, bool) {
 		if i >= uint64(len(strs)) {
@@ -229,20 +154,23 @@ func (r *resolver) decodeSites(f *lang.Facts, b []byte) (sites []site, ok bool) 
 		}
 		return strs[i], true
 	}
-	n := d.uint()
-	if d.err != nil || n != uint64(len(f.Calls)) {
+	n := d.Uint()
+	if d.Err != nil || n != uint64(len(f.Calls)) {
 		return nil, false
 	}
 	sites = make([]site, 0, n)
 	for range n {
-		flags := d.byte()
-		if flags&1 != 0 {
+		flags := d.Bytes(1)
+		if flags == nil {
+			return nil, false
+		}
+		if flags[0]&1 != 0 {
 			sites = append(sites, site{skip: true})
 			continue
 		}
 		var s site
-		s.out = outcome(flags >> 1)
-		reason, ok := str(d.uint())
+		s.out = outcome(flags[0] >> 1)
+		reason, ok := str(d.Uint())
 		if !ok {
 			return nil, false
 		}
@@ -253,162 +181,31 @@ func (r *resolver) decodeSites(f *lang.Facts, b []byte) (sites []site, ok bool) 
 			s.reason = string(reason)
 			r.reasons[s.reason] = s.reason
 		}
-		s.conf = math.Float64frombits(d.u64())
-		nt := d.uint()
-		if nt > uint64(len(d.b)) {
+		s.conf = math.Float64frombits(d.U64())
+		nt := d.Uint()
+		if nt > uint64(len(b)) {
 			return nil, false
 		}
 		if nt > 0 {
 			s.targets = make([]*sym, 0, nt)
 		}
 		for range nt {
-			id, ok := str(d.uint())
+			id, ok := str(d.Uint())
 			t := r.syms[string(id)]
 			if !ok || t == nil {
 				return nil, false
 			}
 			s.targets = append(s.targets, t)
 		}
-		if d.err != nil {
+		if d.Err != nil {
 			return nil, false
 		}
 		sites = append(sites, s)
 	}
-	if d.err != nil || len(d.b) != 0 {
+	if d.Err != nil || d.Pos != len(b) {
 		return nil, false
 	}
 	return sites, true
-}
-
-// decoder reads varints, strings and fixed-size numbers off b; the first
-// overrun sets err, after which every read returns zero.
-type decoder struct {
-	b   []byte
-	err error
-}
-
-var errShort = errors.New("short block")
-
-func (d *decoder) uint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err = errShort
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) byte() byte {
-	if d.err != nil || len(d.b) < 1 {
-		d.err = errShort
-		return 0
-	}
-	v := d.b[0]
-	d.b = d.b[1:]
-	return v
-}
-
-func (d *decoder) u64() uint64 {
-	if d.err != nil || len(d.b) < 8 {
-		d.err = errShort
-		return 0
-	}
-	v := binary.LittleEndian.Uint64(d.b)
-	d.b = d.b[8:]
-	return v
-}
-
-func (d *decoder) str() string { return string(d.bytes()) }
-
-// bytes reads a string's bytes in place.
-func (d *decoder) bytes() []byte {
-	n := d.uint()
-	if d.err != nil || n > uint64(len(d.b)) {
-		d.err = errShort
-		return nil
-	}
-	s := d.b[:n:n]
-	d.b = d.b[n:]
-	return s
-}
-
-// siteWriter writes a site cache: blocks in the order added, then the
-// index.
-type siteWriter struct {
-	f     *os.File
-	w     *bufio.Writer
-	off   int64
-	index []byte
-	n     int
-	err   error
-}
-
-func newSiteWriter(path string, key [32]byte) (*siteWriter, error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, fmt.Errorf("site cache: %w", err)
-	}
-	w := &siteWriter{f: f, w: bufio.NewWriterSize(f, 256<<10)}
-	w.write([]byte(sitesMagic))
-	w.write(key[:])
-	return w, w.err
-}
-
-func (w *siteWriter) write(b []byte) {
-	if w.err != nil {
-		return
-	}
-	n, err := w.w.Write(b)
-	w.off += int64(n)
-	w.err = err
-}
-
-// add writes the block of path, whose content hash is hash.
-func (w *siteWriter) add(path, hash string, block []byte) {
-	w.index = appendStr(w.index, path)
-	w.index = appendStr(w.index, hash)
-	w.index = binary.AppendUvarint(w.index, uint64(w.off))
-	w.index = binary.AppendUvarint(w.index, uint64(len(block)))
-	w.n++
-	w.write(block)
-}
-
-// close writes the index and closes the file.
-func (w *siteWriter) close() error {
-	idx := binary.AppendUvarint(nil, uint64(w.n))
-	idx = append(idx, w.index...)
-	at := w.off
-	w.write(idx)
-	var tail [12]byte
-	binary.LittleEndian.PutUint64(tail[:8], uint64(at))
-	binary.LittleEndian.PutUint32(tail[8:], crc32.Checksum(idx, castagnoli))
-	w.write(tail[:])
-	if w.err == nil {
-		w.err = w.w.Flush()
-	}
-	if err := w.f.Close(); w.err == nil {
-		w.err = err
-	}
-	if w.err != nil {
-		return fmt.Errorf("site cache: %w", w.err)
-	}
-	return nil
-}
-
-// abort closes the file after a failure (its caller removes it).
-func (w *siteWriter) abort() {
-	if w != nil {
-		w.f.Close()
-	}
-}
-
-func appendStr(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
 }
 
 // sitesKey is the digest of everything resolveSites reads but a file's
@@ -418,7 +215,7 @@ func appendStr(b []byte, s string) []byte {
 func (r *resolver) sitesKey() [32]byte {
 	h := sha256.New()
 	var b []byte
-	put := func(s string) { b = appendStr(b, s) }
+	put := func(s string) { b = recfile.AppendStr(b, s) }
 	num := func(n int) { b = binary.AppendVarint(b, int64(n)) }
 	flush := func() {
 		h.Write(b)
@@ -481,7 +278,7 @@ func (r *resolver) sitesKey() [32]byte {
 // comment). TestFactsKeyCoversFacts fails when a field is added to the
 // facts without a decision here.
 func factsKey(b []byte, f *lang.Facts) []byte {
-	put := func(s string) { b = appendStr(b, s) }
+	put := func(s string) { b = recfile.AppendStr(b, s) }
 	num := func(n int) { b = binary.AppendVarint(b, int64(n)) }
 	flag := func(v bool) {
 		if v {

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"sort"
 	"testing"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
@@ -114,14 +113,15 @@ func sitesFixture() []*lang.Facts {
 
 // TestSiteCacheServesUnchangedFiles: a resolution over the last one's
 // site cache gives exactly its output, reading every file's sites from
-// the cache; a file whose content hash differs, and a damaged block, are
-// resolved again (same output); tables that changed (a symbol added) use
-// none of it.
+// the cache (also from a cache written of reused records); a file whose
+// content hash differs, and a damaged record, are resolved again (same
+// output); tables that changed (a symbol added), a truncated, foreign or
+// missing file serve none of it, and say why.
 func TestSiteCacheServesUnchangedFiles(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	hashes := map[string]string{"a.go": "ha", "b.go": "hb"}
-	resolveWith := func(files []*lang.Facts, cache *SiteCache, out string) *Output {
+	resolveWith := func(files []*lang.Facts, cache, out string) *Output {
 		t.Helper()
 		o, err := Resolve(ctx, Input{Files: files, Paths: []string{"a.go", "b.go"}, Workers: 2, Sites: cache, SitesOut: out, Hashes: hashes, Stamp: "s"})
 		if err != nil {
@@ -142,69 +142,54 @@ func TestSiteCacheServesUnchangedFiles(t *testing.T) {
 		}
 	}
 	first := filepath.Join(dir, "first")
-	want := resolveWith(sitesFixture(), nil, first)
+	want := resolveWith(sitesFixture(), "", first)
 	if want.Stats.Resolved < 2 || want.Stats.Unresolved < 1 {
 		t.Fatalf("the fixture resolves too little to test with: %+v", want.Stats)
 	}
-	open := func(p string) *SiteCache {
-		t.Helper()
-		c, err := OpenSiteCache(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		return c
-	}
 	second := filepath.Join(dir, "second")
-	same("reused", resolveWith(sitesFixture(), open(first), second), want, 2)
+	same("reused", resolveWith(sitesFixture(), first, second), want, 2)
 	// The cache written from reused blocks serves as well.
-	same("reused twice", resolveWith(sitesFixture(), open(second), ""), want, 2)
+	same("reused twice", resolveWith(sitesFixture(), second, ""), want, 2)
 
 	hashes["b.go"] = "hb2"
-	same("b.go changed", resolveWith(sitesFixture(), open(first), ""), want, 1)
+	same("b.go changed", resolveWith(sitesFixture(), first, ""), want, 1)
 	hashes["b.go"] = "hb"
 
-	// a.go's block damaged: resolved again.
+	// a.go's record (the first, right after the magic and the key's 64
+	// hex digits) damaged: resolved again.
 	data, err := os.ReadFile(first)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := open(first)
-	e := c.files["a.go"]
-	data[e.off+e.n-1] ^= 0x55
+	data[len(sitesMagic)+1+64+2] ^= 0x55
 	damaged := filepath.Join(dir, "damaged")
 	if err := os.WriteFile(damaged, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	same("a.go damaged", resolveWith(sitesFixture(), open(damaged), ""), want, 1)
+	same("a.go damaged", resolveWith(sitesFixture(), damaged, ""), want, 1)
 
 	// A symbol added: the key differs, nothing is read from the cache.
 	files := sitesFixture()
 	files[1].Symbols = append(files[1].Symbols, schema.Symbol{ID: "b.go#helper:function", Label: schema.LabelFunction,
 		Kind: schema.KindFunction, Name: "helper", QualifiedName: "helper", FilePath: "b.go", Language: "go"})
-	fresh := resolveWith(files, nil, "")
-	got := resolveWith(files, open(first), "")
+	fresh := resolveWith(files, "", "")
+	got := resolveWith(files, first, "")
 	same("symbol added", got, fresh, 0)
 	if got.SitesMiss == "" {
 		t.Error("symbol added: no reason given for the cache's miss")
 	}
 
-	// A damaged index, a foreign file: errors, not caches.
+	// A truncated file, a foreign one, none: no cache, and why.
 	for name, b := range map[string][]byte{"truncated": data[:len(data)-3], "foreign": []byte("hello, not a cache at all, long enough")} {
 		p := filepath.Join(dir, name)
 		os.WriteFile(p, b, 0o644)
-		if c, err := OpenSiteCache(p); err == nil {
-			c.Close()
-			t.Errorf("%s: opened", name)
+		got := resolveWith(sitesFixture(), p, "")
+		same(name, got, want, 0)
+		if got.SitesMiss == "" {
+			t.Errorf("%s: no reason given for the cache's miss", name)
 		}
 	}
-	if paths := slices.Sorted(func(yield func(string) bool) {
-		for p := range open(second).files {
-			if !yield(p) {
-				return
-			}
-		}
-	}); !sort.StringsAreSorted(paths) || len(paths) != 2 {
-		t.Errorf("second cache holds %v", paths)
+	if got := resolveWith(sitesFixture(), filepath.Join(dir, "none"), ""); got.SitesMiss == "" || got.Stats.SitesReused != 0 {
+		t.Errorf("a missing cache: reused %d, why %q", got.Stats.SitesReused, got.SitesMiss)
 	}
 }

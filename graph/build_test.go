@@ -236,15 +236,7 @@ func TestFailedCommitKeepsOldIndex(t *testing.T) {
 			}
 			defer func() { commitHook = func(string) error { return nil } }()
 			ctx := context.Background()
-			b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 256 << 20, Logger: quietLog})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer b.Abort()
-			fillSmall(t, b, 7)
-			if err := b.Load(ctx, nil); err != nil {
-				t.Fatal(err)
-			}
+			b := loadedBuild(t, root, BuildOptions{}, 7)
 			pack := filepath.Join(b.StagingDir(), "x.pack")
 			os.WriteFile(pack, []byte("new pack"), 0o644)
 			if err := b.Attach(PackSuffix, pack); err != nil {
@@ -380,15 +372,7 @@ func TestLoadCancelled(t *testing.T) {
 func TestVectorTableSurvivesSwap(t *testing.T) {
 	root := newRepo(t)
 	ctx := context.Background()
-	b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 256 << 20, Logger: quietLog})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Abort()
-	fillSmall(t, b, 3)
-	if err := b.Load(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	b := loadedBuild(t, root, BuildOptions{}, 3)
 	file := filepath.Join(b.StagingDir(), "embeddings.json")
 	rows := `{"id":"src/a.go#fn0:function@0","ownerId":"src/a.go#fn0:function","ownerLabel":"Function","chunk":0,"hash":"a","vector":[1,0,0,0]}
 {"id":"src/a.go#fn1:function@0","ownerId":"src/a.go#fn1:function","ownerLabel":"Function","chunk":0,"hash":"b","vector":[0,1,0,0]}

@@ -65,6 +65,29 @@ func fillSmall(t *testing.T, b *Build, n int) {
 	must(b.AddEdge(schema.Edge{Type: schema.RelStepInProcess, From: "src/a.go#fn0:function", To: "proc_1", FromLabel: schema.LabelFunction, ToLabel: schema.LabelProcess, Confidence: 1, Step: 1}))
 }
 
+// loadedBuild is a build of root with opts (BufferPoolSize 256 MiB and
+// the quiet logger when unset) holding fillSmall's n functions, loaded and
+// not committed; it is aborted when the test ends.
+func loadedBuild(t *testing.T, root string, opts BuildOptions, n int) *Build {
+	t.Helper()
+	if opts.BufferPoolSize == 0 {
+		opts.BufferPoolSize = 256 << 20
+	}
+	if opts.Logger == nil {
+		opts.Logger = quietLog
+	}
+	b, err := NewBuild(context.Background(), root, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Abort)
+	fillSmall(t, b, n)
+	if err := b.Load(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // buildIndex builds and commits a small index of n functions.
 func buildIndex(t *testing.T, root string, n int) *Meta {
 	t.Helper()

@@ -370,11 +370,11 @@ func (u *updater) planEdges(p *inPlacePlan, kept map[string]int) (*edgeWork, err
 					h := u.b.digest.hash64(from)
 					fid, isFresh := fresh[h]
 					isFresh = isFresh && fid == string(from)
-					if len(repl) > 0 && !isFresh {
+					if !isFresh {
 						// An edge into a replaced node from one that is
 						// not created again: created again (its source,
 						// when a diff node, leaves it out: diffSource).
-						if id, ok := repl[u.b.digest.hash64(to)]; ok && id == string(to) {
+						if id, ok := replacedID(repl, u.b.digest, to); ok && id == string(to) {
 							w.creates[key] = append(w.creates[key], slices.Clone(line))
 							w.nCreate++
 							return nil
@@ -392,7 +392,7 @@ func (u *updater) planEdges(p *inPlacePlan, kept map[string]int) (*edgeWork, err
 				if id, ok := fresh[h]; ok && id == e.From {
 					w.creates[key] = append(w.creates[key], slices.Clone(line))
 					w.nCreate++
-				} else if id, ok := repl[u.b.digest.hash64(bytesOf(e.To))]; ok && id == e.To {
+				} else if id, ok := replacedID(repl, u.b.digest, bytesOf(e.To)); ok && id == e.To {
 					w.creates[key] = append(w.creates[key], slices.Clone(line)) // into a replaced node, as above
 					w.nCreate++
 				} else if id, ok := diff[h]; ok && id == e.From {
@@ -440,10 +440,8 @@ func (u *updater) planEdges(p *inPlacePlan, kept map[string]int) (*edgeWork, err
 				e.reason, _ = row[5].(string)
 				e.step, _ = row[6].(int64)
 				line, _ := row[7].(int64)
-				if ids := p.replaced[schema.Label(e.toLabel)]; ids != nil {
-					if id, ok := ids[u.b.digest.hash64(bytesOf(e.to))]; ok && id == e.to {
-						continue // goes with its target (DETACH DELETE), created again
-					}
+				if id, ok := replacedID(p.replaced[schema.Label(e.toLabel)], u.b.digest, bytesOf(e.to)); ok && id == e.to {
+					continue // goes with its target (DETACH DELETE), created again
 				}
 				if was[from] == nil {
 					was[from] = map[edgeIdent][]int64{}
@@ -456,6 +454,16 @@ func (u *updater) planEdges(p *inPlacePlan, kept map[string]int) (*edgeWork, err
 		}
 	}
 	return w, nil
+}
+
+// replacedID looks id up among the replaced nodes of a label (by id
+// hash; the caller compares the id), hashing it only when there are any.
+func replacedID(repl map[uint64]string, d *rowDigest, id []byte) (string, bool) {
+	if len(repl) == 0 {
+		return "", false
+	}
+	got, ok := repl[d.hash64(id)]
+	return got, ok
 }
 
 // diffSource plans the edges of one diff node id of label l: was holds its

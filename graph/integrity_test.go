@@ -19,16 +19,7 @@ import (
 func damagedTemplate(t *testing.T) (string, *Meta) {
 	t.Helper()
 	root := newRepo(t)
-	ctx := context.Background()
-	b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 256 << 20, MaxThreads: 2, Logger: quietLog})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Abort()
-	fillSmall(t, b, 20)
-	if err := b.Load(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	b := loadedBuild(t, root, BuildOptions{MaxThreads: 2}, 20)
 	pack := filepath.Join(b.StagingDir(), "pack")
 	if err := os.WriteFile(pack, []byte(strings.Repeat("pack bytes ", 1000)), 0o644); err != nil {
 		t.Fatal(err)

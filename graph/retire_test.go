@@ -16,19 +16,9 @@ import (
 // and RemoveRetired removes it.
 func TestCommitRetiresTheReplacedDatabase(t *testing.T) {
 	root := newRepo(t)
-	ctx := context.Background()
 	first := buildIndex(t, root, 2)
 	var handed []string
-	b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 256 << 20, MaxThreads: 2, Logger: quietLog,
-		Retire: func(dir string) { handed = append(handed, dir) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Abort()
-	fillSmall(t, b, 3)
-	if err := b.Load(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	b := loadedBuild(t, root, BuildOptions{MaxThreads: 2, Retire: func(dir string) { handed = append(handed, dir) }}, 3)
 	if err := b.Commit(&Meta{}); err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@
 //	                   the call graph they were found on (processes.Key)
 //	db-<stamp>.kuzu.sites every file's call sites as resolution resolved
 //	                   them, with the key of the tables they were
-//	                   resolved against (resolve.SiteCache)
+//	                   resolved against (resolve: sites.go)
 //	db-<stamp>.kuzu.rows  the row digest an in-place update compares with
 //	lock               flock'ed by the one process building a new index
 //	staging-<rand>/    a build in progress: its row files, and the new database

@@ -294,7 +294,7 @@ func syncDir(dir string) error {
 var CompanionSuffixes = []string{PackSuffix, FactsSuffix, ProcsSuffix, SitesSuffix, RowsSuffix}
 
 // SitesSuffix names the site cache beside a database:
-// db-<stamp>.kuzu.sites (resolve.SiteCache), every file's call sites as
+// db-<stamp>.kuzu.sites (resolve's site cache, a recfile), every file's call sites as
 // resolved, under the key of the tables they were resolved against.
 const SitesSuffix = ".sites"
 

@@ -292,6 +292,8 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 		res.Samples = out.Samples
 		if out.SitesMiss != "" {
 			slog.Debug("resolve: the site cache is not used", "why", out.SitesMiss)
+		} else if out.SitesFuncs > 0 {
+			slog.Debug("resolve: functions changed since the site cache", "functions", out.SitesFuncs, "files_reused", out.Stats.SitesReused)
 		}
 		st.Phases["resolve"] = time.Since(t0).Seconds()
 		if opts.Resolved != nil {

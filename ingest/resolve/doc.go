@@ -94,7 +94,8 @@
 // order, so the output does not depend on the number of workers
 // (Input.Workers; ingest.TestSameOutputOnAnyWorkers). A re-analyze reads
 // the call sites of the files whose content did not change from the last
-// resolution's site cache when the tables are the same (sites.go):
-// resolving a site reads its own file's facts and the tables, never
-// another file's call sites.
+// resolution's site cache when the tables are the same but for functions
+// added, removed or changed, whose reach it bounds by name and by import
+// (sites.go): resolving a site reads its own file's facts and the tables,
+// never another file's call sites.
 package resolve

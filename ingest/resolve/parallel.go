@@ -48,11 +48,22 @@ func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error 
 	// when asked for (sites.go).
 	var cache *recfile.Reader
 	var out *recfile.Writer
+	var funcs map[string][]funcEntry
+	var redo map[string]bool // files the cache holds that are resolved again (staleSites)
 	if r.in.Sites != "" || r.in.SitesOut != "" {
-		key := r.sitesKey()
+		var key [32]byte
+		key, funcs = r.sitesKey()
 		if r.in.Sites != "" {
 			cache, r.out.SitesMiss = openSites(r.in.Sites, key)
 			defer cache.Close()
+		}
+		if cache != nil {
+			var why string
+			redo, r.out.SitesFuncs, why = r.staleSites(cache, funcs)
+			if why != "" {
+				cache.Close()
+				cache, redo, r.out.SitesMiss = nil, nil, why
+			}
 		}
 		if r.in.SitesOut != "" {
 			var err error
@@ -72,7 +83,7 @@ func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error 
 		w := <-ws
 		return func(i int) resolved {
 			f := files[i]
-			if cache != nil {
+			if cache != nil && !redo[f.Path] {
 				if b := readSites(cache, f.Path, r.in.Hashes[f.Path]); b != nil {
 					if sites, ok := w.decodeSites(f, b); ok {
 						return resolved{sites, b, true}
@@ -104,6 +115,9 @@ func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error 
 		return err
 	}
 	if out != nil {
+		if err := out.Add(funcsRecord, encodeFuncs(funcs)); err != nil {
+			return fmt.Errorf("site cache: %w", err)
+		}
 		err = out.Close()
 		out = nil
 		if err != nil {

@@ -58,6 +58,10 @@ type Output struct {
 	// SitesMiss says why Input.Sites served no file ("" when it was not
 	// given or its key was this resolution's).
 	SitesMiss string
+	// SitesFuncs counts the functions added, removed or changed since
+	// Input.Sites was written, when it served (staleSites): the files that
+	// can reach them were resolved again.
+	SitesFuncs int
 }
 
 // MaxSamples bounds Output.Samples.

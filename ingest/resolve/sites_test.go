@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"context"
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -53,7 +54,8 @@ func TestSitesKeyOrdersLines(t *testing.T) {
 			edit(files[0])
 		}
 		r := &resolver{in: Input{Files: files, Paths: []string{"a.go", "b.go"}, Stamp: "s"}}
-		return r.sitesKey()
+		k, funcs := r.sitesKey()
+		return sha256.Sum256(append(k[:], encodeFuncs(funcs)...))
 	}
 	base := key(nil)
 	if key(func(f *lang.Facts) {
@@ -168,15 +170,15 @@ func TestSiteCacheServesUnchangedFiles(t *testing.T) {
 	}
 	same("a.go damaged", resolveWith(sitesFixture(), damaged, ""), want, 1)
 
-	// A symbol added: the key differs, nothing is read from the cache.
+	// A type added: the key differs, nothing is read from the cache.
 	files := sitesFixture()
-	files[1].Symbols = append(files[1].Symbols, schema.Symbol{ID: "b.go#helper:function", Label: schema.LabelFunction,
-		Kind: schema.KindFunction, Name: "helper", QualifiedName: "helper", FilePath: "b.go", Language: "go"})
+	files[1].Symbols = append(files[1].Symbols, schema.Symbol{ID: "b.go#U:struct", Label: schema.LabelClass,
+		Kind: schema.KindStruct, Name: "U", QualifiedName: "U", FilePath: "b.go", Language: "go"})
 	fresh := resolveWith(files, "", "")
 	got := resolveWith(files, first, "")
-	same("symbol added", got, fresh, 0)
+	same("type added", got, fresh, 0)
 	if got.SitesMiss == "" {
-		t.Error("symbol added: no reason given for the cache's miss")
+		t.Error("type added: no reason given for the cache's miss")
 	}
 
 	// A truncated file, a foreign one, none: no cache, and why.
@@ -191,5 +193,133 @@ func TestSiteCacheServesUnchangedFiles(t *testing.T) {
 	}
 	if got := resolveWith(sitesFixture(), filepath.Join(dir, "none"), ""); got.SitesMiss == "" || got.Stats.SitesReused != 0 {
 		t.Errorf("a missing cache: reused %d, why %q", got.Stats.SitesReused, got.SitesMiss)
+	}
+}
+
+// TestSiteCacheFunctionChanges: a function added, removed or changed keeps
+// the site cache's key (factsKey leaves Function symbols out of it), and
+// staleSites resolves again exactly the files it can reach: each edit
+// below gives the output of a resolution without the cache, and reuses
+// the files it should.
+func TestSiteCacheFunctionChanges(t *testing.T) {
+	ctx := context.Background()
+	fn := func(path, name, lang string, exported bool) schema.Symbol {
+		return schema.Symbol{ID: schema.SymbolID(path, name, schema.KindFunction, 1), Label: schema.LabelFunction, Kind: schema.KindFunction,
+			Name: name, QualifiedName: name, FilePath: path, Language: lang, IsExported: exported, StartLine: 2}
+	}
+	// Go: a.go defines helper and mk, b.go calls helper and fmt, c.go
+	// calls nothing of them; JS: m.js's only exported function is u.js's
+	// default import bar.
+	base := func() []*lang.Facts {
+		files := sitesFixture()
+		files[0].Symbols = append(files[0].Symbols, fn("a.go", "mk", "go", false))
+		c := &lang.Facts{Path: "c.go", Language: "go", Package: "main", Symbols: []schema.Symbol{fn("c.go", "lonely", "go", false)}}
+		c.Calls = []lang.CallSite{{CallerID: c.Symbols[0].ID, Name: "Sprintf", Receiver: "fmt", Kind: "call", Line: 3},
+			{CallerID: c.Symbols[0].ID, Name: "Run", Receiver: "mk()", Kind: "call", Line: 4}}
+		c.Imports = []lang.Import{{Spec: "fmt", Line: 1}}
+		m := &lang.Facts{Path: "m.js", Language: "javascript", Symbols: []schema.Symbol{fn("m.js", "foo", "javascript", true)}}
+		u := &lang.Facts{Path: "u.js", Language: "javascript", Symbols: []schema.Symbol{fn("u.js", "main", "javascript", false)},
+			Imports: []lang.Import{{Spec: "./m", Alias: "bar", Line: 1}}}
+		u.Calls = []lang.CallSite{{CallerID: u.Symbols[0].ID, Name: "bar", Kind: "call", Line: 3}}
+		return append(files, c, m, u)
+	}
+	paths := []string{"a.go", "b.go", "c.go", "m.js", "u.js"}
+	hashes := func() map[string]string {
+		return map[string]string{"a.go": "ha", "b.go": "hb", "c.go": "hc", "m.js": "hm", "u.js": "hu"}
+	}
+	resolveWith := func(files []*lang.Facts, h map[string]string, cache, out string) *Output {
+		t.Helper()
+		o, err := Resolve(ctx, Input{Files: files, Paths: paths, Workers: 2, Sites: cache, SitesOut: out, Hashes: h, Stamp: "s"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	cache := filepath.Join(t.TempDir(), "sites")
+	was := resolveWith(base(), hashes(), "", cache)
+	if was.Stats.Resolved < 3 {
+		t.Fatalf("the fixture resolves too little to test with: %+v %v", was.Stats, was.Edges)
+	}
+	calls := func(o *Output, from string) []string {
+		var out []string
+		for _, e := range o.Edges {
+			if e.Type == schema.RelCalls && e.From == from {
+				out = append(out, e.To)
+			}
+		}
+		return out
+	}
+	if got := calls(was, "u.js#main:function"); !slices.Equal(got, []string{"m.js#foo:function"}) {
+		t.Fatalf("the default import does not resolve to m.js's only export: %v", got)
+	}
+	for _, tc := range []struct {
+		name   string
+		file   string // the file edited (its hash changes)
+		edit   func(files []*lang.Facts)
+		reused []string // the files read from the cache
+		miss   bool     // none is: a fact read across files names the function
+		global bool     // b.go has a global of type call:mk, before and after
+	}{
+		{name: "a function with a new name", file: "a.go", edit: func(fs []*lang.Facts) {
+			fs[0].Symbols = append(fs[0].Symbols, fn("a.go", "fresh", "go", false))
+		}, reused: []string{"b.go", "c.go", "m.js", "u.js"}},
+		{name: "a called function removed", file: "a.go", edit: func(fs []*lang.Facts) {
+			fs[0].Symbols = slices.DeleteFunc(fs[0].Symbols, func(s schema.Symbol) bool { return s.Name == "helper" })
+		}, reused: []string{"c.go", "m.js", "u.js"}},
+		{name: "a function a receiver calls", file: "a.go", edit: func(fs []*lang.Facts) {
+			fs[0].Symbols[4].Signature = "func mk() T"
+		}, reused: []string{"b.go", "m.js", "u.js"}},
+		{name: "a function named as an import", file: "a.go", edit: func(fs []*lang.Facts) {
+			fs[0].Symbols = append(fs[0].Symbols, fn("a.go", "fmt", "go", false))
+		}, miss: true},
+		{name: "a function changed in place", file: "a.go", edit: func(fs []*lang.Facts) {
+			fs[0].Symbols[1].Signature = "func helper() int"
+		}, reused: []string{"c.go", "m.js", "u.js"}},
+		{name: "a second export beside a default one", file: "m.js", edit: func(fs []*lang.Facts) {
+			fs[3].Symbols = append(fs[3].Symbols, fn("m.js", "baz", "javascript", true))
+		}, reused: []string{"a.go", "b.go", "c.go"}},
+		{name: "a function a global's type is the result of", file: "a.go", edit: func(fs []*lang.Facts) {
+			fs[0].Symbols[4].Signature = "func mk() T"
+		}, miss: true, global: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files, h := base(), hashes()
+			withGlobal := func(fs []*lang.Facts) []*lang.Facts {
+				if tc.global {
+					fs[1].Types = append(fs[1].Types, lang.TypeFact{Name: "g", Type: "call:mk", Kind: "global", Line: 2})
+				}
+				return fs
+			}
+			files = withGlobal(files)
+			if tc.miss {
+				c := filepath.Join(t.TempDir(), "sites")
+				resolveWith(files, h, "", c)
+				files = withGlobal(base())
+				tc.edit(files)
+				h[tc.file] += "2"
+				got, fresh := resolveWith(files, h, c, ""), resolveWith(files, h, "", "")
+				if got.SitesMiss == "" || got.Stats.SitesReused != 0 {
+					t.Errorf("reused %d files, why %q: want none, and why", got.Stats.SitesReused, got.SitesMiss)
+				}
+				if !reflect.DeepEqual(got.Edges, fresh.Edges) {
+					t.Errorf("the output differs from a resolution without the cache:\n got %v\nwant %v", got.Edges, fresh.Edges)
+				}
+				return
+			}
+			tc.edit(files)
+			h[tc.file] += "2"
+			got, fresh := resolveWith(files, h, cache, ""), resolveWith(files, h, "", "")
+			if got.SitesMiss != "" || got.SitesFuncs == 0 {
+				t.Errorf("the cache did not serve (why %q), or no function changed (%d)", got.SitesMiss, got.SitesFuncs)
+			}
+			if got.Stats.SitesReused != len(tc.reused) {
+				t.Errorf("%d files reused, want %d (%v)", got.Stats.SitesReused, len(tc.reused), tc.reused)
+			}
+			g, w := got.Stats, fresh.Stats
+			g.SitesReused, w.SitesReused = 0, 0
+			if !reflect.DeepEqual(got.Edges, fresh.Edges) || !reflect.DeepEqual(g, w) || !reflect.DeepEqual(got.Unresolved, fresh.Unresolved) {
+				t.Errorf("the output differs from a resolution without the cache:\n got %+v %v\nwant %+v %v", got.Stats, got.Edges, fresh.Stats, fresh.Edges)
+			}
+		})
 	}
 }

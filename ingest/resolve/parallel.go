@@ -50,9 +50,10 @@ func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error 
 	var out *recfile.Writer
 	var funcs map[string][]funcEntry
 	var redo map[string]bool // files the cache holds that are resolved again (staleSites)
-	if r.in.Sites != "" || r.in.SitesOut != "" {
-		var key [32]byte
-		key, funcs = r.sitesKey()
+	if r.keyed != nil {
+		k := <-r.keyed
+		key := k.key
+		funcs = k.funcs
 		if r.in.Sites != "" {
 			cache, r.out.SitesMiss = openSites(r.in.Sites, key)
 			defer cache.Close()

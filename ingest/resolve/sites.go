@@ -290,6 +290,12 @@ func (r *resolver) sitesKey() (key [32]byte, funcs map[string][]funcEntry) {
 	return key, funcs
 }
 
+// siteKeys is what sitesKey returns.
+type siteKeys struct {
+	key   [32]byte
+	funcs map[string][]funcEntry
+}
+
 // funcEntry is one Function symbol of a file as the site cache records
 // it: its name and a digest of what resolution reads of it and of the
 // type facts in its scope (funcKey).
@@ -318,28 +324,30 @@ func factsKey(b []byte, f *lang.Facts, funcs []funcEntry) ([]byte, []funcEntry) 
 			b = append(b, 0)
 		}
 	}
-	// The functions' own bytes, digested once the type facts are in.
-	fnAt := map[string]int{}
-	var fnBytes [][]byte
-	others := 0
+	// The functions (by id: a repeated id is one entry) and the type facts
+	// of their scopes, digested after the rest.
+	var fnAt map[string]int
+	var fnSyms, fnTypes [][]int // per function: its symbols, its type facts (indexes)
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
 		if s.Label != schema.LabelFunction {
-			others++
 			continue
 		}
-		if k, dup := fnAt[s.ID]; dup {
-			fnBytes[k] = symbolKey(fnBytes[k], s)
-			continue
+		if fnAt == nil {
+			fnAt = map[string]int{}
 		}
-		fnAt[s.ID] = len(fnBytes)
-		fnBytes = append(fnBytes, symbolKey(nil, s))
+		k, ok := fnAt[s.ID]
+		if !ok {
+			k = len(fnSyms)
+			fnAt[s.ID] = k
+			fnSyms, fnTypes = append(fnSyms, nil), append(fnTypes, nil)
+		}
+		fnSyms[k] = append(fnSyms[k], i)
 	}
 	var lines []int
-	fnLines := map[string][]int{}
-	for _, t := range f.Types {
-		if _, ok := fnAt[t.Scope]; ok {
-			fnLines[t.Scope] = append(fnLines[t.Scope], t.Line)
+	for i, t := range f.Types {
+		if k, ok := fnAt[t.Scope]; ok {
+			fnTypes[k] = append(fnTypes[k], i)
 		} else {
 			lines = append(lines, t.Line)
 		}
@@ -350,25 +358,26 @@ func factsKey(b []byte, f *lang.Facts, funcs []funcEntry) ([]byte, []funcEntry) 
 	for _, rt := range f.Returned {
 		lines = append(lines, rt.Line)
 	}
-	ranks := func(ls []int) []int {
-		slices.Sort(ls)
-		return slices.Compact(ls)
-	}
-	lines = ranks(lines)
-	for id, ls := range fnLines {
-		fnLines[id] = ranks(ls)
-	}
+	slices.Sort(lines)
+	lines = slices.Compact(lines)
 	line := func(ls []int, l int) {
 		i, _ := slices.BinarySearch(ls, l)
 		num(i)
 		flag(l == 0)
 		flag(l == 1) // typeFromFact reads line 1 as "anywhere"
 	}
+	typeFact := func(t *lang.TypeFact, ls []int) {
+		put(t.Scope)
+		put(t.Name)
+		put(t.Type)
+		put(t.Kind)
+		line(ls, t.Line)
+	}
 	put(f.Path)
 	put(f.Language)
 	put(f.Package)
 	put(f.BuildConstraint)
-	num(others)
+	num(len(f.Symbols) - len(fnAt))
 	for i := range f.Symbols {
 		if s := &f.Symbols[i]; s.Label != schema.LabelFunction {
 			b = symbolKey(b, s)
@@ -390,23 +399,15 @@ func factsKey(b []byte, f *lang.Facts, funcs []funcEntry) ([]byte, []funcEntry) 
 		put(h.Parent)
 		put(h.Kind)
 	}
-	for _, t := range f.Types {
-		if k, ok := fnAt[t.Scope]; ok {
-			rest := b
-			b = fnBytes[k]
-			put(t.Scope)
-			put(t.Name)
-			put(t.Type)
-			put(t.Kind)
-			line(fnLines[t.Scope], t.Line)
-			fnBytes[k], b = b, rest
-			continue
+	restTypes := len(f.Types)
+	for _, ts := range fnTypes {
+		restTypes -= len(ts)
+	}
+	num(restTypes)
+	for i := range f.Types {
+		if _, ok := fnAt[f.Types[i].Scope]; !ok {
+			typeFact(&f.Types[i], lines)
 		}
-		put(t.Scope)
-		put(t.Name)
-		put(t.Type)
-		put(t.Kind)
-		line(lines, t.Line)
 	}
 	num(len(f.Prototypes))
 	for _, p := range f.Prototypes {
@@ -432,17 +433,34 @@ func factsKey(b []byte, f *lang.Facts, funcs []funcEntry) ([]byte, []funcEntry) 
 		put(rt.InnerID)
 		line(lines, rt.Line)
 	}
-	for i := range f.Symbols {
-		s := &f.Symbols[i]
-		if k, ok := fnAt[s.ID]; ok && s.Label == schema.LabelFunction {
-			sum := sha256.Sum256(fnBytes[k])
-			e := funcEntry{name: s.Name}
-			copy(e.sum[:], sum[:])
-			funcs = append(funcs, e)
-			delete(fnAt, s.ID) // a repeated id: once
-		}
+	if len(fnSyms) == 0 {
+		return b, funcs
 	}
-	return b, funcs
+	// Each function's digest is made in b past the rest, which is then cut
+	// back: its type facts' lines enter as their ranks among its own.
+	rest := len(b)
+	var own []int
+	for k, is := range fnSyms {
+		b = b[:rest]
+		for _, i := range is {
+			b = symbolKey(b, &f.Symbols[i])
+		}
+		num(len(fnTypes[k]))
+		own = own[:0]
+		for _, i := range fnTypes[k] {
+			own = append(own, f.Types[i].Line)
+		}
+		slices.Sort(own)
+		own = slices.Compact(own)
+		for _, i := range fnTypes[k] {
+			typeFact(&f.Types[i], own)
+		}
+		sum := sha256.Sum256(b[rest:])
+		e := funcEntry{name: f.Symbols[is[0]].Name}
+		copy(e.sum[:], sum[:])
+		funcs = append(funcs, e)
+	}
+	return b[:rest], funcs
 }
 
 // symbolKey appends what resolution reads of symbol s to b.

@@ -675,7 +675,7 @@ func (r *resolver) staleSites(cache *recfile.Reader, funcs map[string][]funcEntr
 			continue
 		}
 		for _, c := range f.Calls {
-			if names[c.Name] || named(c.Receiver) != "" {
+			if named(c.Name) != "" || named(c.Receiver) != "" {
 				redo[f.Path] = true
 				break
 			}

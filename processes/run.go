@@ -82,27 +82,38 @@ type Stats struct {
 func Run(g *Graph, opts Options) *Result {
 	t0 := time.Now()
 	res := &Result{g: g}
-	part := DetectCommunities(g, opts.Community)
-	res.Stats.CommunityTimedOut = part.TimedOut
-	lab := newLabeller(g)
-	commID := make([]string, len(part.Members))
-	for c, members := range part.Members {
-		kw := lab.keywords(g, members, 5)
-		commID[c] = communityID(g, members)
-		res.Communities = append(res.Communities, schema.Community{
-			ID:          commID[c],
-			Label:       lab.label(g, members, kw),
-			Keywords:    kw,
-			Cohesion:    cohesion(g, members),
-			SymbolCount: len(members),
-		})
-		res.members = append(res.members, members)
-		res.Stats.SymbolsInCommunity += len(members)
-	}
-	res.Stats.Communities = len(res.Communities)
-
-	res.Entries = ScoreEntryPoints(g)
-	traces, ts := TraceAll(g, res.Entries, opts.Trace)
+	// Communities and traces read g and nothing of each other until the
+	// processes are made below: the communities are detected and labelled
+	// on a goroutine of their own while the entry points are scored and
+	// traced (kubernetes: Louvain is about half of the phase).
+	var part Partition
+	var commID []string
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		part = DetectCommunities(g, opts.Community)
+		res.Stats.CommunityTimedOut = part.TimedOut
+		lab := newLabeller(g)
+		commID = make([]string, len(part.Members))
+		for c, members := range part.Members {
+			kw := lab.keywords(g, members, 5)
+			commID[c] = communityID(g, members)
+			res.Communities = append(res.Communities, schema.Community{
+				ID:          commID[c],
+				Label:       lab.label(g, members, kw),
+				Keywords:    kw,
+				Cohesion:    cohesion(g, members),
+				SymbolCount: len(members),
+			})
+			res.members = append(res.members, members)
+			res.Stats.SymbolsInCommunity += len(members)
+		}
+		res.Stats.Communities = len(res.Communities)
+	}()
+	entries := ScoreEntryPoints(g)
+	traces, ts := TraceAll(g, entries, opts.Trace)
+	<-done
+	res.Entries = entries
 	res.Stats.Trace = ts
 	for _, t := range traces {
 		ids := make([]string, len(t.Steps))

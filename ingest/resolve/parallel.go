@@ -75,6 +75,7 @@ func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error 
 		}
 	}
 	var enc siteEncoder // the blocks of the files resolved, made as they are written
+	var fbuf []byte     // a file's functions' record
 	type resolved struct {
 		sites  []site
 		block  []byte
@@ -106,6 +107,10 @@ func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error 
 			if err := out.Add(siteKey(files[i].Path, r.in.Hashes[files[i].Path]), block); err != nil {
 				return fmt.Errorf("site cache: %w", err)
 			}
+			fbuf = appendFuncs(fbuf[:0], funcs[files[i].Path])
+			if err := out.Add(funcsKey(files[i].Path), fbuf); err != nil {
+				return fmt.Errorf("site cache: %w", err)
+			}
 		}
 		if r.in.Resolved != nil {
 			r.in.Resolved(files[i])
@@ -116,9 +121,6 @@ func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error 
 		return err
 	}
 	if out != nil {
-		if err := out.Add(funcsRecord, encodeFuncs(funcs)); err != nil {
-			return fmt.Errorf("site cache: %w", err)
-		}
 		err = out.Close()
 		out = nil
 		if err != nil {

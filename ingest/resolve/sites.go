@@ -18,7 +18,7 @@ package resolve
 // lines, content and documentation are not read by resolution at all.
 //
 // The key also leaves out the Function symbols (with the type facts of
-// their scopes), which the cache lists file by file instead (funcsRecord):
+// their scopes), which the cache lists file by file instead (funcsKey):
 // a function added, removed or changed reaches other files' call sites
 // through its name or its file's imports, so staleSites resolves again
 // only the files that name it or import its file (a function added:
@@ -270,7 +270,15 @@ func (r *resolver) sitesKey() (key [32]byte, funcs map[string][]funcEntry) {
 	}
 	num(len(r.in.Files))
 	flush()
-	var all []funcEntry
+	nf := 0 // the entries, counted first: the Linux kernel has 0.7 million
+	for _, f := range r.in.Files {
+		for i := range f.Symbols {
+			if f.Symbols[i].Label == schema.LabelFunction {
+				nf++
+			}
+		}
+	}
+	all := make([]funcEntry, 0, nf)
 	ends := make([]int, len(r.in.Files))
 	for i, f := range r.in.Files {
 		b, all = factsKey(b, f, all)
@@ -487,60 +495,44 @@ func symbolKey(b []byte, s *schema.Symbol) []byte {
 	return b
 }
 
-// funcsRecord is the key of the site cache's record of every file's
-// functions (the funcEntry lists sitesKey leaves out of the key): no
-// file's record key starts with a NUL.
-const funcsRecord = "\x00functions"
+// funcsKey is the record key of a file's functions (the funcEntry list
+// sitesKey leaves out of the key): no file's site record key starts with
+// a NUL. One record a file, written as its sites are: one record of every
+// file's would be a buffer of tens of MB on the Linux kernel at the peak
+// of resolution.
+func funcsKey(path string) string { return "\x00f\x00" + path }
 
-// encodeFuncs is the funcsRecord of funcs, its files in path order.
-func encodeFuncs(funcs map[string][]funcEntry) []byte {
-	paths := make([]string, 0, len(funcs))
-	for p := range funcs {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	b := binary.AppendUvarint(nil, uint64(len(paths)))
-	for _, p := range paths {
-		b = recfile.AppendStr(b, p)
-		b = binary.AppendUvarint(b, uint64(len(funcs[p])))
-		for _, e := range funcs[p] {
-			b = recfile.AppendStr(b, e.name)
-			b = append(b, e.sum[:]...)
-		}
+// appendFuncs appends the record of a file's functions to b.
+func appendFuncs(b []byte, es []funcEntry) []byte {
+	b = binary.AppendUvarint(b, uint64(len(es)))
+	for _, e := range es {
+		b = recfile.AppendStr(b, e.name)
+		b = append(b, e.sum[:]...)
 	}
 	return b
 }
 
-// decodeFuncs reads encodeFuncs's record back; ok is false when it does
+// decodeFuncs reads appendFuncs's record back; ok is false when it does
 // not decode whole.
-func decodeFuncs(b []byte) (funcs map[string][]funcEntry, ok bool) {
+func decodeFuncs(b []byte) (es []funcEntry, ok bool) {
 	d := recfile.Decoder{B: b}
 	n := d.Uint()
-	if n > uint64(len(b)) {
+	if d.Err != nil || n > uint64(len(b)) {
 		return nil, false
 	}
-	funcs = make(map[string][]funcEntry, n)
-	for range n {
-		p := d.Str()
-		m := d.Uint()
-		if d.Err != nil || m > uint64(len(b)) {
-			return nil, false
-		}
-		es := make([]funcEntry, m)
-		for i := range es {
-			es[i].name = d.Str()
-			copy(es[i].sum[:], d.Bytes(len(es[i].sum)))
-		}
-		funcs[p] = es
+	es = make([]funcEntry, n)
+	for i := range es {
+		es[i].name = d.Str()
+		copy(es[i].sum[:], d.Bytes(len(es[i].sum)))
 	}
-	return funcs, d.Err == nil && d.Pos == len(b)
+	return es, d.Err == nil && d.Pos == len(b)
 }
 
 // staleSites decides which records of a site cache whose key is this
 // resolution's the functions changed since it was written can make
 // wrong. The key leaves the Function symbols out (factsKey), so a
 // function added, removed or changed (its signature, its result type, its
-// export) keeps it; the cache's funcsRecord says which were. A call
+// export) keeps it; the cache's lists (funcsKey) say which were. A call
 // site's outcome depends on a function elsewhere through the function's
 // name (a call or a receiver naming it, a type fact "call:F"), or through
 // its file (an import binding the file's names: a JS default import binds
@@ -559,19 +551,6 @@ func decodeFuncs(b []byte) (funcs map[string][]funcEntry, ok bool) {
 //
 // why is also set when the record is missing or damaged.
 func (r *resolver) staleSites(cache *recfile.Reader, funcs map[string][]funcEntry) (redo map[string]bool, changed int, why string) {
-	l, ok := cache.Find(funcsRecord)
-	if !ok {
-		return nil, 0, "it holds no list of functions"
-	}
-	var buf []byte
-	rec, err := cache.Read(l, &buf)
-	if err != nil {
-		return nil, 0, "its list of functions: " + err.Error()
-	}
-	old, ok := decodeFuncs(rec)
-	if !ok {
-		return nil, 0, "its list of functions does not decode"
-	}
 	names := map[string]bool{}
 	redo = map[string]bool{}
 	d := map[string]bool{} // the files whose functions changed
@@ -593,13 +572,23 @@ func (r *resolver) staleSites(cache *recfile.Reader, funcs map[string][]funcEntr
 		}
 		redo[p], d[p] = true, true
 	}
+	// The key holds every file's path: a file added or removed misses
+	// before this, so the cache has a list for each file of funcs.
+	var buf []byte
 	for p, now := range funcs {
-		diff(p, old[p], now)
-	}
-	for p, was := range old {
-		if _, ok := funcs[p]; !ok {
-			diff(p, was, nil)
+		l, ok := cache.Find(funcsKey(p))
+		if !ok {
+			return nil, 0, "it holds no list of the functions of " + p
 		}
+		rec, err := cache.Read(l, &buf)
+		if err != nil {
+			return nil, 0, "the list of the functions of " + p + ": " + err.Error()
+		}
+		was, ok := decodeFuncs(rec)
+		if !ok {
+			return nil, 0, "the list of the functions of " + p + " does not decode"
+		}
+		diff(p, was, now)
 	}
 	if len(names) == 0 {
 		return redo, 0, ""

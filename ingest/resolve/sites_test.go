@@ -55,7 +55,11 @@ func TestSitesKeyOrdersLines(t *testing.T) {
 		}
 		r := &resolver{in: Input{Files: files, Paths: []string{"a.go", "b.go"}, Stamp: "s"}}
 		k, funcs := r.sitesKey()
-		return sha256.Sum256(append(k[:], encodeFuncs(funcs)...))
+		b := k[:]
+		for _, p := range []string{"a.go", "b.go"} {
+			b = appendFuncs(append(b, p...), funcs[p])
+		}
+		return sha256.Sum256(b)
 	}
 	base := key(nil)
 	if key(func(f *lang.Facts) {

@@ -3,6 +3,7 @@ package resolve
 import (
 	"context"
 	"crypto/sha256"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -271,6 +272,12 @@ func TestSiteCacheFunctionChanges(t *testing.T) {
 			fs[0].Symbols = slices.DeleteFunc(fs[0].Symbols, func(s schema.Symbol) bool { return s.Name == "helper" })
 		}, reused: []string{"c.go", "m.js", "u.js"}},
 		{name: "a function a receiver calls", file: "a.go", edit: func(fs []*lang.Facts) {
+			fs[0].Symbols[4].Signature = "func mk() T"
+		}, reused: []string{"b.go", "m.js", "u.js"}},
+		{name: "nine new functions and one a receiver calls", file: "a.go", edit: func(fs []*lang.Facts) {
+			for i := range 9 { // more than staleSites searches for one by one
+				fs[0].Symbols = append(fs[0].Symbols, fn("a.go", fmt.Sprintf("fresh%d", i), "go", false))
+			}
 			fs[0].Symbols[4].Signature = "func mk() T"
 		}, reused: []string{"b.go", "m.js", "u.js"}},
 		{name: "a function named as an import", file: "a.go", edit: func(fs []*lang.Facts) {

@@ -48,19 +48,19 @@ func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error 
 	// when asked for (sites.go).
 	var cache *recfile.Reader
 	var out *recfile.Writer
-	var funcs map[string][]funcEntry
+	var fsums map[string][16]byte
 	var redo map[string]bool // files the cache holds that are resolved again (staleSites)
 	if r.keyed != nil {
 		k := <-r.keyed
 		key := k.key
-		funcs = k.funcs
+		fsums = k.fsums
 		if r.in.Sites != "" {
 			cache, r.out.SitesMiss = openSites(r.in.Sites, key)
 			defer cache.Close()
 		}
 		if cache != nil {
 			var why string
-			redo, r.out.SitesFuncs, why = r.staleSites(cache, funcs)
+			redo, r.out.SitesFuncs, why = r.staleSites(cache, fsums)
 			if why != "" {
 				cache.Close()
 				cache, redo, r.out.SitesMiss = nil, nil, why
@@ -75,24 +75,30 @@ func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error 
 		}
 	}
 	var enc siteEncoder // the blocks of the files resolved, made as they are written
-	var fbuf []byte     // a file's functions' record
 	type resolved struct {
 		sites  []site
 		block  []byte
 		reused bool
+		funcs  []byte // the record of the file's functions, when the cache is written
 	}
 	err := ordered.Run(ctx, len(files), workers, callWindow, func(context.Context) (func(int) resolved, func()) {
 		w := <-ws
 		return func(i int) resolved {
 			f := files[i]
+			var res resolved
+			if out != nil {
+				res.funcs = funcsRecord(cache, f, fsums[f.Path])
+			}
 			if cache != nil && !redo[f.Path] {
 				if b := readSites(cache, f.Path, r.in.Hashes[f.Path]); b != nil {
 					if sites, ok := w.decodeSites(f, b); ok {
-						return resolved{sites, b, true}
+						res.sites, res.block, res.reused = sites, b, true
+						return res
 					}
 				}
 			}
-			return resolved{sites: w.resolveSites(f)}
+			res.sites = w.resolveSites(f)
+			return res
 		}, nil
 	}, func(i int, res resolved) error {
 		r.calls(files[i], res.sites)
@@ -107,8 +113,7 @@ func (r *resolver) resolveCalls(ctx context.Context, files []*lang.Facts) error 
 			if err := out.Add(siteKey(files[i].Path, r.in.Hashes[files[i].Path]), block); err != nil {
 				return fmt.Errorf("site cache: %w", err)
 			}
-			fbuf = appendFuncs(fbuf[:0], funcs[files[i].Path])
-			if err := out.Add(funcsKey(files[i].Path), fbuf); err != nil {
+			if err := out.Add(funcsKey(files[i].Path), res.funcs); err != nil {
 				return fmt.Errorf("site cache: %w", err)
 			}
 		}

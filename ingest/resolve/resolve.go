@@ -173,7 +173,7 @@ func Resolve(ctx context.Context, in Input) (*Output, error) {
 		keyed := make(chan siteKeys, 1)
 		go func() {
 			var k siteKeys
-			k.key, k.funcs = r.sitesKey()
+			k.key, k.fsums = r.sitesKey()
 			keyed <- k
 		}()
 		r.keyed = keyed

@@ -223,7 +223,7 @@ func (r *resolver) decodeSites(f *lang.Facts, b []byte) (sites []site, ok bool) 
 // the indexed paths, the configuration read from the tree (Go modules,
 // tsconfig paths, PSR-4) and the build's stamp; funcs are the functions
 // of each file (by path) that factsKey leaves out of it.
-func (r *resolver) sitesKey() (key [32]byte, funcs map[string][]funcEntry) {
+func (r *resolver) sitesKey() (key [32]byte, fsums map[string][16]byte) {
 	h := sha256.New()
 	var b []byte
 	put := func(s string) { b = recfile.AppendStr(b, s) }
@@ -270,38 +270,29 @@ func (r *resolver) sitesKey() (key [32]byte, funcs map[string][]funcEntry) {
 	}
 	num(len(r.in.Files))
 	flush()
-	nf := 0 // the entries, counted first: the Linux kernel has 0.7 million
+	// Each file's functions are kept as the digest of their record only
+	// (funcsSum): the entries of every file (the Linux kernel: 0.7
+	// million) would be held through resolution, at its peak.
+	fsums = make(map[string][16]byte, len(r.in.Files))
+	var es []funcEntry
+	var rec []byte
 	for _, f := range r.in.Files {
-		for i := range f.Symbols {
-			if f.Symbols[i].Label == schema.LabelFunction {
-				nf++
-			}
-		}
-	}
-	all := make([]funcEntry, 0, nf)
-	ends := make([]int, len(r.in.Files))
-	for i, f := range r.in.Files {
-		b, all = factsKey(b, f, all)
-		ends[i] = len(all)
+		b, es = factsKey(b, f, es[:0])
+		rec = appendFuncs(rec[:0], es)
+		fsums[f.Path] = funcsSum(rec)
 		if len(b) > 64<<10 {
 			flush()
 		}
 	}
 	flush()
 	h.Sum(key[:0])
-	funcs = make(map[string][]funcEntry, len(r.in.Files))
-	start := 0
-	for i, f := range r.in.Files {
-		funcs[f.Path] = all[start:ends[i]:ends[i]]
-		start = ends[i]
-	}
-	return key, funcs
+	return key, fsums
 }
 
 // siteKeys is what sitesKey returns.
 type siteKeys struct {
 	key   [32]byte
-	funcs map[string][]funcEntry
+	fsums map[string][16]byte
 }
 
 // funcEntry is one Function symbol of a file as the site cache records
@@ -502,6 +493,33 @@ func symbolKey(b []byte, s *schema.Symbol) []byte {
 // of resolution.
 func funcsKey(path string) string { return "\x00f\x00" + path }
 
+// fileFuncs is f's functions as factsKey lists them.
+func fileFuncs(f *lang.Facts) []funcEntry {
+	_, es := factsKey(nil, f, nil)
+	return es
+}
+
+// funcsRecord is the record of f's functions, whose digest is sum: the
+// cache's (r, which may be nil) when it has that digest, else made.
+func funcsRecord(r *recfile.Reader, f *lang.Facts, sum [16]byte) []byte {
+	if r != nil {
+		if l, ok := r.Find(funcsKey(f.Path)); ok {
+			var b []byte
+			if rec, err := r.Read(l, &b); err == nil && funcsSum(rec) == sum {
+				return rec
+			}
+		}
+	}
+	return appendFuncs(nil, fileFuncs(f))
+}
+
+// funcsSum is the digest sitesKey keeps of a record of functions.
+func funcsSum(rec []byte) (d [16]byte) {
+	sum := sha256.Sum256(rec)
+	copy(d[:], sum[:])
+	return d
+}
+
 // appendFuncs appends the record of a file's functions to b.
 func appendFuncs(b []byte, es []funcEntry) []byte {
 	b = binary.AppendUvarint(b, uint64(len(es)))
@@ -550,7 +568,7 @@ func decodeFuncs(b []byte) (es []funcEntry, ok bool) {
 //     which).
 //
 // why is also set when the record is missing or damaged.
-func (r *resolver) staleSites(cache *recfile.Reader, funcs map[string][]funcEntry) (redo map[string]bool, changed int, why string) {
+func (r *resolver) staleSites(cache *recfile.Reader, fsums map[string][16]byte) (redo map[string]bool, changed int, why string) {
 	names := map[string]bool{}
 	redo = map[string]bool{}
 	d := map[string]bool{} // the files whose functions changed
@@ -575,7 +593,8 @@ func (r *resolver) staleSites(cache *recfile.Reader, funcs map[string][]funcEntr
 	// The key holds every file's path: a file added or removed misses
 	// before this, so the cache has a list for each file of funcs.
 	var buf []byte
-	for p, now := range funcs {
+	for _, f := range r.in.Files {
+		p := f.Path
 		l, ok := cache.Find(funcsKey(p))
 		if !ok {
 			return nil, 0, "it holds no list of the functions of " + p
@@ -584,11 +603,14 @@ func (r *resolver) staleSites(cache *recfile.Reader, funcs map[string][]funcEntr
 		if err != nil {
 			return nil, 0, "the list of the functions of " + p + ": " + err.Error()
 		}
+		if funcsSum(rec) == fsums[p] {
+			continue
+		}
 		was, ok := decodeFuncs(rec)
 		if !ok {
 			return nil, 0, "the list of the functions of " + p + " does not decode"
 		}
-		diff(p, was, now)
+		diff(p, was, fileFuncs(f))
 	}
 	if len(names) == 0 {
 		return redo, 0, ""

@@ -55,10 +55,11 @@ func TestSitesKeyOrdersLines(t *testing.T) {
 			edit(files[0])
 		}
 		r := &resolver{in: Input{Files: files, Paths: []string{"a.go", "b.go"}, Stamp: "s"}}
-		k, funcs := r.sitesKey()
+		k, fsums := r.sitesKey()
 		b := k[:]
 		for _, p := range []string{"a.go", "b.go"} {
-			b = appendFuncs(append(b, p...), funcs[p])
+			sum := fsums[p]
+			b = append(append(b, p...), sum[:]...)
 		}
 		return sha256.Sum256(b)
 	}

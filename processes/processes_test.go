@@ -67,6 +67,25 @@ func TestCommunitiesDeterministicUnderInputOrder(t *testing.T) {
 	}
 }
 
+// TestRunSameBesideOrAfter: the communities detected beside the traces
+// (a graph of at most concurrentSymbols) and after them give one result.
+func TestRunSameBesideOrAfter(t *testing.T) {
+	ns, es := twoCliques()
+	beside := Run(NewGraph(ns, es), Options{})
+	old := concurrentSymbols
+	concurrentSymbols = 0
+	defer func() { concurrentSymbols = old }()
+	after := Run(NewGraph(ns, es), Options{})
+	if len(beside.Communities) == 0 || len(beside.Processes) == 0 {
+		t.Fatalf("the fixture gives %d communities, %d processes: nothing to compare", len(beside.Communities), len(beside.Processes))
+	}
+	beside.Stats.Seconds, after.Stats.Seconds = 0, 0
+	if !reflect.DeepEqual(beside.Communities, after.Communities) || !reflect.DeepEqual(beside.Processes, after.Processes) ||
+		!reflect.DeepEqual(beside.Entries, after.Entries) || !reflect.DeepEqual(beside.Stats, after.Stats) {
+		t.Errorf("the communities detected beside the traces changed the result")
+	}
+}
+
 func TestCommunitiesAreConnected(t *testing.T) {
 	// Two triangles with no edge between them can never share a community.
 	ns := []Node{fn("a", "x.go"), fn("b", "x.go"), fn("c", "x.go"), fn("d", "y.go"), fn("e", "y.go"), fn("f", "y.go")}

@@ -297,10 +297,74 @@ type siteKeys struct {
 
 // funcEntry is one Function symbol of a file as the site cache records
 // it: its name and a digest of what resolution reads of it and of the
-// type facts in its scope (funcKey).
+// type facts in its scope (funcScopes.appendEntries).
 type funcEntry struct {
 	name string
 	sum  [16]byte
+}
+
+// funcScopes groups a file's Function symbols by id (a repeated id is one
+// function) with the type facts of their scopes: indexes into the facts'
+// Symbols and Types.
+type funcScopes struct {
+	at          map[string]int // symbol id → function
+	syms, types [][]int
+}
+
+// scopesOf is f's funcScopes.
+func scopesOf(f *lang.Facts) funcScopes {
+	var fs funcScopes
+	for i := range f.Symbols {
+		s := &f.Symbols[i]
+		if s.Label != schema.LabelFunction {
+			continue
+		}
+		if fs.at == nil {
+			fs.at = map[string]int{}
+		}
+		k, ok := fs.at[s.ID]
+		if !ok {
+			k = len(fs.syms)
+			fs.at[s.ID] = k
+			fs.syms, fs.types = append(fs.syms, nil), append(fs.types, nil)
+		}
+		fs.syms[k] = append(fs.syms[k], i)
+	}
+	for i, t := range f.Types {
+		if k, ok := fs.at[t.Scope]; ok {
+			fs.types[k] = append(fs.types[k], i)
+		}
+	}
+	return fs
+}
+
+// appendEntries appends f's functions to funcs, each digested from its
+// symbols and the type facts of its scope, their lines as their ranks
+// among its own (scratch is reused and returned).
+func (fs funcScopes) appendEntries(funcs []funcEntry, f *lang.Facts, scratch []byte) ([]funcEntry, []byte) {
+	var own []int
+	for k, is := range fs.syms {
+		b := scratch[:0]
+		for _, i := range is {
+			b = symbolKey(b, &f.Symbols[i])
+		}
+		b = binary.AppendVarint(b, int64(len(fs.types[k])))
+		own = own[:0]
+		for _, i := range fs.types[k] {
+			own = append(own, f.Types[i].Line)
+		}
+		slices.Sort(own)
+		own = slices.Compact(own)
+		for _, i := range fs.types[k] {
+			b = appendTypeFact(b, &f.Types[i], own)
+		}
+		sum := sha256.Sum256(b)
+		e := funcEntry{name: f.Symbols[is[0]].Name}
+		copy(e.sum[:], sum[:])
+		funcs = append(funcs, e)
+		scratch = b
+	}
+	return funcs, scratch
 }
 
 // factsKey appends to b what resolution reads of f but its call sites and
@@ -309,46 +373,21 @@ type funcEntry struct {
 // registrations and returned functions as their ranks among those lines
 // (see the file comment). The Function symbols, each with the type facts
 // of its scope (its parameters, locals and results), are appended to
-// funcs instead, one digest a function (funcKey): a function added,
-// removed or changed leaves the key as it was, and staleSites decides
-// which files' sites it can reach. TestFactsKeyCoversFacts fails when a
-// field is added to the facts without a decision here.
+// funcs instead, one digest a function (funcScopes.appendEntries): a
+// function added, removed or changed leaves the key as it was, and
+// staleSites decides which files' sites it can reach.
+// TestFactsKeyCoversFacts fails when a field is added to the facts
+// without a decision here.
 func factsKey(b []byte, f *lang.Facts, funcs []funcEntry) ([]byte, []funcEntry) {
 	put := func(s string) { b = recfile.AppendStr(b, s) }
 	num := func(n int) { b = binary.AppendVarint(b, int64(n)) }
-	flag := func(v bool) {
-		if v {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
-		}
-	}
-	// The functions (by id: a repeated id is one entry) and the type facts
-	// of their scopes, digested after the rest.
-	var fnAt map[string]int
-	var fnSyms, fnTypes [][]int // per function: its symbols, its type facts (indexes)
-	for i := range f.Symbols {
-		s := &f.Symbols[i]
-		if s.Label != schema.LabelFunction {
-			continue
-		}
-		if fnAt == nil {
-			fnAt = map[string]int{}
-		}
-		k, ok := fnAt[s.ID]
-		if !ok {
-			k = len(fnSyms)
-			fnAt[s.ID] = k
-			fnSyms, fnTypes = append(fnSyms, nil), append(fnTypes, nil)
-		}
-		fnSyms[k] = append(fnSyms[k], i)
-	}
+	fs := scopesOf(f)
 	var lines []int
-	for i, t := range f.Types {
-		if k, ok := fnAt[t.Scope]; ok {
-			fnTypes[k] = append(fnTypes[k], i)
-		} else {
+	restTypes := 0
+	for _, t := range f.Types {
+		if _, ok := fs.at[t.Scope]; !ok {
 			lines = append(lines, t.Line)
+			restTypes++
 		}
 	}
 	for _, rg := range f.Registrations {
@@ -359,24 +398,11 @@ func factsKey(b []byte, f *lang.Facts, funcs []funcEntry) ([]byte, []funcEntry) 
 	}
 	slices.Sort(lines)
 	lines = slices.Compact(lines)
-	line := func(ls []int, l int) {
-		i, _ := slices.BinarySearch(ls, l)
-		num(i)
-		flag(l == 0)
-		flag(l == 1) // typeFromFact reads line 1 as "anywhere"
-	}
-	typeFact := func(t *lang.TypeFact, ls []int) {
-		put(t.Scope)
-		put(t.Name)
-		put(t.Type)
-		put(t.Kind)
-		line(ls, t.Line)
-	}
 	put(f.Path)
 	put(f.Language)
 	put(f.Package)
 	put(f.BuildConstraint)
-	num(len(f.Symbols) - len(fnAt))
+	num(len(f.Symbols) - len(fs.at))
 	for i := range f.Symbols {
 		if s := &f.Symbols[i]; s.Label != schema.LabelFunction {
 			b = symbolKey(b, s)
@@ -398,14 +424,10 @@ func factsKey(b []byte, f *lang.Facts, funcs []funcEntry) ([]byte, []funcEntry) 
 		put(h.Parent)
 		put(h.Kind)
 	}
-	restTypes := len(f.Types)
-	for _, ts := range fnTypes {
-		restTypes -= len(ts)
-	}
 	num(restTypes)
 	for i := range f.Types {
-		if _, ok := fnAt[f.Types[i].Scope]; !ok {
-			typeFact(&f.Types[i], lines)
+		if _, ok := fs.at[f.Types[i].Scope]; !ok {
+			b = appendTypeFact(b, &f.Types[i], lines)
 		}
 	}
 	num(len(f.Prototypes))
@@ -424,54 +446,48 @@ func factsKey(b []byte, f *lang.Facts, funcs []funcEntry) ([]byte, []funcEntry) 
 		put(rg.Field)
 		put(rg.Type)
 		put(rg.Receiver)
-		line(lines, rg.Line)
+		b = appendRank(b, lines, rg.Line)
 	}
 	num(len(f.Returned))
 	for _, rt := range f.Returned {
 		put(rt.OuterID)
 		put(rt.InnerID)
-		line(lines, rt.Line)
+		b = appendRank(b, lines, rt.Line)
 	}
-	if len(fnSyms) == 0 {
-		return b, funcs
+	// The functions' digests are made in b's room past the rest.
+	funcs, _ = fs.appendEntries(funcs, f, b[len(b):])
+	return b, funcs
+}
+
+// appendRank appends line l of a fact as its rank among lines (sorted,
+// without repeats), and whether it is 0 or 1 (typeFromFact reads line 1 as
+// "anywhere").
+func appendRank(b []byte, lines []int, l int) []byte {
+	i, _ := slices.BinarySearch(lines, l)
+	b = binary.AppendVarint(b, int64(i))
+	return append(b, flagByte(l == 0), flagByte(l == 1))
+}
+
+// appendTypeFact appends a type fact, its line as its rank among lines.
+func appendTypeFact(b []byte, t *lang.TypeFact, lines []int) []byte {
+	b = recfile.AppendStr(b, t.Scope)
+	b = recfile.AppendStr(b, t.Name)
+	b = recfile.AppendStr(b, t.Type)
+	b = recfile.AppendStr(b, t.Kind)
+	return appendRank(b, lines, t.Line)
+}
+
+// flagByte is a bool as the keys hold it.
+func flagByte(v bool) byte {
+	if v {
+		return 1
 	}
-	// Each function's digest is made in b past the rest, which is then cut
-	// back: its type facts' lines enter as their ranks among its own.
-	rest := len(b)
-	var own []int
-	for k, is := range fnSyms {
-		b = b[:rest]
-		for _, i := range is {
-			b = symbolKey(b, &f.Symbols[i])
-		}
-		num(len(fnTypes[k]))
-		own = own[:0]
-		for _, i := range fnTypes[k] {
-			own = append(own, f.Types[i].Line)
-		}
-		slices.Sort(own)
-		own = slices.Compact(own)
-		for _, i := range fnTypes[k] {
-			typeFact(&f.Types[i], own)
-		}
-		sum := sha256.Sum256(b[rest:])
-		e := funcEntry{name: f.Symbols[is[0]].Name}
-		copy(e.sum[:], sum[:])
-		funcs = append(funcs, e)
-	}
-	return b[:rest], funcs
+	return 0
 }
 
 // symbolKey appends what resolution reads of symbol s to b.
 func symbolKey(b []byte, s *schema.Symbol) []byte {
 	put := func(v string) { b = recfile.AppendStr(b, v) }
-	flag := func(v bool) {
-		if v {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
-		}
-	}
 	put(s.ID)
 	put(string(s.Label))
 	put(string(s.Kind))
@@ -480,8 +496,7 @@ func symbolKey(b []byte, s *schema.Symbol) []byte {
 	put(s.FilePath)
 	put(s.Language)
 	put(s.Signature)
-	flag(s.IsExported)
-	flag(s.IsTest)
+	b = append(b, flagByte(s.IsExported), flagByte(s.IsTest))
 	put(s.ParentID)
 	return b
 }
@@ -495,19 +510,34 @@ func funcsKey(path string) string { return "\x00f\x00" + path }
 
 // fileFuncs is f's functions as factsKey lists them.
 func fileFuncs(f *lang.Facts) []funcEntry {
-	_, es := factsKey(nil, f, nil)
+	es, _ := scopesOf(f).appendEntries(nil, f, nil)
 	return es
 }
 
+// readFuncs reads the record of the functions of path from the site
+// cache r (into *buf); why says why it cannot when it cannot.
+func readFuncs(r *recfile.Reader, path string, buf *[]byte) (rec []byte, why string) {
+	l, ok := r.Find(funcsKey(path))
+	if !ok {
+		return nil, "it holds no list of the functions of " + path
+	}
+	rec, err := r.Read(l, buf)
+	if err != nil {
+		return nil, "the list of the functions of " + path + ": " + err.Error()
+	}
+	return rec, ""
+}
+
 // funcsRecord is the record of f's functions, whose digest is sum: the
-// cache's (r, which may be nil) when it has that digest, else made.
+// cache's (r, which may be nil) when it has that digest, else made. The
+// cache's record is read again here, on the worker, rather than kept from
+// staleSites: kept for every file, the records would sit at resolution's
+// peak.
 func funcsRecord(r *recfile.Reader, f *lang.Facts, sum [16]byte) []byte {
 	if r != nil {
-		if l, ok := r.Find(funcsKey(f.Path)); ok {
-			var b []byte
-			if rec, err := r.Read(l, &b); err == nil && funcsSum(rec) == sum {
-				return rec
-			}
+		var b []byte
+		if rec, why := readFuncs(r, f.Path, &b); why == "" && funcsSum(rec) == sum {
+			return rec
 		}
 	}
 	return appendFuncs(nil, fileFuncs(f))
@@ -572,10 +602,8 @@ func (r *resolver) staleSites(cache *recfile.Reader, fsums map[string][16]byte) 
 	names := map[string]bool{}
 	redo = map[string]bool{}
 	d := map[string]bool{} // the files whose functions changed
+	// diff records lists that differ (their records' digests do).
 	diff := func(p string, was, now []funcEntry) {
-		if slices.Equal(was, now) {
-			return
-		}
 		count := map[funcEntry]int{}
 		for _, e := range was {
 			count[e]++
@@ -591,19 +619,15 @@ func (r *resolver) staleSites(cache *recfile.Reader, fsums map[string][16]byte) 
 		redo[p], d[p] = true, true
 	}
 	// The key holds every file's path: a file added or removed misses
-	// before this, so the cache has a list for each file of funcs.
+	// before this, so the cache has a list for each file.
 	var buf []byte
 	for _, f := range r.in.Files {
 		p := f.Path
-		l, ok := cache.Find(funcsKey(p))
-		if !ok {
-			return nil, 0, "it holds no list of the functions of " + p
+		rec, why := readFuncs(cache, p, &buf)
+		if why != "" {
+			return nil, 0, why
 		}
-		rec, err := cache.Read(l, &buf)
-		if err != nil {
-			return nil, 0, "the list of the functions of " + p + ": " + err.Error()
-		}
-		if funcsSum(rec) == fsums[p] {
+		if funcsSum(rec) == fsums[p] { // the same record: the same list
 			continue
 		}
 		was, ok := decodeFuncs(rec)

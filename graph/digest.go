@@ -79,11 +79,13 @@ func (d *rowDigest) addNode(l schema.Label, id string, line []byte) {
 }
 
 // contentHashOf is the value of a symbol line's contentHash field (hex:
-// no escape), nil when it has none. The field's key cannot occur inside
-// an earlier string: its quotes would be escaped there.
+// no escape), nil when it has none. The field's key cannot occur inside a
+// string value (its quotes would be escaped there), so it is looked for
+// from the end: the field follows the content (appendSymbolLine), which
+// a search from the start would read through for every symbol.
 func contentHashOf(line []byte) []byte {
 	const key = `,"contentHash":"`
-	i := bytes.Index(line, []byte(key))
+	i := bytes.LastIndex(line, []byte(key))
 	if i < 0 {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"context"
 	"testing"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
@@ -169,4 +170,125 @@ func TestGoMethodOtherFile(t *testing.T) {
 	if s.DocComment != "reset clears the context; Context is declared in another file." {
 		t.Errorf("doc = %q", s.DocComment)
 	}
+}
+
+// parseGoSource runs the Go extractor on src as the file x/a.go.
+func parseGoSource(t *testing.T, src string) (Facts, schema.ParseStatus) {
+	t.Helper()
+	p := NewParser()
+	defer p.Close()
+	facts, status, err := p.Parse(context.Background(), "x/a.go", ByName("go"), []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return facts, status
+}
+
+// Names a select case declares (`case v, ok := <-ch:`) are locals: an
+// argument naming one is not a reference to a function v. Neither is a
+// spread slice (f(xs...)) nor the type make and new take.
+func TestGoLocalsAndNonReferences(t *testing.T) {
+	facts, status := parseGoSource(t, `package x
+
+func run(ch chan func(), done chan error, xs []func()) {
+	select {
+	case ev, ok := <-ch:
+		handle(ev, ok)
+	case err := <-done:
+		report(err)
+	}
+	apply(xs...)
+	m := make(Table)
+	p := new(Table)
+	use(m, p, helper)
+}
+`)
+	if status != schema.ParseOK {
+		t.Fatalf("status %s", status)
+	}
+	const run = "x/a.go#run:function"
+	for _, name := range []string{"ev", "ok", "err", "xs", "Table", "m", "p"} {
+		if hasCall(facts, CallSite{CallerID: run, Name: name, Kind: "reference", Args: -2}) {
+			t.Errorf("%s recorded as a reference:\n%s", name, callsString(facts))
+		}
+	}
+	for _, name := range []string{"handle", "report", "apply", "use"} {
+		if !hasCall(facts, CallSite{CallerID: run, Name: name, Kind: "call", Args: -2}) {
+			t.Errorf("call of %s missing:\n%s", name, callsString(facts))
+		}
+	}
+	if !hasCall(facts, CallSite{CallerID: run, Name: "helper", Kind: "reference", Args: -1}) {
+		t.Errorf("the reference to helper is missing:\n%s", callsString(facts))
+	}
+}
+
+// Every name of a parameter list is a parameter, blanks among them (the
+// tree-sitter extractor lost the first of `host, workspace, _, _ string`).
+func TestGoParamsWithBlanks(t *testing.T) {
+	facts, _ := parseGoSource(t, "package x\n\nfunc (r *R) Run(host, workspace, _, _ string, n int) {}\n")
+	id := "x/a.go#R.Run:method"
+	for _, name := range []string{"host", "workspace"} {
+		if !hasType(facts, TypeFact{Scope: id, Name: name, Type: "string", Kind: "param"}) {
+			t.Errorf("param %s missing:\n%s", name, typesString(facts))
+		}
+	}
+}
+
+// Lines are the file's own: a //line directive (cgo's and yacc's output)
+// does not move them.
+func TestGoLineDirectiveIgnored(t *testing.T) {
+	facts, _ := parseGoSource(t, "package x\n\n//line other.y:100\nfunc A() {\n\tB()\n}\n")
+	s := symbol(t, facts, "A", schema.KindFunction)
+	if s.StartLine != 4 || s.EndLine != 6 {
+		t.Errorf("A at %d-%d, want 4-6", s.StartLine, s.EndLine)
+	}
+	if !hasCall(facts, CallSite{CallerID: s.ID, Name: "B", Args: 0, Line: 5}) {
+		t.Errorf("call of B not at line 5:\n%s", callsString(facts))
+	}
+}
+
+// A file with syntax errors keeps the declarations around the broken
+// one, even one an unclosed body runs on to, with their lines.
+func TestGoRecoversAroundBrokenDeclarations(t *testing.T) {
+	facts, status := parseGoSource(t, `package x
+
+// First is fine.
+func First() { a() }
+
+func Open() {
+	if x {
+
+// Last is fine too.
+func Last() int { return b() }
+
+type T struct{ n int }
+`)
+	if status != schema.ParsePartial {
+		t.Fatalf("status %s, want partial", status)
+	}
+	if s := symbol(t, facts, "First", schema.KindFunction); s.StartLine != 4 || s.DocComment != "First is fine." {
+		t.Errorf("First: line %d doc %q", s.StartLine, s.DocComment)
+	}
+	if s := symbol(t, facts, "Last", schema.KindFunction); s.StartLine != 10 || s.DocComment != "Last is fine too." {
+		t.Errorf("Last: line %d doc %q", s.StartLine, s.DocComment)
+	}
+	symbol(t, facts, "T", schema.KindStruct)
+	if !hasCall(facts, CallSite{CallerID: "x/a.go#Last:function", Name: "b", Args: 0, Line: 10}) {
+		t.Errorf("call in Last lost:\n%s", callsString(facts))
+	}
+}
+
+// Source that is not valid UTF-8 (or holds NULs) is parsed all the same:
+// doc comments keep the source's bytes, names read them as U+FFFD (names
+// are keys of rows), and the file is partial.
+func TestGoInvalidUTF8(t *testing.T) {
+	facts, status := parseGoSource(t, "package x\n\n// Doc \xff here.\nfunc caf\xe9Name() { g\x00() }\n\nfunc After() {}\n")
+	if status != schema.ParsePartial {
+		t.Errorf("status %s, want partial", status)
+	}
+	s := symbol(t, facts, "caf\uFFFDName", schema.KindFunction)
+	if s.DocComment != "Doc \xff here." {
+		t.Errorf("doc %q", s.DocComment)
+	}
+	symbol(t, facts, "After", schema.KindFunction)
 }

@@ -26,6 +26,11 @@ type Language struct {
 	// Extract walks a parsed file and fills f. It must not retain src or
 	// any node after it returns.
 	Extract func(f *File, root *sitter.Node)
+	// Source, for a language parsed by a parser of its own instead of
+	// tree-sitter (Go: go/parser), parses f.Src and fills f; partial when
+	// the source has syntax errors (what was recovered is extracted). It
+	// must not retain f.Src. Grammar and Extract are then unused.
+	Source func(f *File) (partial bool)
 }
 
 // File is the extractor's view of one parsed file and the Facts it builds.

@@ -60,6 +60,16 @@ func TestCollapseSpace(t *testing.T) {
 	}
 }
 
+// testGrammar is l's tree-sitter grammar; for Go, which analyze parses
+// with go/parser, the tree-sitter Go grammar these tests of the
+// tree-sitter helpers use as a sample.
+func testGrammar(l *Language) *sitter.Language {
+	if l.Grammar == nil && l.Name == "go" {
+		return sitter.NewLanguage(tsgo.Language())
+	}
+	return l.Grammar()
+}
+
 // parseGoForTest parses src with the Go grammar directly (no extractor).
 func parseGoForTest(t *testing.T, src string) (*sitter.Tree, *File) {
 	t.Helper()
@@ -129,7 +139,7 @@ func parseTestdata(t *testing.T, rel string) ([]byte, *Language, *sitter.Parser,
 	}
 	l := Detect(rel)
 	p := sitter.NewParser()
-	if err := p.SetLanguage(l.Grammar()); err != nil {
+	if err := p.SetLanguage(testGrammar(l)); err != nil {
 		t.Fatal(err)
 	}
 	return src, l, p, p.Parse(src, nil)

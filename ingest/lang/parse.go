@@ -78,7 +78,7 @@ func (p *Parser) parserFor(l *Language) (*sitter.Parser, error) {
 // A non-nil err always comes with ParseError; callers record the status and
 // go on with the next file.
 func (p *Parser) Parse(ctx context.Context, path string, l *Language, src []byte) (facts Facts, status schema.ParseStatus, err error) {
-	if l == nil || l.Grammar == nil || l.Extract == nil {
+	if l == nil || (l.Source == nil && (l.Grammar == nil || l.Extract == nil)) {
 		name := ""
 		if l != nil {
 			name = l.Name
@@ -88,6 +88,9 @@ func (p *Parser) Parse(ctx context.Context, path string, l *Language, src []byte
 	empty := Facts{Path: path, Language: l.Name}
 	if err := ctx.Err(); err != nil {
 		return empty, schema.ParseError, fmt.Errorf("parse %s: %w: %w", path, ErrParseAborted, err)
+	}
+	if l.Source != nil {
+		return parseSource(path, l, src)
 	}
 	sp, err := p.parserFor(l)
 	if err != nil {
@@ -147,6 +150,26 @@ func (p *Parser) Parse(ctx context.Context, path string, l *Language, src []byte
 	}()
 	f := NewFile(path, l.Name, src)
 	l.Extract(f, root)
+	f.Facts.clip()
+	return f.Facts, status, nil
+}
+
+// parseSource is Parse for a language with a parser of its own
+// (Language.Source). Such a parser runs in Go, in time linear in the
+// file (go/parser: tens of MB/s), so it has no timeout of its own; a
+// panic is the file's ParseError, as an extractor's is.
+func parseSource(path string, l *Language, src []byte) (facts Facts, status schema.ParseStatus, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			facts, status = Facts{Path: path, Language: l.Name}, schema.ParseError
+			err = fmt.Errorf("extract %s (%s): panic: %v\n%s", path, l.Name, r, debug.Stack())
+		}
+	}()
+	f := NewFile(path, l.Name, src)
+	status = schema.ParseOK
+	if l.Source(f) {
+		status = schema.ParsePartial
+	}
 	f.Facts.clip()
 	return f.Facts, status, nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,7 +14,6 @@ import (
 	"time"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
-	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
@@ -66,7 +67,7 @@ func TestParsePartialMissingNode(t *testing.T) {
 func TestParsePanicRecovered(t *testing.T) {
 	boom := &Language{
 		Name:    "boom",
-		Grammar: func() *sitter.Language { return sitter.NewLanguage(tsgo.Language()) },
+		Grammar: ByName("python").Grammar,
 		Extract: func(f *File, root *sitter.Node) { panic("extractor bug") },
 	}
 	p := NewParser()
@@ -85,6 +86,24 @@ func TestParsePanicRecovered(t *testing.T) {
 	if _, status, err := p.Parse(context.Background(), "c.go", ByName("go"), []byte("package c\nfunc F() {}\n")); status != schema.ParseOK || err != nil {
 		t.Errorf("after panic: %s %v", status, err)
 	}
+	// A language with a parser of its own (Go's go/parser) too.
+	boomSource := &Language{Name: "boom-source", Source: func(*File) bool { panic("source bug") }}
+	facts, status, err = p.Parse(context.Background(), "a/c.go", boomSource, []byte("package c\n"))
+	if status != schema.ParseError || err == nil || !strings.Contains(err.Error(), "a/c.go") || !strings.Contains(err.Error(), "source bug") || len(facts.Symbols) != 0 {
+		t.Errorf("source panic: status %s err %v facts %+v", status, err, facts)
+	}
+}
+
+// A Go parse (go/parser, no tree-sitter) is not started once ctx is done.
+func TestParseGoCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	p := NewParser()
+	defer p.Close()
+	_, status, err := p.Parse(ctx, "big.go", ByName("go"), bigGoSource(10))
+	if status != schema.ParseError || !errors.Is(err, context.Canceled) || !errors.Is(err, ErrParseAborted) {
+		t.Fatalf("cancel: status %s err %v", status, err)
+	}
 }
 
 func bigGoSource(funcs int) []byte {
@@ -96,26 +115,36 @@ func bigGoSource(funcs int) []byte {
 	return []byte(b.String())
 }
 
+// bigPySource is funcs Python functions, one calling the next.
+func bigPySource(funcs int) []byte {
+	var b strings.Builder
+	for i := range funcs {
+		fmt.Fprintf(&b, "def f%d(a, b):\n    if a > b:\n        return f%d(b, a)\n    return a + b * %d\n", i, i+1, i)
+	}
+	return []byte(b.String())
+}
+
 func TestParseTimeoutAndCancel(t *testing.T) {
-	src := bigGoSource(40000) // ~3 MB
+	src := bigPySource(40000) // ~3 MB
+	py := ByName("python")
 	p := NewParser()
 	defer p.Close()
 	p.FileTimeout = time.Nanosecond
-	_, status, err := p.Parse(context.Background(), "big.go", ByName("go"), src)
+	_, status, err := p.Parse(context.Background(), "big.py", py, src)
 	if status != schema.ParseError || !errors.Is(err, ErrParseAborted) || !strings.Contains(err.Error(), "timeout") {
 		t.Fatalf("timeout: status %s err %v", status, err)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, status, err = p.Parse(ctx, "big.go", ByName("go"), src)
+	_, status, err = p.Parse(ctx, "big.py", py, src)
 	if status != schema.ParseError || !errors.Is(err, context.Canceled) || !errors.Is(err, ErrParseAborted) {
 		t.Fatalf("cancel: status %s err %v", status, err)
 	}
 
 	// An aborted parse must not leak into the next one.
 	p.FileTimeout = 0
-	facts, status, err := p.Parse(context.Background(), "small.go", ByName("go"), []byte("package s\nfunc A() {}\n"))
+	facts, status, err := p.Parse(context.Background(), "small.py", py, []byte("def a():\n    pass\n"))
 	if status != schema.ParseOK || err != nil || len(facts.Symbols) != 1 {
 		t.Fatalf("after abort: %s %v %+v", status, err, facts.Symbols)
 	}
@@ -178,7 +207,10 @@ func BenchmarkCorpusGin(b *testing.B) {
 		total += int64(len(s))
 	}
 	goLang := ByName("go")
-	parseOnly := &Language{Name: "go-parse-only", Grammar: goLang.Grammar, Extract: func(*File, *sitter.Node) {}}
+	parseOnly := &Language{Name: "go-parse-only", Source: func(f *File) bool {
+		_, err := parser.ParseFile(token.NewFileSet(), f.Path, f.Src, parser.ParseComments|parser.SkipObjectResolution)
+		return err != nil
+	}}
 	for _, l := range []*Language{parseOnly, goLang} {
 		b.Run(l.Name, func(b *testing.B) {
 			p := NewParser()

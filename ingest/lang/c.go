@@ -189,7 +189,7 @@ func lxArgCount(args *sitter.Node) int {
 	}
 	n := 0
 	lxChildren(args, func(c *sitter.Node) {
-		if !isCommentKind(c.Kind()) {
+		if !isCommentKind(nodeKind(c)) {
 			n++
 		}
 	})
@@ -243,6 +243,10 @@ func lxIdentLike(s string) bool {
 // nodes use indexing (no cursor allocation), wide ones a tree cursor.
 func lxChildren(n *sitter.Node, fn func(c *sitter.Node)) {
 	if n == nil {
+		return
+	}
+	if cWalkOK {
+		namedChildrenC(n, fn)
 		return
 	}
 	cnt := n.ChildCount()
@@ -648,7 +652,7 @@ func (w *cppWalker) registrar(name string, args *sitter.Node, caller string) {
 	}
 	i := 0
 	lxChildren(args, func(a *sitter.Node) {
-		if isCommentKind(a.Kind()) {
+		if isCommentKind(nodeKind(a)) {
 			return
 		}
 		for _, p := range pos {
@@ -732,7 +736,7 @@ func (w *cppWalker) store(v *sitter.Node, typ, recv, fieldName, table, caller st
 // (`{ {...}, {...} }`) are walked element by element.
 func (w *cppWalker) initStores(list *sitter.Node, typ, table, caller string) {
 	lxChildren(list, func(c *sitter.Node) {
-		switch c.Kind() {
+		switch nodeKind(c) {
 		case "initializer_list":
 			w.initStores(c, typ, table, caller)
 		case "initializer_pair":
@@ -740,9 +744,9 @@ func (w *cppWalker) initStores(list *sitter.Node, typ, table, caller string) {
 			n := 0
 			eachField(c, "designator", func(d *sitter.Node) {
 				n++
-				if d.Kind() == "field_designator" {
+				if nodeKind(d) == "field_designator" {
 					lxChildren(d, func(id *sitter.Node) {
-						if id.Kind() == "field_identifier" {
+						if nodeKind(id) == "field_identifier" {
 							fieldName = w.f.Text(id)
 						}
 					})

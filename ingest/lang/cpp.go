@@ -119,7 +119,7 @@ func (w *cppWalker) prefix() string {
 // walk visits n and, unless its handler took care of them, its
 // descendants.
 func (w *cppWalker) walk(n *sitter.Node, caller string) {
-	if w.visit(n, n.Kind(), caller) {
+	if w.visit(n, nodeKind(n), caller) {
 		w.walkChildren(n, caller)
 	}
 }
@@ -187,10 +187,10 @@ func (w *cppWalker) visit(n *sitter.Node, kind, caller string) bool {
 		// Template parameters are not types the resolver can link.
 		var added []string
 		lxChildren(field(n, "parameters"), func(p *sitter.Node) {
-			switch p.Kind() {
+			switch nodeKind(p) {
 			case "type_parameter_declaration", "optional_type_parameter_declaration", "variadic_type_parameter_declaration":
 				lxChildren(p, func(c *sitter.Node) {
-					if c.Kind() == "type_identifier" {
+					if nodeKind(c) == "type_identifier" {
 						if nm := w.f.Text(c); !w.tparams[nm] {
 							w.tparams[nm] = true
 							added = append(added, nm)
@@ -229,7 +229,7 @@ func (w *cppWalker) include(n *sitter.Node) {
 		return
 	}
 	imp := Import{Line: lineOf(n)}
-	switch p.Kind() {
+	switch nodeKind(p) {
 	case "system_lib_string":
 		imp.Kind = "system"
 		imp.Spec = strings.TrimSuffix(strings.TrimPrefix(w.f.Text(p), "<"), ">")
@@ -249,16 +249,16 @@ func (w *cppWalker) using(n *sitter.Node) {
 	imp := Import{Kind: "using", Line: lineOf(n)}
 	isNS := false
 	children(n, func(c *sitter.Node) {
-		switch c.Kind() {
+		switch nodeKind(c) {
 		case "namespace":
 			isNS = true
 		case "identifier", "qualified_identifier", "nested_namespace_specifier", "namespace_identifier":
-			if n.Kind() == "namespace_alias_definition" && c.Kind() == "namespace_identifier" && imp.Alias == "" {
+			if nodeKind(n) == "namespace_alias_definition" && nodeKind(c) == "namespace_identifier" && imp.Alias == "" {
 				imp.Alias = w.f.Text(c)
 				return
 			}
 			path := strings.Join(strings.Fields(w.f.Text(c)), "")
-			if n.Kind() == "using_declaration" && !isNS {
+			if nodeKind(n) == "using_declaration" && !isNS {
 				if i := strings.LastIndex(path, "::"); i >= 0 {
 					imp.Spec, imp.Names = path[:i], []string{path[i+2:]}
 					return
@@ -341,7 +341,7 @@ func (w *cppWalker) typeName(t *sitter.Node) string {
 // "operatornew", "operator()" stays).
 func cppName(f *File, n *sitter.Node) string {
 	for n != nil {
-		switch n.Kind() {
+		switch nodeKind(n) {
 		case "template_function", "template_method", "template_type":
 			n = field(n, "name")
 			continue
@@ -405,7 +405,7 @@ func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor
 	}
 	var kind schema.Kind
 	access := "public"
-	switch n.Kind() {
+	switch nodeKind(n) {
 	case "class_specifier":
 		kind, access = schema.KindClass, "private"
 	case "struct_specifier":
@@ -427,12 +427,12 @@ func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor
 		IsExported: w.memberExported(),
 	}, anchor)
 	lxChildren(n, func(c *sitter.Node) {
-		if c.Kind() != "base_class_clause" {
+		if nodeKind(c) != "base_class_clause" {
 			return
 		}
 		lxChildren(c, func(b *sitter.Node) {
 			parent := ""
-			switch b.Kind() {
+			switch nodeKind(b) {
 			case "access_specifier", "comment":
 				return
 			case "template_type":
@@ -452,7 +452,7 @@ func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor
 	// may use members declared below them.
 	members := map[string]bool{}
 	lxChildren(body, func(c *sitter.Node) {
-		if c.Kind() != "field_declaration" {
+		if nodeKind(c) != "field_declaration" {
 			return
 		}
 		eachField(c, "declarator", func(d *sitter.Node) {
@@ -506,7 +506,7 @@ func (w *cppWalker) typedef(n *sitter.Node, caller string) {
 // (pointer, reference, array, init, function and parenthesized declarators).
 func cppDeclName(f *File, d *sitter.Node) string {
 	for d != nil {
-		switch d.Kind() {
+		switch nodeKind(d) {
 		case "identifier", "field_identifier", "type_identifier":
 			return f.Text(d)
 		case "qualified_identifier":
@@ -521,7 +521,7 @@ func cppDeclName(f *File, d *sitter.Node) string {
 			// inner declarator as an unnamed-field child.
 			var inner *sitter.Node
 			lxChildren(d, func(c *sitter.Node) {
-				if inner == nil && !isCommentKind(c.Kind()) && c.Kind() != "type_qualifier" {
+				if inner == nil && !isCommentKind(nodeKind(c)) && nodeKind(c) != "type_qualifier" {
 					inner = c
 				}
 			})
@@ -536,7 +536,7 @@ func cppDeclName(f *File, d *sitter.Node) string {
 // when the declarator does not declare a function.
 func cppFuncDeclarator(d *sitter.Node) *sitter.Node {
 	for d != nil {
-		switch d.Kind() {
+		switch nodeKind(d) {
 		case "function_declarator":
 			// `int (*fp)(int)` declares a pointer, not a function.
 			if kindOf(field(d, "declarator")) == "parenthesized_declarator" {
@@ -547,7 +547,7 @@ func cppFuncDeclarator(d *sitter.Node) *sitter.Node {
 			next := field(d, "declarator")
 			if next == nil {
 				lxChildren(d, func(c *sitter.Node) {
-					if next == nil && c.Kind() != "type_qualifier" {
+					if next == nil && nodeKind(c) != "type_qualifier" {
 						next = c
 					}
 				})
@@ -563,7 +563,7 @@ func cppFuncDeclarator(d *sitter.Node) *sitter.Node {
 func cppIsStatic(f *File, n *sitter.Node) bool {
 	static := false
 	lxChildren(n, func(c *sitter.Node) {
-		if c.Kind() == "storage_class_specifier" && f.Text(c) == "static" {
+		if nodeKind(c) == "storage_class_specifier" && f.Text(c) == "static" {
 			static = true
 		}
 	})
@@ -626,7 +626,7 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 	sigEnd := body
 	var inits *sitter.Node
 	lxChildren(n, func(c *sitter.Node) {
-		if c.Kind() == "field_initializer_list" {
+		if nodeKind(c) == "field_initializer_list" {
 			inits, sigEnd = c, c
 		}
 	})
@@ -657,7 +657,7 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 
 func (w *cppWalker) params(list *sitter.Node, scope string) {
 	lxChildren(list, func(p *sitter.Node) {
-		switch p.Kind() {
+		switch nodeKind(p) {
 		case "parameter_declaration", "optional_parameter_declaration":
 		default:
 			return
@@ -682,7 +682,7 @@ func (w *cppWalker) declaration(n *sitter.Node, caller string) {
 		w.typeSpec(t, caller, "", nil)
 	}
 	typ := w.typeName(t)
-	isField := n.Kind() == "field_declaration" && len(w.cls) > 0
+	isField := nodeKind(n) == "field_declaration" && len(w.cls) > 0
 	eachField(n, "declarator", func(d *sitter.Node) {
 		if fd := cppFuncDeclarator(d); fd != nil {
 			if caller == "" && !isField && w.f.Language == "c" {
@@ -775,7 +775,7 @@ func (w *cppWalker) call(n *sitter.Node, caller string) {
 	lxChildren(args, func(a *sitter.Node) {
 		ref := a
 		addr := false
-		if a.Kind() == "pointer_expression" && strings.HasPrefix(w.f.Text(a), "&") {
+		if nodeKind(a) == "pointer_expression" && strings.HasPrefix(w.f.Text(a), "&") {
 			ref, addr = field(a, "argument"), true
 		}
 		switch kindOf(ref) {

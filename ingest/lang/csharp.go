@@ -86,7 +86,7 @@ func (w *csWalker) run(root *sitter.Node) {
 // walk visits n and, unless its handler took care of them, its
 // descendants.
 func (w *csWalker) walk(n *sitter.Node, caller string) {
-	if w.visit(n, n.Kind(), caller) {
+	if w.visit(n, nodeKind(n), caller) {
 		w.walkChildren(n, caller)
 	}
 }
@@ -152,7 +152,7 @@ func (w *csWalker) prefix() string {
 func (w *csWalker) exported(n *sitter.Node) bool {
 	public, hasAccess := false, false
 	lxChildren(n, func(c *sitter.Node) {
-		if c.Kind() != "modifier" {
+		if nodeKind(c) != "modifier" {
 			return
 		}
 		switch w.f.Text(c) {
@@ -174,7 +174,7 @@ func (w *csWalker) exported(n *sitter.Node) bool {
 func (w *csWalker) using(n *sitter.Node) {
 	imp := Import{Line: lineOf(n), Alias: fieldText(w.f, n, "name")}
 	children(n, func(c *sitter.Node) {
-		switch c.Kind() {
+		switch nodeKind(c) {
 		case "static":
 			imp.Kind = "static"
 		case "qualified_name", "identifier", "generic_name":
@@ -195,7 +195,7 @@ func (w *csWalker) typeDecl(n *sitter.Node) {
 		return
 	}
 	var kind schema.Kind
-	switch n.Kind() {
+	switch nodeKind(n) {
 	case "class_declaration":
 		kind = schema.KindClass
 	case "struct_declaration":
@@ -217,14 +217,14 @@ func (w *csWalker) typeDecl(n *sitter.Node) {
 	}, n)
 	t := csType{id: id, qname: qname, kind: kind, exported: exported, members: map[string]bool{}}
 	lxChildren(n, func(c *sitter.Node) {
-		switch c.Kind() {
+		switch nodeKind(c) {
 		case "base_list":
 			i := 0
 			lxChildren(c, func(b *sitter.Node) {
-				if isCommentKind(b.Kind()) {
+				if isCommentKind(nodeKind(b)) {
 					return
 				}
-				if b.Kind() == "primary_constructor_base_type" {
+				if nodeKind(b) == "primary_constructor_base_type" {
 					b = field(b, "type")
 				}
 				if p := baseType(w.f.Text(b)); p != "" {
@@ -249,10 +249,10 @@ func (w *csWalker) typeDecl(n *sitter.Node) {
 	// Fields and properties are collected first so that method bodies
 	// above their declaration still know them.
 	lxChildren(body, func(c *sitter.Node) {
-		switch c.Kind() {
+		switch nodeKind(c) {
 		case "field_declaration", "event_field_declaration":
 			lxChildren(csVarDecl(c), func(d *sitter.Node) {
-				if d.Kind() == "variable_declarator" {
+				if nodeKind(d) == "variable_declarator" {
 					t.members[fieldText(w.f, d, "name")] = true
 				}
 			})
@@ -270,7 +270,7 @@ func (w *csWalker) typeDecl(n *sitter.Node) {
 func csVarDecl(n *sitter.Node) *sitter.Node {
 	var v *sitter.Node
 	lxChildren(n, func(c *sitter.Node) {
-		if c.Kind() == "variable_declaration" {
+		if nodeKind(c) == "variable_declaration" {
 			v = c
 		}
 	})
@@ -345,16 +345,16 @@ func (w *csWalker) method(n *sitter.Node) {
 	}
 	top := w.types[len(w.types)-1]
 	kind := schema.KindMethod
-	if n.Kind() != "method_declaration" {
+	if nodeKind(n) != "method_declaration" {
 		kind = schema.KindConstructor
-		if n.Kind() == "destructor_declaration" {
+		if nodeKind(n) == "destructor_declaration" {
 			name = "~" + name
 		}
 	}
 	body := field(n, "body")
 	sigEnd := body
 	lxChildren(n, func(c *sitter.Node) {
-		if c.Kind() == "constructor_initializer" {
+		if nodeKind(c) == "constructor_initializer" {
 			sigEnd = c
 		}
 	})
@@ -379,7 +379,7 @@ func (w *csWalker) method(n *sitter.Node) {
 		}
 	})
 	lxChildren(n, func(c *sitter.Node) {
-		if c.Kind() == "constructor_initializer" {
+		if nodeKind(c) == "constructor_initializer" {
 			w.walk(c, id)
 		}
 	})
@@ -395,7 +395,7 @@ func (w *csWalker) member(n *sitter.Node, caller string) {
 	if len(w.types) > 0 {
 		scope = w.types[len(w.types)-1].id
 	}
-	if n.Kind() == "property_declaration" {
+	if nodeKind(n) == "property_declaration" {
 		if t := csTypeName(w.f, field(n, "type")); t != "" && scope != "" {
 			w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: scope, Name: fieldText(w.f, n, "name"), Type: t, Kind: "field", Line: lineOf(n)})
 		}
@@ -405,7 +405,7 @@ func (w *csWalker) member(n *sitter.Node, caller string) {
 	v := csVarDecl(n)
 	typ := csTypeName(w.f, field(v, "type"))
 	lxChildren(v, func(d *sitter.Node) {
-		if d.Kind() != "variable_declarator" {
+		if nodeKind(d) != "variable_declarator" {
 			return
 		}
 		if typ != "" && scope != "" {
@@ -419,7 +419,7 @@ func (w *csWalker) local(n *sitter.Node, caller string) {
 	v := csVarDecl(n)
 	typ := csTypeName(w.f, field(v, "type"))
 	lxChildren(v, func(d *sitter.Node) {
-		if d.Kind() != "variable_declarator" {
+		if nodeKind(d) != "variable_declarator" {
 			return
 		}
 		name := fieldText(w.f, d, "name")
@@ -429,7 +429,7 @@ func (w *csWalker) local(n *sitter.Node, caller string) {
 		t := typ
 		if t == "" { // var x = new T(...)
 			lxChildren(d, func(c *sitter.Node) {
-				if c.Kind() == "object_creation_expression" {
+				if nodeKind(c) == "object_creation_expression" {
 					t = csTypeName(w.f, field(c, "type"))
 				}
 			})
@@ -458,7 +458,7 @@ func (w *csWalker) invocation(n *sitter.Node, caller string) {
 		}
 	case "conditional_access_expression":
 		lxChildren(fn, func(c *sitter.Node) {
-			if c.Kind() == "member_binding_expression" {
+			if nodeKind(c) == "member_binding_expression" {
 				nameNode = field(c, "name")
 			}
 		})
@@ -468,7 +468,7 @@ func (w *csWalker) invocation(n *sitter.Node, caller string) {
 	if kindOf(nameNode) == "generic_name" {
 		name = ""
 		lxChildren(nameNode, func(c *sitter.Node) {
-			if name == "" && c.Kind() == "identifier" {
+			if name == "" && nodeKind(c) == "identifier" {
 				name = w.f.Text(c)
 			}
 		})
@@ -515,7 +515,7 @@ func (w *csWalker) references(args *sitter.Node, caller string) {
 
 func (w *csWalker) creation(n *sitter.Node, caller string) {
 	t := field(n, "type")
-	if n.Kind() == "implicit_object_creation_expression" {
+	if nodeKind(n) == "implicit_object_creation_expression" {
 		// new() takes the type of the variable it initializes.
 		if d := n.Parent(); kindOf(d) == "variable_declarator" {
 			t = field(d.Parent(), "type")
@@ -531,7 +531,7 @@ func (w *csWalker) creation(n *sitter.Node, caller string) {
 	}
 	var args *sitter.Node
 	lxChildren(n, func(c *sitter.Node) {
-		if c.Kind() == "argument_list" {
+		if nodeKind(c) == "argument_list" {
 			args = c
 		}
 	})

@@ -22,6 +22,38 @@ extern uint16_t ts_node_symbol(gnNode self);
 
 typedef struct { gnNode node; uint32_t skip; uint32_t symbol; } gnEntry;
 
+extern const void *ts_tree_language(const void *self);
+extern uint32_t ts_node_named_child_count(gnNode self);
+
+// gnKind is a node's kind id and language, for the kind's name without
+// ts_node_type's string (gn_kind).
+typedef struct { const void *lang; uint32_t symbol; } gnKind;
+
+static gnKind gn_kind(gnNode n) {
+	gnKind k;
+	k.lang = ts_tree_language(n.tree);
+	k.symbol = ts_node_symbol(n);
+	return k;
+}
+
+// gn_named_children writes n's named children, in order, into out (at
+// most cap of them) and returns how many it wrote.
+static uint32_t gn_named_children(gnNode n, gnNode *out, uint32_t cap) {
+	gnCursor c = ts_tree_cursor_new(n);
+	uint32_t k = 0;
+	if (ts_tree_cursor_goto_first_child(&c)) {
+		do {
+			gnNode child = ts_tree_cursor_current_node(&c);
+			if (ts_node_is_named(child)) {
+				if (k == cap) break;
+				out[k++] = child;
+			}
+		} while (ts_tree_cursor_goto_next_sibling(&c));
+	}
+	ts_tree_cursor_delete(&c);
+	return k;
+}
+
 // gn_collect writes the named descendants of root (root excluded) in
 // preorder into out, at most cap of them, and returns how many it wrote.
 // out[i].skip is the index just past entry i's subtree and out[i].symbol
@@ -139,14 +171,25 @@ type namedWalk struct {
 	es    []C.gnEntry
 	kinds []string // kind names by symbol id
 	at    int      // the entry being visited, -1 before the first
+	// slab is where the nodes handed to the callback are taken from,
+	// a block at a time (one allocation per nodeSlab nodes, not one each).
+	slab []sitter.Node
 }
+
+// nodeSlab is the nodes a namedWalk allocates at once.
+const nodeSlab = 16
 
 // visit hands fn the entries from lo to hi (a subtree's descendants),
 // skipping the subtree of each entry fn returns false for.
 func (w *namedWalk) visit(lo, hi int, fn func(c *sitter.Node, kind string) bool) {
 	for i := lo; i < hi; {
 		e := &w.es[i]
-		node := new(sitter.Node) // the callback may keep it; it must not point into C memory
+		// The callback may keep the node: it must not point into C memory.
+		if len(w.slab) == 0 {
+			w.slab = make([]sitter.Node, min(nodeSlab, hi-i))
+		}
+		node := &w.slab[0]
+		w.slab = w.slab[1:]
 		*node = *(*sitter.Node)(unsafe.Pointer(&e.node))
 		var kind string
 		if sym := int(e.symbol); sym < len(w.kinds) {
@@ -200,6 +243,45 @@ func (w *namedWalk) find(n *C.gnNode) int {
 
 // kindTables caches each grammar's kind names by symbol id.
 var kindTables sync.Map // unsafe.Pointer (TSLanguage) → []string
+
+// nodeKind is n.Kind() ("" for nil) without its string copy: the name
+// from the language's table (kindNames) by the node's kind id. Kind's
+// copies were a tenth of the bytes the C extraction allocated (the
+// kernel's fs/: 96 of 907 MB), each a cost to the garbage collector.
+func nodeKind(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	if !cWalkOK {
+		return n.Kind()
+	}
+	k := C.gn_kind(*(*C.gnNode)(unsafe.Pointer(n)))
+	var names []string
+	if t, ok := kindTables.Load(k.lang); ok {
+		names = t.([]string)
+	} else {
+		names = kindNames(n)
+	}
+	if int(k.symbol) < len(names) {
+		return names[k.symbol]
+	}
+	return n.Kind()
+}
+
+// namedChildrenC calls fn for each named child of n in order, the
+// children gathered in one cgo call into one allocation (a Child or
+// cursor step per child cost a cgo call and a node allocated each).
+func namedChildrenC(n *sitter.Node, fn func(c *sitter.Node)) {
+	cnt := uint32(C.ts_node_named_child_count(*(*C.gnNode)(unsafe.Pointer(n))))
+	if cnt == 0 {
+		return
+	}
+	buf := make([]sitter.Node, cnt)
+	got := uint32(C.gn_named_children(*(*C.gnNode)(unsafe.Pointer(n)), (*C.gnNode)(unsafe.Pointer(&buf[0])), C.uint32_t(cnt)))
+	for i := range got {
+		fn(&buf[i])
+	}
+}
 
 func kindNames(n *sitter.Node) []string {
 	l := n.Language()

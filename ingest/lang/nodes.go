@@ -54,12 +54,9 @@ func fieldText(f *File, n *sitter.Node, name string) string {
 	return f.Text(field(n, name))
 }
 
-// kindOf is n.Kind(), "" for nil.
+// kindOf is n.Kind(), "" for nil (nodeKind).
 func kindOf(n *sitter.Node) string {
-	if n == nil {
-		return ""
-	}
-	return n.Kind()
+	return nodeKind(n)
 }
 
 // lineOf is the 1-based line n starts on, 0 for nil.
@@ -71,9 +68,14 @@ func lineOf(n *sitter.Node) int {
 }
 
 // namedChildren calls fn for each named child of n in order. It walks
-// with a cursor: indexed access (NamedChild(i)) scans from the first child
-// and makes a loop over a file's top-level declarations quadratic.
+// with a cursor (in C, namedChildrenC): indexed access (NamedChild(i))
+// scans from the first child and makes a loop over a file's top-level
+// declarations quadratic.
 func namedChildren(n *sitter.Node, fn func(c *sitter.Node)) {
+	if n != nil && cWalkOK {
+		namedChildrenC(n, fn)
+		return
+	}
 	eachChild(n, true, fn)
 }
 
@@ -162,7 +164,7 @@ func docComment(f *File, decl *sitter.Node) string {
 	var block []*sitter.Node
 	nextRow := decl.StartPosition().Row
 	for p := decl.PrevSibling(); p != nil; p = p.PrevSibling() {
-		if !isCommentKind(p.Kind()) {
+		if !isCommentKind(nodeKind(p)) {
 			break
 		}
 		end := p.EndPosition().Row
@@ -170,7 +172,7 @@ func docComment(f *File, decl *sitter.Node) string {
 			break
 		}
 		// A comment that trails code on its own line belongs to that code.
-		if prev := p.PrevSibling(); prev != nil && !isCommentKind(prev.Kind()) && prev.EndPosition().Row == p.StartPosition().Row {
+		if prev := p.PrevSibling(); prev != nil && !isCommentKind(nodeKind(prev)) && prev.EndPosition().Row == p.StartPosition().Row {
 			break
 		}
 		block = append(block, p)

@@ -63,7 +63,7 @@ type phpWalker struct {
 // walk visits n and, unless its handler took care of them, its
 // descendants.
 func (w *phpWalker) walk(n *sitter.Node, caller string) {
-	if w.visit(n, n.Kind(), caller) {
+	if w.visit(n, nodeKind(n), caller) {
 		w.walkChildren(n, caller)
 	}
 }
@@ -106,7 +106,7 @@ func (w *phpWalker) visit(n *sitter.Node, kind, caller string) bool {
 		if len(w.cls) > 0 {
 			top := w.cls[len(w.cls)-1]
 			lxChildren(n, func(c *sitter.Node) {
-				if k := c.Kind(); k == "name" || k == "qualified_name" {
+				if k := nodeKind(c); k == "name" || k == "qualified_name" {
 					w.f.Facts.Heritage = append(w.f.Facts.Heritage, Heritage{ChildID: top.id, Parent: strings.TrimPrefix(w.f.Text(c), `\`), Kind: "include", Line: lineOf(c)})
 				}
 			})
@@ -128,7 +128,7 @@ func (w *phpWalker) use(n *sitter.Node) {
 	kind := fieldText(w.f, n, "type")
 	prefix := ""
 	lxChildren(n, func(c *sitter.Node) {
-		if c.Kind() == "namespace_name" {
+		if nodeKind(c) == "namespace_name" {
 			prefix = w.f.Text(c)
 		}
 	})
@@ -139,7 +139,7 @@ func (w *phpWalker) use(n *sitter.Node) {
 		}
 		var fqn string
 		lxChildren(clause, func(c *sitter.Node) {
-			if k := c.Kind(); (k == "qualified_name" || k == "name" || k == "namespace_name") && fqn == "" {
+			if k := nodeKind(c); (k == "qualified_name" || k == "name" || k == "namespace_name") && fqn == "" {
 				fqn = w.f.Text(c)
 			}
 		})
@@ -157,12 +157,12 @@ func (w *phpWalker) use(n *sitter.Node) {
 		w.f.Facts.Imports = append(w.f.Facts.Imports, Import{Spec: fqn, Names: []string{last}, Alias: fieldText(w.f, clause, "alias"), Kind: kind, Line: lineOf(clause)})
 	}
 	lxChildren(n, func(c *sitter.Node) {
-		switch c.Kind() {
+		switch nodeKind(c) {
 		case "namespace_use_clause":
 			add(c)
 		case "namespace_use_group":
 			lxChildren(c, func(g *sitter.Node) {
-				if g.Kind() == "namespace_use_clause" {
+				if nodeKind(g) == "namespace_use_clause" {
 					add(g)
 				}
 			})
@@ -207,7 +207,7 @@ func phpStringLit(f *File, n *sitter.Node) string {
 	var b strings.Builder
 	ok := true
 	lxChildren(n, func(c *sitter.Node) {
-		if c.Kind() == "string_content" || c.Kind() == "string_value" {
+		if nodeKind(c) == "string_content" || nodeKind(c) == "string_value" {
 			b.WriteString(f.Text(c))
 		} else {
 			ok = false
@@ -225,7 +225,7 @@ func (w *phpWalker) classLike(n *sitter.Node) {
 		return
 	}
 	var kind schema.Kind
-	switch n.Kind() {
+	switch nodeKind(n) {
 	case "class_declaration":
 		kind = schema.KindClass
 	case "interface_declaration":
@@ -242,7 +242,7 @@ func (w *phpWalker) classLike(n *sitter.Node) {
 	}, n)
 	lxChildren(n, func(c *sitter.Node) {
 		hk := ""
-		switch c.Kind() {
+		switch nodeKind(c) {
 		case "base_clause":
 			hk = "extends"
 		case "class_interface_clause":
@@ -251,7 +251,7 @@ func (w *phpWalker) classLike(n *sitter.Node) {
 			return
 		}
 		lxChildren(c, func(p *sitter.Node) {
-			if k := p.Kind(); k == "name" || k == "qualified_name" {
+			if k := nodeKind(p); k == "name" || k == "qualified_name" {
 				w.f.Facts.Heritage = append(w.f.Facts.Heritage, Heritage{ChildID: id, Parent: strings.TrimPrefix(w.f.Text(p), `\`), Kind: hk, Line: lineOf(p)})
 			}
 		})
@@ -280,7 +280,7 @@ func phpTypeName(f *File, t *sitter.Node) string {
 func phpVisible(f *File, n *sitter.Node) bool {
 	public := true
 	lxChildren(n, func(c *sitter.Node) {
-		if c.Kind() == "visibility_modifier" {
+		if nodeKind(c) == "visibility_modifier" {
 			if v := f.Text(c); v == "private" || v == "protected" {
 				public = false
 			}
@@ -297,7 +297,7 @@ func (w *phpWalker) function(n *sitter.Node) {
 	body := field(n, "body")
 	sym := schema.Symbol{Name: name, Signature: signatureOf(w.f, n, body), DocComment: phpDoc(w.f, n), IsExported: true}
 	var cls *phpClass
-	if n.Kind() == "method_declaration" && len(w.cls) > 0 {
+	if nodeKind(n) == "method_declaration" && len(w.cls) > 0 {
 		cls = &w.cls[len(w.cls)-1]
 		sym.Kind = schema.KindMethod
 		if strings.EqualFold(name, "__construct") {
@@ -321,7 +321,7 @@ func (w *phpWalker) function(n *sitter.Node) {
 			return
 		}
 		w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: id, Name: "$" + pn, Type: t, Kind: "param", Line: lineOf(p)})
-		if p.Kind() == "property_promotion_parameter" && cls != nil {
+		if nodeKind(p) == "property_promotion_parameter" && cls != nil {
 			w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: cls.id, Name: pn, Type: t, Kind: "field", Line: lineOf(p)})
 		}
 	})
@@ -334,7 +334,7 @@ func (w *phpWalker) property(n *sitter.Node) {
 	}
 	t := phpTypeName(w.f, field(n, "type"))
 	lxChildren(n, func(c *sitter.Node) {
-		if c.Kind() != "property_element" {
+		if nodeKind(c) != "property_element" {
 			return
 		}
 		name := strings.TrimPrefix(fieldText(w.f, c, "name"), "$")
@@ -360,7 +360,7 @@ func (w *phpWalker) assignment(n *sitter.Node, caller string) {
 func phpNewName(f *File, n *sitter.Node) string {
 	var t string
 	lxChildren(n, func(c *sitter.Node) {
-		if k := c.Kind(); t == "" && (k == "name" || k == "qualified_name") {
+		if k := nodeKind(c); t == "" && (k == "name" || k == "qualified_name") {
 			t = strings.TrimPrefix(f.Text(c), `\`)
 		}
 	})
@@ -379,7 +379,7 @@ func phpSplitName(s string) (ns, name string) {
 
 func (w *phpWalker) call(n *sitter.Node, caller string) {
 	var name, recv string
-	switch n.Kind() {
+	switch nodeKind(n) {
 	case "function_call_expression":
 		fn := field(n, "function")
 		switch kindOf(fn) {
@@ -414,7 +414,7 @@ func (w *phpWalker) creation(n *sitter.Node, caller string) {
 	ns, name := phpSplitName(t)
 	var args *sitter.Node
 	lxChildren(n, func(c *sitter.Node) {
-		if c.Kind() == "arguments" {
+		if nodeKind(c) == "arguments" {
 			args = c
 		}
 	})

@@ -87,7 +87,7 @@ func (w *rubyWalker) top() *rubyScope {
 // walk visits n and, unless its handler took care of them, its
 // descendants.
 func (w *rubyWalker) walk(n *sitter.Node, caller string) {
-	if w.visit(n, n.Kind(), caller) {
+	if w.visit(n, nodeKind(n), caller) {
 		w.walkChildren(n, caller)
 	}
 }
@@ -158,7 +158,7 @@ func (w *rubyWalker) container(n *sitter.Node) {
 		return
 	}
 	kind := schema.KindClass
-	if n.Kind() == "module" {
+	if nodeKind(n) == "module" {
 		kind = schema.KindModule
 	}
 	prefix := ""
@@ -251,12 +251,12 @@ func (w *rubyWalker) bind(n *sitter.Node) {
 	if w.locals == nil {
 		w.locals = map[string]bool{}
 	}
-	if n.Kind() == "identifier" {
+	if nodeKind(n) == "identifier" {
 		w.locals[w.f.Text(n)] = true
 		return
 	}
 	walkNamed(n, func(c *sitter.Node) bool {
-		if c.Kind() == "identifier" {
+		if nodeKind(c) == "identifier" {
 			w.locals[w.f.Text(c)] = true
 		}
 		return true
@@ -342,7 +342,7 @@ func (w *rubyWalker) call(n *sitter.Node, caller string) bool {
 		case "include", "extend", "prepend":
 			if t := w.top(); t != nil && caller == "" {
 				lxChildren(args, func(a *sitter.Node) {
-					if k := a.Kind(); k == "constant" || k == "scope_resolution" {
+					if k := nodeKind(a); k == "constant" || k == "scope_resolution" {
 						w.f.Facts.Heritage = append(w.f.Facts.Heritage, Heritage{ChildID: t.id, Parent: w.f.Text(a), Kind: "include", Line: line})
 					}
 				})
@@ -355,7 +355,7 @@ func (w *rubyWalker) call(n *sitter.Node, caller string) bool {
 					return true
 				}
 				lxChildren(args, func(a *sitter.Node) {
-					if a.Kind() == "simple_symbol" && (method == "private" || method == "protected") {
+					if nodeKind(a) == "simple_symbol" && (method == "private" || method == "protected") {
 						w.private[lxJoin(t.qname, strings.TrimPrefix(w.f.Text(a), ":"))] = true
 					}
 				})
@@ -373,7 +373,7 @@ func (w *rubyWalker) call(n *sitter.Node, caller string) bool {
 			}
 		}
 	}
-	if method == "new" && recv != nil && (recv.Kind() == "constant" || recv.Kind() == "scope_resolution") {
+	if method == "new" && recv != nil && (nodeKind(recv) == "constant" || nodeKind(recv) == "scope_resolution") {
 		segs := rubyConstPath(w.f, recv)
 		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{
 			CallerID: caller, Name: segs[len(segs)-1], Receiver: strings.Join(segs[:len(segs)-1], "::"),

@@ -116,7 +116,7 @@ func (w *rustWalker) run(root *sitter.Node) {
 // walk visits n and, unless its handler took care of them, its
 // descendants.
 func (w *rustWalker) walk(n *sitter.Node, caller string) {
-	if w.visit(n, n.Kind(), caller) {
+	if w.visit(n, nodeKind(n), caller) {
 		w.walkChildren(n, caller)
 	}
 }
@@ -139,7 +139,7 @@ func (w *rustWalker) visit(n *sitter.Node, kind, caller string) bool {
 		// them (println!("{}", x.len()), assert!(f(x))) are recovered from
 		// the token sequence.
 		lxChildren(n, func(c *sitter.Node) {
-			if c.Kind() == "token_tree" {
+			if nodeKind(c) == "token_tree" {
 				w.tokenCalls(c, caller)
 			}
 		})
@@ -172,7 +172,7 @@ func (w *rustWalker) visit(n *sitter.Node, kind, caller string) bool {
 	case "match_pattern", "let_condition", "for_expression":
 		// Bindings of match arms, if/while let and for loops are locals.
 		pat := field(n, "pattern")
-		if n.Kind() == "match_pattern" {
+		if nodeKind(n) == "match_pattern" {
 			pat = n
 		}
 		if w.locals != nil {
@@ -194,7 +194,7 @@ func rustDoc(f *File, n *sitter.Node) string {
 func rustPub(f *File, n *sitter.Node) bool {
 	pub := false
 	lxChildren(n, func(c *sitter.Node) {
-		if c.Kind() == "visibility_modifier" && f.Text(c) == "pub" {
+		if nodeKind(c) == "visibility_modifier" && f.Text(c) == "pub" {
 			pub = true
 		}
 	})
@@ -243,13 +243,13 @@ func (w *rustWalker) use(arg *sitter.Node, prefix string, line int) {
 	case "scoped_use_list", "use_list":
 		list := arg
 		p := prefix
-		if arg.Kind() == "scoped_use_list" {
+		if nodeKind(arg) == "scoped_use_list" {
 			p = join(prefix, fieldText(w.f, arg, "path"))
 			list = field(arg, "list")
 		}
 		var names []string
 		lxChildren(list, func(c *sitter.Node) {
-			switch c.Kind() {
+			switch nodeKind(c) {
 			case "identifier", "self", "scoped_identifier", "crate", "super":
 				names = append(names, w.f.Text(c))
 			case "use_as_clause", "use_wildcard", "scoped_use_list", "use_list":
@@ -295,7 +295,7 @@ func (w *rustWalker) typeItem(n *sitter.Node, caller string) {
 		return
 	}
 	var kind schema.Kind
-	switch n.Kind() {
+	switch nodeKind(n) {
 	case "struct_item":
 		kind = schema.KindStruct
 	case "enum_item":
@@ -317,7 +317,7 @@ func (w *rustWalker) typeItem(n *sitter.Node, caller string) {
 	switch kind {
 	case schema.KindStruct, schema.KindUnion:
 		lxChildren(body, func(fd *sitter.Node) {
-			if fd.Kind() != "field_declaration" {
+			if nodeKind(fd) != "field_declaration" {
 				return
 			}
 			if t := w.typeName(field(fd, "type")); t != "" {
@@ -360,7 +360,7 @@ func (w *rustWalker) typeName(t *sitter.Node) string {
 	case "bounded_type":
 		var first *sitter.Node
 		lxChildren(t, func(c *sitter.Node) {
-			if first == nil && c.Kind() != "lifetime" {
+			if first == nil && nodeKind(c) != "lifetime" {
 				first = c
 			}
 		})
@@ -432,7 +432,7 @@ func (w *rustWalker) function(n *sitter.Node, caller string) {
 	saved := w.locals
 	w.locals = map[string]bool{}
 	lxChildren(field(n, "parameters"), func(p *sitter.Node) {
-		if p.Kind() != "parameter" {
+		if nodeKind(p) != "parameter" {
 			return
 		}
 		pat := field(p, "pattern")
@@ -459,7 +459,7 @@ func rustSimpleName(f *File, pat *sitter.Node) string {
 	case "mut_pattern":
 		var id string
 		lxChildren(pat, func(c *sitter.Node) {
-			if c.Kind() == "identifier" {
+			if nodeKind(c) == "identifier" {
 				id = f.Text(c)
 			}
 		})
@@ -473,12 +473,12 @@ func (w *rustWalker) patternNames(pat *sitter.Node, fn func(string)) {
 	if pat == nil {
 		return
 	}
-	if pat.Kind() == "identifier" {
+	if nodeKind(pat) == "identifier" {
 		fn(w.f.Text(pat))
 		return
 	}
 	walkNamed(pat, func(c *sitter.Node) bool {
-		switch c.Kind() {
+		switch nodeKind(c) {
 		case "identifier":
 			// In `Some(x)` and `Foo { a: x }` the path is an identifier too;
 			// only lower-case names can be bindings.
@@ -506,7 +506,7 @@ func (w *rustWalker) let(n *sitter.Node, caller string) {
 		w.walk(v, caller)
 	}
 	lxChildren(n, func(c *sitter.Node) {
-		if c.Kind() == "block" && (field(n, "value") == nil || c.Id() != field(n, "value").Id()) { // let-else
+		if nodeKind(c) == "block" && (field(n, "value") == nil || c.Id() != field(n, "value").Id()) { // let-else
 			w.walk(c, caller)
 		}
 	})
@@ -534,7 +534,7 @@ func (w *rustWalker) call(n *sitter.Node, caller string) {
 	}
 	lxChildren(args, func(a *sitter.Node) {
 		var nm, rc string
-		switch a.Kind() {
+		switch nodeKind(a) {
 		case "identifier":
 			nm = w.f.Text(a)
 			if w.locals[nm] {
@@ -558,7 +558,7 @@ func (w *rustWalker) tokenCalls(tt *sitter.Node, caller string) {
 	var toks []*sitter.Node
 	children(tt, func(c *sitter.Node) { toks = append(toks, c) })
 	for i, c := range toks {
-		k := c.Kind()
+		k := nodeKind(c)
 		if k == "token_tree" {
 			w.tokenCalls(c, caller)
 			continue

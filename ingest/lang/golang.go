@@ -129,6 +129,7 @@ type goParse struct {
 	tf               *token.File
 	comments         []*ast.Comment // the comments in order, for doc comments
 	delta, lineDelta int
+	prefix           int // the bytes before the piece (goPiecePrefix), not the file's
 }
 
 func newGoParse(path string, src []byte) (*goParse, error) {
@@ -147,11 +148,18 @@ func newGoParse(path string, src []byte) (*goParse, error) {
 	return p, err
 }
 
-// decls appends p's declarations, but those broken beyond use
-// (*ast.BadDecl) and, when imports is false, the import declarations.
+// decls appends p's declarations, but those broken beyond use (a
+// *ast.BadDecl, or one without a span in the source: the parser made it
+// up where a piece's text ends) and, when imports is false, the import
+// declarations.
 func (p *goParse) decls(out []goDecl, imports bool) []goDecl {
+	lo := p.prefix
 	for _, d := range p.file.Decls {
 		if _, bad := d.(*ast.BadDecl); bad {
+			continue
+		}
+		s, e := d.Pos(), d.End()
+		if !s.IsValid() || !e.IsValid() || int(s) < p.tf.Base()+lo || int(e) > p.tf.Base()+p.tf.Size() || e <= s {
 			continue
 		}
 		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT && !imports {
@@ -205,7 +213,7 @@ func parseGo(path string, src []byte) goParsed {
 		}
 		piece = append(append(piece[:0], goPiecePrefix...), src[at:end]...)
 		if p, _ := newGoParse(path, piece); p != nil {
-			p.delta, p.lineDelta = at-len(goPiecePrefix), line-1
+			p.delta, p.lineDelta, p.prefix = at-len(goPiecePrefix), line-1, len(goPiecePrefix)
 			out.decls = p.decls(out.decls, false)
 		}
 		line += bytes.Count(src[at:end], []byte{'\n'})
@@ -394,18 +402,9 @@ func (x *goExtractor) docComment(pos token.Pos) string {
 		block = append(block, c)
 		nextRow, nextStart = x.lineOf(c.Pos()), cs
 	}
-	var b strings.Builder
-	for i := len(block) - 1; i >= 0; i-- {
-		txt := cleanComment(string(x.src(block[i].Pos(), block[i].End()))) // the source's bytes (goParsable)
-		if txt == "" {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(txt)
-	}
-	return b.String()
+	// The source's bytes, not the comments' Text: the parse may be of a
+	// copy (goParsable).
+	return joinDoc(len(block), func(i int) string { return string(x.src(block[i].Pos(), block[i].End())) })
 }
 
 // signature is the source from start up to (not including) body, or to

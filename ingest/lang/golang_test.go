@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"bytes"
 	"context"
 	"testing"
 
@@ -291,4 +292,43 @@ func TestGoInvalidUTF8(t *testing.T) {
 		t.Errorf("doc %q", s.DocComment)
 	}
 	symbol(t, facts, "After", schema.KindFunction)
+}
+
+// FuzzGoExtract: any source, broken or not, is extracted without a panic
+// (a recovered panic is a ParseError), every symbol's lines lie within
+// the file, and its content is the file's bytes at those lines.
+func FuzzGoExtract(f *testing.F) {
+	for _, seed := range []string{
+		"package p\nfunc A() { B() }\n",
+		"package p\n\nfunc Open() {\n\tif x {\n\nfunc Last() int { return b() }\n",
+		"package p\n//line x.y:9\ntype T struct{ a, b int; *U }\nfunc (t *T) M(xs ...int) { go t.M(xs...) }\n",
+		"package p\nvar f = func() { select { case v := <-ch: use(v) } }\n",
+		"package p\nfunc caf\xe9() {}\n\x00",
+		"package",
+		"",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		p := NewParser()
+		defer p.Close()
+		facts, status, err := p.Parse(context.Background(), "x/a.go", ByName("go"), src)
+		if err != nil || status == schema.ParseError {
+			t.Fatalf("status %s err %v", status, err)
+		}
+		lines := bytes.Count(src, []byte{'\n'}) + 1
+		for _, s := range facts.Symbols {
+			if s.StartLine < 1 || s.EndLine < s.StartLine || s.EndLine > lines {
+				t.Fatalf("%s at lines %d-%d of %d", s.ID, s.StartLine, s.EndLine, lines)
+			}
+			if !bytes.Contains(src, []byte(s.Content)) {
+				t.Fatalf("%s content is not the file's: %q", s.ID, s.Content)
+			}
+		}
+		for _, c := range facts.Calls {
+			if c.Line < 1 || c.Line > lines {
+				t.Fatalf("call %s at line %d of %d", c.Name, c.Line, lines)
+			}
+		}
+	})
 }

@@ -181,9 +181,16 @@ func docComment(f *File, decl *sitter.Node) string {
 	if len(block) == 0 {
 		return ""
 	}
+	return joinDoc(len(block), func(i int) string { return f.Text(block[i]) })
+}
+
+// joinDoc is a doc block's text: its n comments, collected upwards (raw(0)
+// is the last, nearest the declaration), each cleaned (cleanComment),
+// empty ones dropped, joined with newlines in source order.
+func joinDoc(n int, raw func(i int) string) string {
 	var b strings.Builder
-	for i := len(block) - 1; i >= 0; i-- {
-		txt := cleanComment(f.Text(block[i]))
+	for i := n - 1; i >= 0; i-- {
+		txt := cleanComment(raw(i))
 		if txt == "" {
 			continue
 		}

@@ -63,8 +63,8 @@ type goExtractor struct {
 	delta, lineDelta int
 }
 
-// extractGo parses f.Src and fills f; partial when the parser reported
-// errors.
+// extractGo parses f.Src and fills f; partial when the source has syntax
+// errors, or bytes that are not UTF-8 (goParsable).
 func extractGo(f *File) (partial bool) {
 	f.Facts.BuildConstraint = goBuildLine(f.Src)
 	p := parseGo(f.Path, f.Src)

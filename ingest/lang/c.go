@@ -188,8 +188,8 @@ func lxArgCount(args *sitter.Node) int {
 		return -1
 	}
 	n := 0
-	lxChildren(args, func(c *sitter.Node) {
-		if !isCommentKind(nodeKind(c)) {
+	namedChildren(args, func(c *sitter.Node) {
+		if !isCommentKind(kindOf(c)) {
 			n++
 		}
 	})
@@ -234,43 +234,6 @@ func lxIdentLike(s string) bool {
 		}
 	}
 	return true
-}
-
-// lxChildren calls fn for each named child of n in order, like
-// namedChildren, but stays linear on wide nodes: tree-sitter's
-// NamedChild(i) scans from the first child, so indexing through a
-// translation unit or a 10,000-element initializer is quadratic. Narrow
-// nodes use indexing (no cursor allocation), wide ones a tree cursor.
-func lxChildren(n *sitter.Node, fn func(c *sitter.Node)) {
-	if n == nil {
-		return
-	}
-	if cWalkOK {
-		namedChildrenC(n, fn)
-		return
-	}
-	cnt := n.ChildCount()
-	if cnt <= 16 {
-		for i := uint(0); i < cnt; i++ {
-			if c := n.Child(i); c != nil && c.IsNamed() {
-				fn(c)
-			}
-		}
-		return
-	}
-	cur := n.Walk()
-	defer cur.Close()
-	if !cur.GotoFirstChild() {
-		return
-	}
-	for {
-		if c := cur.Node(); c.IsNamed() {
-			fn(c)
-		}
-		if !cur.GotoNextSibling() {
-			return
-		}
-	}
 }
 
 // lxDocStyle says which lines lxTextDoc reads as comments or skips.
@@ -651,8 +614,8 @@ func (w *cppWalker) registrar(name string, args *sitter.Node, caller string) {
 		return
 	}
 	i := 0
-	lxChildren(args, func(a *sitter.Node) {
-		if isCommentKind(nodeKind(a)) {
+	namedChildren(args, func(a *sitter.Node) {
+		if isCommentKind(kindOf(a)) {
 			return
 		}
 		for _, p := range pos {
@@ -735,8 +698,8 @@ func (w *cppWalker) store(v *sitter.Node, typ, recv, fieldName, table, caller st
 // `{ .open = foo_open, ... }` of struct type typ; arrays of such structs
 // (`{ {...}, {...} }`) are walked element by element.
 func (w *cppWalker) initStores(list *sitter.Node, typ, table, caller string) {
-	lxChildren(list, func(c *sitter.Node) {
-		switch nodeKind(c) {
+	namedChildren(list, func(c *sitter.Node) {
+		switch kindOf(c) {
 		case "initializer_list":
 			w.initStores(c, typ, table, caller)
 		case "initializer_pair":
@@ -744,9 +707,9 @@ func (w *cppWalker) initStores(list *sitter.Node, typ, table, caller string) {
 			n := 0
 			eachField(c, "designator", func(d *sitter.Node) {
 				n++
-				if nodeKind(d) == "field_designator" {
-					lxChildren(d, func(id *sitter.Node) {
-						if nodeKind(id) == "field_identifier" {
+				if kindOf(d) == "field_designator" {
+					namedChildren(d, func(id *sitter.Node) {
+						if kindOf(id) == "field_identifier" {
 							fieldName = w.f.Text(id)
 						}
 					})

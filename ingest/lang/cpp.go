@@ -119,7 +119,7 @@ func (w *cppWalker) prefix() string {
 // walk visits n and, unless its handler took care of them, its
 // descendants.
 func (w *cppWalker) walk(n *sitter.Node, caller string) {
-	if w.visit(n, nodeKind(n), caller) {
+	if w.visit(n, kindOf(n), caller) {
 		w.walkChildren(n, caller)
 	}
 }
@@ -186,11 +186,11 @@ func (w *cppWalker) visit(n *sitter.Node, kind, caller string) bool {
 	case "template_declaration":
 		// Template parameters are not types the resolver can link.
 		var added []string
-		lxChildren(field(n, "parameters"), func(p *sitter.Node) {
-			switch nodeKind(p) {
+		namedChildren(field(n, "parameters"), func(p *sitter.Node) {
+			switch kindOf(p) {
 			case "type_parameter_declaration", "optional_type_parameter_declaration", "variadic_type_parameter_declaration":
-				lxChildren(p, func(c *sitter.Node) {
-					if nodeKind(c) == "type_identifier" {
+				namedChildren(p, func(c *sitter.Node) {
+					if kindOf(c) == "type_identifier" {
 						if nm := w.f.Text(c); !w.tparams[nm] {
 							w.tparams[nm] = true
 							added = append(added, nm)
@@ -229,7 +229,7 @@ func (w *cppWalker) include(n *sitter.Node) {
 		return
 	}
 	imp := Import{Line: lineOf(n)}
-	switch nodeKind(p) {
+	switch kindOf(p) {
 	case "system_lib_string":
 		imp.Kind = "system"
 		imp.Spec = strings.TrimSuffix(strings.TrimPrefix(w.f.Text(p), "<"), ">")
@@ -249,16 +249,16 @@ func (w *cppWalker) using(n *sitter.Node) {
 	imp := Import{Kind: "using", Line: lineOf(n)}
 	isNS := false
 	children(n, func(c *sitter.Node) {
-		switch nodeKind(c) {
+		switch kindOf(c) {
 		case "namespace":
 			isNS = true
 		case "identifier", "qualified_identifier", "nested_namespace_specifier", "namespace_identifier":
-			if nodeKind(n) == "namespace_alias_definition" && nodeKind(c) == "namespace_identifier" && imp.Alias == "" {
+			if kindOf(n) == "namespace_alias_definition" && kindOf(c) == "namespace_identifier" && imp.Alias == "" {
 				imp.Alias = w.f.Text(c)
 				return
 			}
 			path := strings.Join(strings.Fields(w.f.Text(c)), "")
-			if nodeKind(n) == "using_declaration" && !isNS {
+			if kindOf(n) == "using_declaration" && !isNS {
 				if i := strings.LastIndex(path, "::"); i >= 0 {
 					imp.Spec, imp.Names = path[:i], []string{path[i+2:]}
 					return
@@ -341,13 +341,13 @@ func (w *cppWalker) typeName(t *sitter.Node) string {
 // "operatornew", "operator()" stays).
 func cppName(f *File, n *sitter.Node) string {
 	for n != nil {
-		switch nodeKind(n) {
+		switch kindOf(n) {
 		case "template_function", "template_method", "template_type":
 			n = field(n, "name")
 			continue
 		case "dependent_name", "dependent_type", "dependent_field":
 			var inner *sitter.Node
-			lxChildren(n, func(c *sitter.Node) {
+			namedChildren(n, func(c *sitter.Node) {
 				if inner == nil {
 					inner = c
 				}
@@ -405,7 +405,7 @@ func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor
 	}
 	var kind schema.Kind
 	access := "public"
-	switch nodeKind(n) {
+	switch kindOf(n) {
 	case "class_specifier":
 		kind, access = schema.KindClass, "private"
 	case "struct_specifier":
@@ -426,13 +426,13 @@ func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor
 		DocComment: doc,
 		IsExported: w.memberExported(),
 	}, anchor)
-	lxChildren(n, func(c *sitter.Node) {
-		if nodeKind(c) != "base_class_clause" {
+	namedChildren(n, func(c *sitter.Node) {
+		if kindOf(c) != "base_class_clause" {
 			return
 		}
-		lxChildren(c, func(b *sitter.Node) {
+		namedChildren(c, func(b *sitter.Node) {
 			parent := ""
-			switch nodeKind(b) {
+			switch kindOf(b) {
 			case "access_specifier", "comment":
 				return
 			case "template_type":
@@ -451,8 +451,8 @@ func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor
 	// Data members are collected before the body is walked: inline methods
 	// may use members declared below them.
 	members := map[string]bool{}
-	lxChildren(body, func(c *sitter.Node) {
-		if nodeKind(c) != "field_declaration" {
+	namedChildren(body, func(c *sitter.Node) {
+		if kindOf(c) != "field_declaration" {
 			return
 		}
 		eachField(c, "declarator", func(d *sitter.Node) {
@@ -506,7 +506,7 @@ func (w *cppWalker) typedef(n *sitter.Node, caller string) {
 // (pointer, reference, array, init, function and parenthesized declarators).
 func cppDeclName(f *File, d *sitter.Node) string {
 	for d != nil {
-		switch nodeKind(d) {
+		switch kindOf(d) {
 		case "identifier", "field_identifier", "type_identifier":
 			return f.Text(d)
 		case "qualified_identifier":
@@ -520,8 +520,8 @@ func cppDeclName(f *File, d *sitter.Node) string {
 			// reference_declarator and parenthesized_declarator keep the
 			// inner declarator as an unnamed-field child.
 			var inner *sitter.Node
-			lxChildren(d, func(c *sitter.Node) {
-				if inner == nil && !isCommentKind(nodeKind(c)) && nodeKind(c) != "type_qualifier" {
+			namedChildren(d, func(c *sitter.Node) {
+				if inner == nil && !isCommentKind(kindOf(c)) && kindOf(c) != "type_qualifier" {
 					inner = c
 				}
 			})
@@ -536,7 +536,7 @@ func cppDeclName(f *File, d *sitter.Node) string {
 // when the declarator does not declare a function.
 func cppFuncDeclarator(d *sitter.Node) *sitter.Node {
 	for d != nil {
-		switch nodeKind(d) {
+		switch kindOf(d) {
 		case "function_declarator":
 			// `int (*fp)(int)` declares a pointer, not a function.
 			if kindOf(field(d, "declarator")) == "parenthesized_declarator" {
@@ -546,8 +546,8 @@ func cppFuncDeclarator(d *sitter.Node) *sitter.Node {
 		case "pointer_declarator", "reference_declarator", "attributed_declarator":
 			next := field(d, "declarator")
 			if next == nil {
-				lxChildren(d, func(c *sitter.Node) {
-					if next == nil && nodeKind(c) != "type_qualifier" {
+				namedChildren(d, func(c *sitter.Node) {
+					if next == nil && kindOf(c) != "type_qualifier" {
 						next = c
 					}
 				})
@@ -562,8 +562,8 @@ func cppFuncDeclarator(d *sitter.Node) *sitter.Node {
 
 func cppIsStatic(f *File, n *sitter.Node) bool {
 	static := false
-	lxChildren(n, func(c *sitter.Node) {
-		if nodeKind(c) == "storage_class_specifier" && f.Text(c) == "static" {
+	namedChildren(n, func(c *sitter.Node) {
+		if kindOf(c) == "storage_class_specifier" && f.Text(c) == "static" {
 			static = true
 		}
 	})
@@ -625,8 +625,8 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 	body := field(n, "body")
 	sigEnd := body
 	var inits *sitter.Node
-	lxChildren(n, func(c *sitter.Node) {
-		if nodeKind(c) == "field_initializer_list" {
+	namedChildren(n, func(c *sitter.Node) {
+		if kindOf(c) == "field_initializer_list" {
 			inits, sigEnd = c, c
 		}
 	})
@@ -656,8 +656,8 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 }
 
 func (w *cppWalker) params(list *sitter.Node, scope string) {
-	lxChildren(list, func(p *sitter.Node) {
-		switch nodeKind(p) {
+	namedChildren(list, func(p *sitter.Node) {
+		switch kindOf(p) {
 		case "parameter_declaration", "optional_parameter_declaration":
 		default:
 			return
@@ -682,7 +682,7 @@ func (w *cppWalker) declaration(n *sitter.Node, caller string) {
 		w.typeSpec(t, caller, "", nil)
 	}
 	typ := w.typeName(t)
-	isField := nodeKind(n) == "field_declaration" && len(w.cls) > 0
+	isField := kindOf(n) == "field_declaration" && len(w.cls) > 0
 	eachField(n, "declarator", func(d *sitter.Node) {
 		if fd := cppFuncDeclarator(d); fd != nil {
 			if caller == "" && !isField && w.f.Language == "c" {
@@ -772,10 +772,10 @@ func (w *cppWalker) call(n *sitter.Node, caller string) {
 			w.registrar(name, args, caller)
 		}
 	}
-	lxChildren(args, func(a *sitter.Node) {
+	namedChildren(args, func(a *sitter.Node) {
 		ref := a
 		addr := false
-		if nodeKind(a) == "pointer_expression" && strings.HasPrefix(w.f.Text(a), "&") {
+		if kindOf(a) == "pointer_expression" && strings.HasPrefix(w.f.Text(a), "&") {
 			ref, addr = field(a, "argument"), true
 		}
 		switch kindOf(ref) {

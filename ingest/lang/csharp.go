@@ -86,7 +86,7 @@ func (w *csWalker) run(root *sitter.Node) {
 // walk visits n and, unless its handler took care of them, its
 // descendants.
 func (w *csWalker) walk(n *sitter.Node, caller string) {
-	if w.visit(n, nodeKind(n), caller) {
+	if w.visit(n, kindOf(n), caller) {
 		w.walkChildren(n, caller)
 	}
 }
@@ -151,8 +151,8 @@ func (w *csWalker) prefix() string {
 // is an interface member of an exported interface.
 func (w *csWalker) exported(n *sitter.Node) bool {
 	public, hasAccess := false, false
-	lxChildren(n, func(c *sitter.Node) {
-		if nodeKind(c) != "modifier" {
+	namedChildren(n, func(c *sitter.Node) {
+		if kindOf(c) != "modifier" {
 			return
 		}
 		switch w.f.Text(c) {
@@ -174,7 +174,7 @@ func (w *csWalker) exported(n *sitter.Node) bool {
 func (w *csWalker) using(n *sitter.Node) {
 	imp := Import{Line: lineOf(n), Alias: fieldText(w.f, n, "name")}
 	children(n, func(c *sitter.Node) {
-		switch nodeKind(c) {
+		switch kindOf(c) {
 		case "static":
 			imp.Kind = "static"
 		case "qualified_name", "identifier", "generic_name":
@@ -195,7 +195,7 @@ func (w *csWalker) typeDecl(n *sitter.Node) {
 		return
 	}
 	var kind schema.Kind
-	switch nodeKind(n) {
+	switch kindOf(n) {
 	case "class_declaration":
 		kind = schema.KindClass
 	case "struct_declaration":
@@ -216,15 +216,15 @@ func (w *csWalker) typeDecl(n *sitter.Node) {
 		Signature: signatureOf(w.f, n, sigEnd), DocComment: csDoc(w.f, n), IsExported: exported,
 	}, n)
 	t := csType{id: id, qname: qname, kind: kind, exported: exported, members: map[string]bool{}}
-	lxChildren(n, func(c *sitter.Node) {
-		switch nodeKind(c) {
+	namedChildren(n, func(c *sitter.Node) {
+		switch kindOf(c) {
 		case "base_list":
 			i := 0
-			lxChildren(c, func(b *sitter.Node) {
-				if isCommentKind(nodeKind(b)) {
+			namedChildren(c, func(b *sitter.Node) {
+				if isCommentKind(kindOf(b)) {
 					return
 				}
-				if nodeKind(b) == "primary_constructor_base_type" {
+				if kindOf(b) == "primary_constructor_base_type" {
 					b = field(b, "type")
 				}
 				if p := baseType(w.f.Text(b)); p != "" {
@@ -233,7 +233,7 @@ func (w *csWalker) typeDecl(n *sitter.Node) {
 				i++
 			})
 		case "parameter_list": // record primary constructor: its parameters are properties
-			lxChildren(c, func(p *sitter.Node) {
+			namedChildren(c, func(p *sitter.Node) {
 				if pn := fieldText(w.f, p, "name"); pn != "" {
 					t.members[pn] = true
 					if typ := csTypeName(w.f, field(p, "type")); typ != "" {
@@ -248,11 +248,11 @@ func (w *csWalker) typeDecl(n *sitter.Node) {
 	}
 	// Fields and properties are collected first so that method bodies
 	// above their declaration still know them.
-	lxChildren(body, func(c *sitter.Node) {
-		switch nodeKind(c) {
+	namedChildren(body, func(c *sitter.Node) {
+		switch kindOf(c) {
 		case "field_declaration", "event_field_declaration":
-			lxChildren(csVarDecl(c), func(d *sitter.Node) {
-				if nodeKind(d) == "variable_declarator" {
+			namedChildren(csVarDecl(c), func(d *sitter.Node) {
+				if kindOf(d) == "variable_declarator" {
 					t.members[fieldText(w.f, d, "name")] = true
 				}
 			})
@@ -269,8 +269,8 @@ func (w *csWalker) typeDecl(n *sitter.Node) {
 // declaration.
 func csVarDecl(n *sitter.Node) *sitter.Node {
 	var v *sitter.Node
-	lxChildren(n, func(c *sitter.Node) {
-		if nodeKind(c) == "variable_declaration" {
+	namedChildren(n, func(c *sitter.Node) {
+		if kindOf(c) == "variable_declaration" {
 			v = c
 		}
 	})
@@ -285,7 +285,7 @@ func csTypeName(f *File, t *sitter.Node) string {
 		return ""
 	case "nullable_type", "array_type", "pointer_type", "ref_type":
 		var inner *sitter.Node
-		lxChildren(t, func(c *sitter.Node) {
+		namedChildren(t, func(c *sitter.Node) {
 			if inner == nil {
 				inner = c
 			}
@@ -345,16 +345,16 @@ func (w *csWalker) method(n *sitter.Node) {
 	}
 	top := w.types[len(w.types)-1]
 	kind := schema.KindMethod
-	if nodeKind(n) != "method_declaration" {
+	if kindOf(n) != "method_declaration" {
 		kind = schema.KindConstructor
-		if nodeKind(n) == "destructor_declaration" {
+		if kindOf(n) == "destructor_declaration" {
 			name = "~" + name
 		}
 	}
 	body := field(n, "body")
 	sigEnd := body
-	lxChildren(n, func(c *sitter.Node) {
-		if nodeKind(c) == "constructor_initializer" {
+	namedChildren(n, func(c *sitter.Node) {
+		if kindOf(c) == "constructor_initializer" {
 			sigEnd = c
 		}
 	})
@@ -368,7 +368,7 @@ func (w *csWalker) method(n *sitter.Node) {
 	}
 	saved := w.locals
 	w.locals = map[string]bool{}
-	lxChildren(field(n, "parameters"), func(p *sitter.Node) {
+	namedChildren(field(n, "parameters"), func(p *sitter.Node) {
 		pn := fieldText(w.f, p, "name")
 		if pn == "" {
 			return
@@ -378,8 +378,8 @@ func (w *csWalker) method(n *sitter.Node) {
 			w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: id, Name: pn, Type: t, Kind: "param", Line: lineOf(p)})
 		}
 	})
-	lxChildren(n, func(c *sitter.Node) {
-		if nodeKind(c) == "constructor_initializer" {
+	namedChildren(n, func(c *sitter.Node) {
+		if kindOf(c) == "constructor_initializer" {
 			w.walk(c, id)
 		}
 	})
@@ -395,7 +395,7 @@ func (w *csWalker) member(n *sitter.Node, caller string) {
 	if len(w.types) > 0 {
 		scope = w.types[len(w.types)-1].id
 	}
-	if nodeKind(n) == "property_declaration" {
+	if kindOf(n) == "property_declaration" {
 		if t := csTypeName(w.f, field(n, "type")); t != "" && scope != "" {
 			w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: scope, Name: fieldText(w.f, n, "name"), Type: t, Kind: "field", Line: lineOf(n)})
 		}
@@ -404,8 +404,8 @@ func (w *csWalker) member(n *sitter.Node, caller string) {
 	}
 	v := csVarDecl(n)
 	typ := csTypeName(w.f, field(v, "type"))
-	lxChildren(v, func(d *sitter.Node) {
-		if nodeKind(d) != "variable_declarator" {
+	namedChildren(v, func(d *sitter.Node) {
+		if kindOf(d) != "variable_declarator" {
 			return
 		}
 		if typ != "" && scope != "" {
@@ -418,8 +418,8 @@ func (w *csWalker) member(n *sitter.Node, caller string) {
 func (w *csWalker) local(n *sitter.Node, caller string) {
 	v := csVarDecl(n)
 	typ := csTypeName(w.f, field(v, "type"))
-	lxChildren(v, func(d *sitter.Node) {
-		if nodeKind(d) != "variable_declarator" {
+	namedChildren(v, func(d *sitter.Node) {
+		if kindOf(d) != "variable_declarator" {
 			return
 		}
 		name := fieldText(w.f, d, "name")
@@ -428,8 +428,8 @@ func (w *csWalker) local(n *sitter.Node, caller string) {
 		}
 		t := typ
 		if t == "" { // var x = new T(...)
-			lxChildren(d, func(c *sitter.Node) {
-				if nodeKind(c) == "object_creation_expression" {
+			namedChildren(d, func(c *sitter.Node) {
+				if kindOf(c) == "object_creation_expression" {
 					t = csTypeName(w.f, field(c, "type"))
 				}
 			})
@@ -457,8 +457,8 @@ func (w *csWalker) invocation(n *sitter.Node, caller string) {
 			recv = csTrimRecv(collapseSpace(w.f.Src[fn.StartByte():nameNode.StartByte()], signatureCap))
 		}
 	case "conditional_access_expression":
-		lxChildren(fn, func(c *sitter.Node) {
-			if nodeKind(c) == "member_binding_expression" {
+		namedChildren(fn, func(c *sitter.Node) {
+			if kindOf(c) == "member_binding_expression" {
 				nameNode = field(c, "name")
 			}
 		})
@@ -467,8 +467,8 @@ func (w *csWalker) invocation(n *sitter.Node, caller string) {
 	name := w.f.Text(nameNode)
 	if kindOf(nameNode) == "generic_name" {
 		name = ""
-		lxChildren(nameNode, func(c *sitter.Node) {
-			if name == "" && nodeKind(c) == "identifier" {
+		namedChildren(nameNode, func(c *sitter.Node) {
+			if name == "" && kindOf(c) == "identifier" {
 				name = w.f.Text(c)
 			}
 		})
@@ -490,9 +490,9 @@ func csTrimRecv(s string) string {
 
 // references records method groups passed as arguments.
 func (w *csWalker) references(args *sitter.Node, caller string) {
-	lxChildren(args, func(a *sitter.Node) {
+	namedChildren(args, func(a *sitter.Node) {
 		var id *sitter.Node
-		lxChildren(a, func(c *sitter.Node) {
+		namedChildren(a, func(c *sitter.Node) {
 			if id == nil {
 				id = c
 			}
@@ -515,7 +515,7 @@ func (w *csWalker) references(args *sitter.Node, caller string) {
 
 func (w *csWalker) creation(n *sitter.Node, caller string) {
 	t := field(n, "type")
-	if nodeKind(n) == "implicit_object_creation_expression" {
+	if kindOf(n) == "implicit_object_creation_expression" {
 		// new() takes the type of the variable it initializes.
 		if d := n.Parent(); kindOf(d) == "variable_declarator" {
 			t = field(d.Parent(), "type")
@@ -530,8 +530,8 @@ func (w *csWalker) creation(n *sitter.Node, caller string) {
 		recv, name = name[:i], name[i+1:]
 	}
 	var args *sitter.Node
-	lxChildren(n, func(c *sitter.Node) {
-		if nodeKind(c) == "argument_list" {
+	namedChildren(n, func(c *sitter.Node) {
+		if kindOf(c) == "argument_list" {
 			args = c
 		}
 	})

@@ -244,11 +244,11 @@ func (w *namedWalk) find(n *C.gnNode) int {
 // kindTables caches each grammar's kind names by symbol id.
 var kindTables sync.Map // unsafe.Pointer (TSLanguage) → []string
 
-// nodeKind is n.Kind() ("" for nil) without its string copy: the name
+// kindOf is n.Kind() ("" for nil) without its string copy: the name
 // from the language's table (kindNames) by the node's kind id. Kind's
 // copies were a tenth of the bytes the C extraction allocated (the
 // kernel's fs/: 96 of 907 MB), each a cost to the garbage collector.
-func nodeKind(n *sitter.Node) string {
+func kindOf(n *sitter.Node) string {
 	if n == nil {
 		return ""
 	}

@@ -309,12 +309,14 @@ func (x *goExtractor) off(p token.Pos) int {
 	return x.tf.Offset(p) + x.delta
 }
 
-// line is the 1-based line of p (0 when p is not in the source).
+// line is the 1-based line of p in the file as it is (0 when p is not in
+// the source): //line directives, which go/token would apply, are not
+// read.
 func (x *goExtractor) line(p token.Pos) int {
 	if x.off(p) < 0 {
 		return 0
 	}
-	return x.lineOf(p)
+	return x.tf.PositionFor(p, false).Line + x.lineDelta
 }
 
 // name is id's name as the source spells it: where the source is not
@@ -334,10 +336,6 @@ func (x *goExtractor) name(id *ast.Ident) string {
 	name := strings.ReplaceAll(string(x.f.Src[i:i+len(id.Name)]), "\x00", "\uFFFD")
 	return strings.ToValidUTF8(name, "\uFFFD")
 }
-
-// lineOf is the 1-based line of p in the file as it is: //line
-// directives, which go/token would apply, are not read.
-func (x *goExtractor) lineOf(p token.Pos) int { return x.tf.PositionFor(p, false).Line + x.lineDelta }
 
 // src is the source from p to q, nil when either is not in it.
 func (x *goExtractor) src(p, q token.Pos) []byte {
@@ -377,7 +375,7 @@ func (x *goExtractor) docComment(pos token.Pos) string {
 		return ""
 	}
 	i := sort.Search(len(x.comments), func(i int) bool { return x.off(x.comments[i].End()) > start }) - 1
-	nextRow, nextStart := x.lineOf(pos), start
+	nextRow, nextStart := x.line(pos), start
 	var block []*ast.Comment
 	for ; i >= 0; i-- {
 		c := x.comments[i]
@@ -385,7 +383,7 @@ func (x *goExtractor) docComment(pos token.Pos) string {
 		if cs < 0 || ce < 0 || ce > nextStart || len(bytes.TrimSpace(x.f.Src[ce:nextStart])) > 0 {
 			break
 		}
-		if x.lineOf(c.End()) != nextRow-1 {
+		if x.line(c.End()) != nextRow-1 {
 			break
 		}
 		// A comment that trails code on its own line belongs to that code.
@@ -400,7 +398,7 @@ func (x *goExtractor) docComment(pos token.Pos) string {
 			}
 		}
 		block = append(block, c)
-		nextRow, nextStart = x.lineOf(c.Pos()), cs
+		nextRow, nextStart = x.line(c.Pos()), cs
 	}
 	// The source's bytes, not the comments' Text: the parse may be of a
 	// copy (goParsable).
@@ -422,7 +420,7 @@ func (x *goExtractor) addSymbol(s schema.Symbol, start, end token.Pos) string {
 	if i < 0 || j < i {
 		return x.f.addSymbolBytes(s, 0, 0, 0)
 	}
-	return x.f.addSymbolBytes(s, uint(i), uint(j), x.lineOf(start))
+	return x.f.addSymbolBytes(s, uint(i), uint(j), x.line(start))
 }
 
 func (x *goExtractor) imports(d *ast.GenDecl) {

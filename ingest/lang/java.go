@@ -57,10 +57,10 @@ func extractJava(f *File, root *sitter.Node) {
 // members handles the declarations of a program or a type body.
 func (x *javaExtractor) members(n *sitter.Node, c javaCtx) {
 	namedChildren(n, func(m *sitter.Node) {
-		switch nodeKind(m) {
+		switch kindOf(m) {
 		case "package_declaration":
 			namedChildren(m, func(e *sitter.Node) {
-				if k := nodeKind(e); k == "scoped_identifier" || k == "identifier" {
+				if k := kindOf(e); k == "scoped_identifier" || k == "identifier" {
 					x.f.Facts.Package = x.f.Text(e)
 				}
 			})
@@ -87,7 +87,7 @@ func (x *javaExtractor) importDecl(n *sitter.Node) {
 	imp := Import{Line: lineOf(n)}
 	static := false
 	children(n, func(e *sitter.Node) {
-		switch nodeKind(e) {
+		switch kindOf(e) {
 		case "static":
 			static = true
 		case "scoped_identifier", "identifier":
@@ -108,7 +108,7 @@ func (x *javaExtractor) importDecl(n *sitter.Node) {
 func javaModifiers(f *File, n *sitter.Node) string {
 	var mods string
 	namedChildren(n, func(e *sitter.Node) {
-		if nodeKind(e) == "modifiers" {
+		if kindOf(e) == "modifiers" {
 			mods = f.Text(e)
 		}
 	})
@@ -129,7 +129,7 @@ func javaHasModifier(mods, kw string) bool {
 func (x *javaExtractor) typeDecl(n *sitter.Node, c javaCtx) {
 	name := fieldText(x.f, n, "name")
 	var kind schema.Kind
-	switch nodeKind(n) {
+	switch kindOf(n) {
 	case "class_declaration":
 		kind = schema.KindClass
 	case "interface_declaration", "annotation_type_declaration":
@@ -154,10 +154,10 @@ func (x *javaExtractor) typeDecl(n *sitter.Node, c javaCtx) {
 		x.heritage(id, sc.NamedChild(0), "extends")
 	}
 	namedChildren(n, func(h *sitter.Node) {
-		switch nodeKind(h) {
+		switch kindOf(h) {
 		case "super_interfaces", "extends_interfaces":
 			rel := "implements"
-			if nodeKind(h) == "extends_interfaces" {
+			if kindOf(h) == "extends_interfaces" {
 				rel = "extends"
 			}
 			namedChildren(h, func(tl *sitter.Node) {
@@ -167,7 +167,7 @@ func (x *javaExtractor) typeDecl(n *sitter.Node, c javaCtx) {
 	})
 	// record components are fields
 	namedChildren(field(n, "parameters"), func(p *sitter.Node) {
-		if nodeKind(p) == "formal_parameter" {
+		if kindOf(p) == "formal_parameter" {
 			nm := field(p, "name")
 			x.typeFact(id, x.f.Text(nm), baseType(fieldText(x.f, p, "type")), "field", nm)
 		}
@@ -190,7 +190,7 @@ func (x *javaExtractor) typeFact(scope, name, typ, kind string, at *sitter.Node)
 func (x *javaExtractor) method(n *sitter.Node, c javaCtx) {
 	name := fieldText(x.f, n, "name")
 	kind := schema.KindMethod
-	if nodeKind(n) != "method_declaration" {
+	if kindOf(n) != "method_declaration" {
 		kind = schema.KindConstructor
 	}
 	body := field(n, "body")
@@ -214,14 +214,14 @@ func (x *javaExtractor) method(n *sitter.Node, c javaCtx) {
 
 func (x *javaExtractor) params(scope string, ps *sitter.Node) {
 	namedChildren(ps, func(p *sitter.Node) {
-		switch nodeKind(p) {
+		switch kindOf(p) {
 		case "formal_parameter":
 			nm := field(p, "name")
 			x.typeFact(scope, x.f.Text(nm), baseType(fieldText(x.f, p, "type")), "param", nm)
 		case "spread_parameter":
 			var typ string
 			namedChildren(p, func(e *sitter.Node) {
-				switch nodeKind(e) {
+				switch kindOf(e) {
 				case "variable_declarator":
 					nm := field(e, "name")
 					x.typeFact(scope, x.f.Text(nm), typ, "param", nm)
@@ -253,7 +253,7 @@ func (x *javaExtractor) body(n *sitter.Node, scope string) {
 	if n == nil {
 		return
 	}
-	if nodeKind(n) == "method_invocation" || nodeKind(n) == "object_creation_expression" || nodeKind(n) == "method_reference" {
+	if kindOf(n) == "method_invocation" || kindOf(n) == "object_creation_expression" || kindOf(n) == "method_reference" {
 		x.expr(n, scope)
 	}
 	x.f.walkNamedKind(n, func(e *sitter.Node, kind string) bool {
@@ -264,7 +264,7 @@ func (x *javaExtractor) body(n *sitter.Node, scope string) {
 			x.local(e, scope)
 		case "formal_parameter", "spread_parameter", "catch_formal_parameter":
 			// lambda / catch / anonymous-class method parameters
-			if p := e.Parent(); p != nil && nodeKind(p) == "formal_parameters" {
+			if p := e.Parent(); p != nil && kindOf(p) == "formal_parameters" {
 				x.params(scope, p)
 				return false
 			}
@@ -283,7 +283,7 @@ func javaArgs(args *sitter.Node) int {
 	}
 	n := 0
 	namedChildren(args, func(a *sitter.Node) {
-		if !isCommentKind(nodeKind(a)) {
+		if !isCommentKind(kindOf(a)) {
 			n++
 		}
 	})
@@ -291,14 +291,14 @@ func javaArgs(args *sitter.Node) int {
 }
 
 func (x *javaExtractor) expr(e *sitter.Node, scope string) {
-	switch nodeKind(e) {
+	switch kindOf(e) {
 	case "method_invocation":
 		recv := ""
 		if o := field(e, "object"); o != nil {
 			recv = exprText(x.f, o)
 		} else {
 			children(e, func(s *sitter.Node) {
-				if nodeKind(s) == "super" {
+				if kindOf(s) == "super" {
 					recv = "super"
 				}
 			})

@@ -80,7 +80,7 @@ func (x *esExtractor) visit(n *sitter.Node, c esCtx) {
 // exported says it is the declaration of an export statement, whose node
 // (for doc comments) is outer.
 func (x *esExtractor) node(n *sitter.Node, c esCtx, exported bool, outer *sitter.Node) {
-	if x.handle(n, nodeKind(n), c, exported, outer) {
+	if x.handle(n, kindOf(n), c, exported, outer) {
 		x.visit(n, c)
 	}
 }
@@ -117,7 +117,7 @@ func (x *esExtractor) handle(n *sitter.Node, kind string, c esCtx, exported bool
 		x.visit(field(n, "body"), inner)
 	case "expression_statement":
 		e := n.NamedChild(0)
-		return e == nil || nodeKind(e) != "assignment_expression" || !x.assignFunction(e, n, c)
+		return e == nil || kindOf(e) != "assignment_expression" || !x.assignFunction(e, n, c)
 	case "call_expression":
 		x.call(n, c)
 		return true
@@ -164,7 +164,7 @@ func (x *esExtractor) export(n *sitter.Node, c esCtx) {
 	if src := field(n, "source"); src != nil {
 		imp := Import{Spec: unquote(x.f.Text(src)), Kind: "reexport", Line: lineOf(n)}
 		namedChildren(n, func(e *sitter.Node) {
-			switch nodeKind(e) {
+			switch kindOf(e) {
 			case "export_clause":
 				imp.Names = append(imp.Names, x.specifiers(e, "export_specifier")...)
 			case "namespace_export":
@@ -186,7 +186,7 @@ func (x *esExtractor) export(n *sitter.Node, c esCtx) {
 		return
 	}
 	if v := field(n, "value"); v != nil { // export default <expression>
-		switch nodeKind(v) {
+		switch kindOf(v) {
 		case "function_expression", "arrow_function", "generator_function":
 			name := fieldText(x.f, v, "name")
 			if name == "" {
@@ -206,10 +206,10 @@ func (x *esExtractor) export(n *sitter.Node, c esCtx) {
 		return
 	}
 	namedChildren(n, func(e *sitter.Node) {
-		switch nodeKind(e) {
+		switch kindOf(e) {
 		case "export_clause":
 			namedChildren(e, func(s *sitter.Node) {
-				if nodeKind(s) == "export_specifier" {
+				if kindOf(s) == "export_specifier" {
 					x.exported[fieldText(x.f, s, "name")] = true
 				}
 			})
@@ -226,7 +226,7 @@ func (x *esExtractor) export(n *sitter.Node, c esCtx) {
 func (x *esExtractor) specifiers(list *sitter.Node, kind string) []string {
 	var out []string
 	namedChildren(list, func(s *sitter.Node) {
-		if nodeKind(s) != kind {
+		if kindOf(s) != kind {
 			return
 		}
 		name := fieldText(x.f, s, "name")
@@ -241,10 +241,10 @@ func (x *esExtractor) specifiers(list *sitter.Node, kind string) []string {
 func (x *esExtractor) importStmt(n *sitter.Node) {
 	imp := Import{Spec: unquote(fieldText(x.f, n, "source")), Line: lineOf(n)}
 	namedChildren(n, func(cl *sitter.Node) {
-		switch nodeKind(cl) {
+		switch kindOf(cl) {
 		case "import_clause":
 			namedChildren(cl, func(e *sitter.Node) {
-				switch nodeKind(e) {
+				switch kindOf(e) {
 				case "identifier":
 					imp.Names = append(imp.Names, "default as "+x.f.Text(e))
 				case "named_imports":
@@ -355,7 +355,7 @@ func (x *esExtractor) functionBody(fn *sitter.Node, id string, inner esCtx) {
 	}
 	x.typeFact(id, "return", x.annotation(field(fn, "return_type")), "return", fn)
 	body := field(fn, "body")
-	if body != nil && nodeKind(body) != "statement_block" { // expression-bodied arrow
+	if body != nil && kindOf(body) != "statement_block" { // expression-bodied arrow
 		x.ref(body, inner)
 		x.node(body, inner, false, nil)
 	} else {
@@ -370,7 +370,7 @@ func (x *esExtractor) functionBody(fn *sitter.Node, id string, inner esCtx) {
 func (x *esExtractor) params(ps *sitter.Node, c esCtx, classID string) {
 	namedChildren(ps, func(p *sitter.Node) {
 		var pat, typ *sitter.Node
-		switch nodeKind(p) {
+		switch kindOf(p) {
 		case "identifier":
 			pat = p
 		case "required_parameter", "optional_parameter":
@@ -395,12 +395,12 @@ func (x *esExtractor) params(ps *sitter.Node, c esCtx, classID string) {
 		if classID != "" {
 			property := false
 			namedChildren(p, func(m *sitter.Node) {
-				if nodeKind(m) == "accessibility_modifier" || nodeKind(m) == "override_modifier" {
+				if kindOf(m) == "accessibility_modifier" || kindOf(m) == "override_modifier" {
 					property = true
 				}
 			})
 			children(p, func(m *sitter.Node) {
-				if nodeKind(m) == "readonly" {
+				if kindOf(m) == "readonly" {
 					property = true
 				}
 			})
@@ -416,7 +416,7 @@ func (x *esExtractor) declare(p *sitter.Node, c esCtx) {
 	if p == nil {
 		return
 	}
-	switch nodeKind(p) {
+	switch kindOf(p) {
 	case "identifier", "shorthand_property_identifier_pattern":
 		x.locals[x.f.Text(p)] = true
 		return
@@ -435,11 +435,11 @@ func (x *esExtractor) class(n, outer *sitter.Node, name string, exported bool, c
 		IsExported:    exported,
 	}, n)
 	namedChildren(n, func(h *sitter.Node) {
-		if nodeKind(h) != "class_heritage" {
+		if kindOf(h) != "class_heritage" {
 			return
 		}
 		namedChildren(h, func(cl *sitter.Node) {
-			switch nodeKind(cl) {
+			switch kindOf(cl) {
 			case "extends_clause": // TS
 				if v := field(cl, "value"); v != nil {
 					x.heritage(id, v, "extends")
@@ -460,7 +460,7 @@ func (x *esExtractor) class(n, outer *sitter.Node, name string, exported bool, c
 }
 
 func (x *esExtractor) heritage(id string, t *sitter.Node, kind string) {
-	if nodeKind(t) == "comment" {
+	if kindOf(t) == "comment" {
 		return
 	}
 	x.f.Facts.Heritage = append(x.f.Facts.Heritage, Heritage{ChildID: id, Parent: baseType(x.f.Text(t)), Kind: kind, Line: lineOf(t)})
@@ -471,7 +471,7 @@ func (x *esExtractor) decorator(d *sitter.Node, c esCtx) {
 		return
 	}
 	e := d.NamedChild(0)
-	switch nodeKind(e) {
+	switch kindOf(e) {
 	case "identifier", "member_expression":
 		name, recv := x.callee(e)
 		x.f.Facts.Calls = append(x.f.Facts.Calls, CallSite{CallerID: c.scope, Name: name, Receiver: recv, Kind: "call", Args: 1, Line: lineOf(d)})
@@ -482,7 +482,7 @@ func (x *esExtractor) decorator(d *sitter.Node, c esCtx) {
 
 // member handles one member of a class body (c.classID is the class).
 func (x *esExtractor) member(m *sitter.Node, c esCtx) {
-	switch nodeKind(m) {
+	switch kindOf(m) {
 	case "method_definition", "abstract_method_signature":
 		name := fieldText(x.f, m, "name")
 		kind := schema.KindMethod
@@ -556,10 +556,10 @@ func (x *esExtractor) member(m *sitter.Node, c esCtx) {
 func esMemberPublic(f *File, m *sitter.Node) bool {
 	pub := true
 	namedChildren(m, func(e *sitter.Node) {
-		if nodeKind(e) == "accessibility_modifier" && f.Text(e) != "public" {
+		if kindOf(e) == "accessibility_modifier" && f.Text(e) != "public" {
 			pub = false
 		}
-		if nodeKind(e) == "private_property_identifier" {
+		if kindOf(e) == "private_property_identifier" {
 			pub = false
 		}
 	})
@@ -570,7 +570,7 @@ func esMemberPublic(f *File, m *sitter.Node) bool {
 // a constructor or method body as fields of the class.
 func (x *esExtractor) thisFields(body *sitter.Node, classID string) {
 	walkNamed(body, func(n *sitter.Node) bool {
-		switch nodeKind(n) {
+		switch kindOf(n) {
 		case "function_expression", "function_declaration", "class", "class_declaration":
 			return false // `this` is another object there
 		case "assignment_expression":
@@ -611,7 +611,7 @@ func (x *esExtractor) exprType(e *sitter.Node) string {
 func (x *esExtractor) varDecl(n, outer *sitter.Node, exported bool, c esCtx) {
 	single := n.NamedChildCount() == 1
 	namedChildren(n, func(d *sitter.Node) {
-		if nodeKind(d) != "variable_declarator" {
+		if kindOf(d) != "variable_declarator" {
 			return
 		}
 		nameNode, v := field(d, "name"), field(d, "value")
@@ -677,7 +677,7 @@ func (x *esExtractor) wrappedFunction(call, outer *sitter.Node, name string, dec
 	args := field(call, "arguments")
 	var fn *sitter.Node
 	namedChildren(args, func(a *sitter.Node) {
-		switch nodeKind(a) {
+		switch kindOf(a) {
 		case "arrow_function", "function_expression", "generator_function":
 			if fn == nil {
 				fn = a
@@ -706,7 +706,7 @@ func (x *esExtractor) wrappedFunction(call, outer *sitter.Node, name string, dec
 func (x *esExtractor) objectFunctions(obj *sitter.Node, qual string, exported bool, c esCtx) bool {
 	found := false
 	namedChildren(obj, func(m *sitter.Node) {
-		switch nodeKind(m) {
+		switch kindOf(m) {
 		case "method_definition":
 			found = true
 			name := fieldText(x.f, m, "name")
@@ -742,7 +742,7 @@ func (x *esExtractor) requireImport(v *sitter.Node, alias string, pattern *sitte
 	imp := Import{Spec: unquote(x.f.Text(args.NamedChild(0))), Alias: alias, Kind: "require", Line: lineOf(v)}
 	if kindOf(pattern) == "object_pattern" {
 		namedChildren(pattern, func(p *sitter.Node) {
-			switch nodeKind(p) {
+			switch kindOf(p) {
 			case "shorthand_property_identifier_pattern":
 				imp.Names = append(imp.Names, x.f.Text(p))
 			case "pair_pattern":
@@ -832,7 +832,7 @@ func (x *esExtractor) call(n *sitter.Node, c esCtx) {
 	if kindOf(args) == "arguments" {
 		nargs = 0
 		namedChildren(args, func(a *sitter.Node) {
-			if nodeKind(a) == "comment" {
+			if kindOf(a) == "comment" {
 				return
 			}
 			nargs++
@@ -871,7 +871,7 @@ func (x *esExtractor) newExpr(n *sitter.Node, c esCtx) {
 	if args := field(n, "arguments"); args != nil {
 		nargs = 0
 		namedChildren(args, func(a *sitter.Node) {
-			if nodeKind(a) != "comment" {
+			if kindOf(a) != "comment" {
 				nargs++
 				x.ref(a, c)
 			}

@@ -306,7 +306,7 @@ func CapContent(b []byte) string {
 // (Go's body walk) asks isReturnedFunc once per function instead.
 func inReturnedFunc(n *sitter.Node, funcKinds, scopeKinds map[string]bool) bool {
 	for n = n.Parent(); n != nil; n = n.Parent() {
-		k := nodeKind(n)
+		k := kindOf(n)
 		if scopeKinds[k] {
 			return false
 		}
@@ -322,16 +322,16 @@ func inReturnedFunc(n *sitter.Node, funcKinds, scopeKinds map[string]bool) bool 
 // several, or in parentheses), or the body of an arrow function.
 func isReturnedFunc(n *sitter.Node, funcKinds map[string]bool) bool {
 	p := n.Parent()
-	for p != nil && (nodeKind(p) == "expression_list" || nodeKind(p) == "parenthesized_expression") {
+	for p != nil && (kindOf(p) == "expression_list" || kindOf(p) == "parenthesized_expression") {
 		p = p.Parent()
 	}
 	if p == nil {
 		return false
 	}
-	if nodeKind(p) == "return_statement" {
+	if kindOf(p) == "return_statement" {
 		return true
 	}
-	if funcKinds[nodeKind(p)] { // an arrow whose body is this function
+	if funcKinds[kindOf(p)] { // an arrow whose body is this function
 		if b := p.ChildByFieldName("body"); b != nil && b.Id() == n.Id() {
 			return true
 		}

@@ -54,11 +54,6 @@ func fieldText(f *File, n *sitter.Node, name string) string {
 	return f.Text(field(n, name))
 }
 
-// kindOf is n.Kind(), "" for nil (nodeKind).
-func kindOf(n *sitter.Node) string {
-	return nodeKind(n)
-}
-
 // lineOf is the 1-based line n starts on, 0 for nil.
 func lineOf(n *sitter.Node) int {
 	if n == nil {
@@ -164,7 +159,7 @@ func docComment(f *File, decl *sitter.Node) string {
 	var block []*sitter.Node
 	nextRow := decl.StartPosition().Row
 	for p := decl.PrevSibling(); p != nil; p = p.PrevSibling() {
-		if !isCommentKind(nodeKind(p)) {
+		if !isCommentKind(kindOf(p)) {
 			break
 		}
 		end := p.EndPosition().Row
@@ -172,7 +167,7 @@ func docComment(f *File, decl *sitter.Node) string {
 			break
 		}
 		// A comment that trails code on its own line belongs to that code.
-		if prev := p.PrevSibling(); prev != nil && !isCommentKind(nodeKind(prev)) && prev.EndPosition().Row == p.StartPosition().Row {
+		if prev := p.PrevSibling(); prev != nil && !isCommentKind(kindOf(prev)) && prev.EndPosition().Row == p.StartPosition().Row {
 			break
 		}
 		block = append(block, p)

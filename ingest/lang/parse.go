@@ -90,7 +90,9 @@ func (p *Parser) Parse(ctx context.Context, path string, l *Language, src []byte
 		return empty, schema.ParseError, fmt.Errorf("parse %s: %w: %w", path, ErrParseAborted, err)
 	}
 	if l.Source != nil {
-		return parseSource(path, l, src)
+		// A parser of Go's own (go/parser) runs in time linear in the
+		// file, tens of MB/s: no timeout of its own.
+		return extract(path, l, src, schema.ParseOK, l.Source)
 	}
 	sp, err := p.parserFor(l)
 	if err != nil {
@@ -142,32 +144,21 @@ func (p *Parser) Parse(ctx context.Context, path string, l *Language, src []byte
 		status = schema.ParsePartial
 	}
 
-	defer func() {
-		if r := recover(); r != nil {
-			facts, status = empty, schema.ParseError
-			err = fmt.Errorf("extract %s (%s): panic: %v\n%s", path, l.Name, r, debug.Stack())
-		}
-	}()
-	f := NewFile(path, l.Name, src)
-	l.Extract(f, root)
-	f.Facts.clip()
-	return f.Facts, status, nil
+	return extract(path, l, src, status, func(f *File) bool { l.Extract(f, root); return false })
 }
 
-// parseSource is Parse for a language with a parser of its own
-// (Language.Source). Such a parser runs in Go, in time linear in the
-// file (go/parser: tens of MB/s), so it has no timeout of its own; a
-// panic is the file's ParseError, as an extractor's is.
-func parseSource(path string, l *Language, src []byte) (facts Facts, status schema.ParseStatus, err error) {
+// extract runs an extractor, run, on a File of src and returns its
+// facts with status, ParsePartial when run reports the source partial.
+// A panic in run is the file's ParseError, with empty facts.
+func extract(path string, l *Language, src []byte, status schema.ParseStatus, run func(f *File) (partial bool)) (facts Facts, st schema.ParseStatus, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			facts, status = Facts{Path: path, Language: l.Name}, schema.ParseError
+			facts, st = Facts{Path: path, Language: l.Name}, schema.ParseError
 			err = fmt.Errorf("extract %s (%s): panic: %v\n%s", path, l.Name, r, debug.Stack())
 		}
 	}()
 	f := NewFile(path, l.Name, src)
-	status = schema.ParseOK
-	if l.Source(f) {
+	if run(f) {
 		status = schema.ParsePartial
 	}
 	f.Facts.clip()

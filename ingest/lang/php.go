@@ -63,7 +63,7 @@ type phpWalker struct {
 // walk visits n and, unless its handler took care of them, its
 // descendants.
 func (w *phpWalker) walk(n *sitter.Node, caller string) {
-	if w.visit(n, nodeKind(n), caller) {
+	if w.visit(n, kindOf(n), caller) {
 		w.walkChildren(n, caller)
 	}
 }
@@ -105,8 +105,8 @@ func (w *phpWalker) visit(n *sitter.Node, kind, caller string) bool {
 	case "use_declaration": // trait use inside a class body
 		if len(w.cls) > 0 {
 			top := w.cls[len(w.cls)-1]
-			lxChildren(n, func(c *sitter.Node) {
-				if k := nodeKind(c); k == "name" || k == "qualified_name" {
+			namedChildren(n, func(c *sitter.Node) {
+				if k := kindOf(c); k == "name" || k == "qualified_name" {
 					w.f.Facts.Heritage = append(w.f.Facts.Heritage, Heritage{ChildID: top.id, Parent: strings.TrimPrefix(w.f.Text(c), `\`), Kind: "include", Line: lineOf(c)})
 				}
 			})
@@ -127,8 +127,8 @@ func (w *phpWalker) use(n *sitter.Node) {
 	// for groups and on the clause otherwise.
 	kind := fieldText(w.f, n, "type")
 	prefix := ""
-	lxChildren(n, func(c *sitter.Node) {
-		if nodeKind(c) == "namespace_name" {
+	namedChildren(n, func(c *sitter.Node) {
+		if kindOf(c) == "namespace_name" {
 			prefix = w.f.Text(c)
 		}
 	})
@@ -138,8 +138,8 @@ func (w *phpWalker) use(n *sitter.Node) {
 			kind = k
 		}
 		var fqn string
-		lxChildren(clause, func(c *sitter.Node) {
-			if k := nodeKind(c); (k == "qualified_name" || k == "name" || k == "namespace_name") && fqn == "" {
+		namedChildren(clause, func(c *sitter.Node) {
+			if k := kindOf(c); (k == "qualified_name" || k == "name" || k == "namespace_name") && fqn == "" {
 				fqn = w.f.Text(c)
 			}
 		})
@@ -156,13 +156,13 @@ func (w *phpWalker) use(n *sitter.Node) {
 		}
 		w.f.Facts.Imports = append(w.f.Facts.Imports, Import{Spec: fqn, Names: []string{last}, Alias: fieldText(w.f, clause, "alias"), Kind: kind, Line: lineOf(clause)})
 	}
-	lxChildren(n, func(c *sitter.Node) {
-		switch nodeKind(c) {
+	namedChildren(n, func(c *sitter.Node) {
+		switch kindOf(c) {
 		case "namespace_use_clause":
 			add(c)
 		case "namespace_use_group":
-			lxChildren(c, func(g *sitter.Node) {
-				if nodeKind(g) == "namespace_use_clause" {
+			namedChildren(c, func(g *sitter.Node) {
+				if kindOf(g) == "namespace_use_clause" {
 					add(g)
 				}
 			})
@@ -172,7 +172,7 @@ func (w *phpWalker) use(n *sitter.Node) {
 
 func (w *phpWalker) require(n *sitter.Node) {
 	var arg *sitter.Node
-	lxChildren(n, func(c *sitter.Node) {
+	namedChildren(n, func(c *sitter.Node) {
 		if arg == nil {
 			arg = c
 		}
@@ -206,8 +206,8 @@ func phpStringLit(f *File, n *sitter.Node) string {
 	}
 	var b strings.Builder
 	ok := true
-	lxChildren(n, func(c *sitter.Node) {
-		if nodeKind(c) == "string_content" || nodeKind(c) == "string_value" {
+	namedChildren(n, func(c *sitter.Node) {
+		if kindOf(c) == "string_content" || kindOf(c) == "string_value" {
 			b.WriteString(f.Text(c))
 		} else {
 			ok = false
@@ -225,7 +225,7 @@ func (w *phpWalker) classLike(n *sitter.Node) {
 		return
 	}
 	var kind schema.Kind
-	switch nodeKind(n) {
+	switch kindOf(n) {
 	case "class_declaration":
 		kind = schema.KindClass
 	case "interface_declaration":
@@ -240,9 +240,9 @@ func (w *phpWalker) classLike(n *sitter.Node) {
 		Name: name, QualifiedName: name, Kind: kind,
 		Signature: signatureOf(w.f, n, body), DocComment: phpDoc(w.f, n), IsExported: true,
 	}, n)
-	lxChildren(n, func(c *sitter.Node) {
+	namedChildren(n, func(c *sitter.Node) {
 		hk := ""
-		switch nodeKind(c) {
+		switch kindOf(c) {
 		case "base_clause":
 			hk = "extends"
 		case "class_interface_clause":
@@ -250,8 +250,8 @@ func (w *phpWalker) classLike(n *sitter.Node) {
 		default:
 			return
 		}
-		lxChildren(c, func(p *sitter.Node) {
-			if k := nodeKind(p); k == "name" || k == "qualified_name" {
+		namedChildren(c, func(p *sitter.Node) {
+			if k := kindOf(p); k == "name" || k == "qualified_name" {
 				w.f.Facts.Heritage = append(w.f.Facts.Heritage, Heritage{ChildID: id, Parent: strings.TrimPrefix(w.f.Text(p), `\`), Kind: hk, Line: lineOf(p)})
 			}
 		})
@@ -269,7 +269,7 @@ func phpTypeName(f *File, t *sitter.Node) string {
 		return strings.TrimPrefix(f.Text(t), `\`)
 	case "optional_type":
 		var inner *sitter.Node
-		lxChildren(t, func(c *sitter.Node) { inner = c })
+		namedChildren(t, func(c *sitter.Node) { inner = c })
 		return phpTypeName(f, inner)
 	}
 	return ""
@@ -279,8 +279,8 @@ func phpTypeName(f *File, t *sitter.Node) string {
 // visibility modifier.
 func phpVisible(f *File, n *sitter.Node) bool {
 	public := true
-	lxChildren(n, func(c *sitter.Node) {
-		if nodeKind(c) == "visibility_modifier" {
+	namedChildren(n, func(c *sitter.Node) {
+		if kindOf(c) == "visibility_modifier" {
 			if v := f.Text(c); v == "private" || v == "protected" {
 				public = false
 			}
@@ -297,7 +297,7 @@ func (w *phpWalker) function(n *sitter.Node) {
 	body := field(n, "body")
 	sym := schema.Symbol{Name: name, Signature: signatureOf(w.f, n, body), DocComment: phpDoc(w.f, n), IsExported: true}
 	var cls *phpClass
-	if nodeKind(n) == "method_declaration" && len(w.cls) > 0 {
+	if kindOf(n) == "method_declaration" && len(w.cls) > 0 {
 		cls = &w.cls[len(w.cls)-1]
 		sym.Kind = schema.KindMethod
 		if strings.EqualFold(name, "__construct") {
@@ -314,14 +314,14 @@ func (w *phpWalker) function(n *sitter.Node) {
 	if rt := phpTypeName(w.f, field(n, "return_type")); rt != "" {
 		w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: id, Name: "return", Type: rt, Kind: "return", Line: lineOf(n)})
 	}
-	lxChildren(field(n, "parameters"), func(p *sitter.Node) {
+	namedChildren(field(n, "parameters"), func(p *sitter.Node) {
 		pn := strings.TrimPrefix(fieldText(w.f, p, "name"), "$")
 		t := phpTypeName(w.f, field(p, "type"))
 		if pn == "" || t == "" {
 			return
 		}
 		w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: id, Name: "$" + pn, Type: t, Kind: "param", Line: lineOf(p)})
-		if nodeKind(p) == "property_promotion_parameter" && cls != nil {
+		if kindOf(p) == "property_promotion_parameter" && cls != nil {
 			w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: cls.id, Name: pn, Type: t, Kind: "field", Line: lineOf(p)})
 		}
 	})
@@ -333,8 +333,8 @@ func (w *phpWalker) property(n *sitter.Node) {
 		return
 	}
 	t := phpTypeName(w.f, field(n, "type"))
-	lxChildren(n, func(c *sitter.Node) {
-		if nodeKind(c) != "property_element" {
+	namedChildren(n, func(c *sitter.Node) {
+		if kindOf(c) != "property_element" {
 			return
 		}
 		name := strings.TrimPrefix(fieldText(w.f, c, "name"), "$")
@@ -359,8 +359,8 @@ func (w *phpWalker) assignment(n *sitter.Node, caller string) {
 // (leading "\" dropped), "" for anonymous classes and `new $var`.
 func phpNewName(f *File, n *sitter.Node) string {
 	var t string
-	lxChildren(n, func(c *sitter.Node) {
-		if k := nodeKind(c); t == "" && (k == "name" || k == "qualified_name") {
+	namedChildren(n, func(c *sitter.Node) {
+		if k := kindOf(c); t == "" && (k == "name" || k == "qualified_name") {
 			t = strings.TrimPrefix(f.Text(c), `\`)
 		}
 	})
@@ -379,7 +379,7 @@ func phpSplitName(s string) (ns, name string) {
 
 func (w *phpWalker) call(n *sitter.Node, caller string) {
 	var name, recv string
-	switch nodeKind(n) {
+	switch kindOf(n) {
 	case "function_call_expression":
 		fn := field(n, "function")
 		switch kindOf(fn) {
@@ -413,8 +413,8 @@ func (w *phpWalker) creation(n *sitter.Node, caller string) {
 	}
 	ns, name := phpSplitName(t)
 	var args *sitter.Node
-	lxChildren(n, func(c *sitter.Node) {
-		if nodeKind(c) == "arguments" {
+	namedChildren(n, func(c *sitter.Node) {
+		if kindOf(c) == "arguments" {
 			args = c
 		}
 	})

@@ -74,7 +74,7 @@ func extractPython(f *File, root *sitter.Node) {
 		nested: map[string]map[string]string{}, returns: map[string][]pyReturn{}}
 	f.Facts.Package = pyModule(f.Path)
 	namedChildren(root, func(c *sitter.Node) {
-		if nodeKind(c) == "decorated_definition" {
+		if kindOf(c) == "decorated_definition" {
 			c = field(c, "definition")
 		}
 		if k := kindOf(c); k == "function_definition" || k == "class_definition" {
@@ -108,7 +108,7 @@ func (x *pyExtractor) visit(n *sitter.Node, c pyCtx) {
 
 // node handles n and, unless that took care of its insides, walks them.
 func (x *pyExtractor) node(n *sitter.Node, c pyCtx) {
-	if x.handle(n, nodeKind(n), c) {
+	if x.handle(n, kindOf(n), c) {
 		x.visit(n, c)
 	}
 }
@@ -128,7 +128,7 @@ func (x *pyExtractor) handle(n *sitter.Node, kind string, c pyCtx) bool {
 		def := field(n, "definition")
 		var decos []*sitter.Node
 		namedChildren(n, func(d *sitter.Node) {
-			if nodeKind(d) == "decorator" {
+			if kindOf(d) == "decorator" {
 				decos = append(decos, d)
 				x.decorator(d, c)
 			}
@@ -165,7 +165,7 @@ func (x *pyExtractor) declare(t *sitter.Node, c pyCtx) {
 	if t == nil || c.scope == "" {
 		return
 	}
-	if nodeKind(t) == "identifier" {
+	if kindOf(t) == "identifier" {
 		if _, ok := x.locals[x.f.Text(t)]; !ok {
 			x.locals[x.f.Text(t)] = ""
 		}
@@ -180,7 +180,7 @@ func (x *pyExtractor) docstring(body *sitter.Node) string {
 		return ""
 	}
 	st := body.NamedChild(0)
-	if nodeKind(st) != "expression_statement" || st.NamedChildCount() != 1 || st.NamedChild(0).Kind() != "string" {
+	if kindOf(st) != "expression_statement" || st.NamedChildCount() != 1 || st.NamedChild(0).Kind() != "string" {
 		return ""
 	}
 	s := x.f.Text(st.NamedChild(0))
@@ -329,13 +329,13 @@ func (x *pyExtractor) params(ps *sitter.Node, c pyCtx, className string) (firstN
 	first := true
 	namedChildren(ps, func(p *sitter.Node) {
 		var nameNode, typeNode *sitter.Node
-		switch nodeKind(p) {
+		switch kindOf(p) {
 		case "identifier":
 			nameNode = p
 		case "typed_parameter":
 			typeNode = field(p, "type")
 			namedChildren(p, func(e *sitter.Node) {
-				if nameNode == nil && nodeKind(e) == "identifier" {
+				if nameNode == nil && kindOf(e) == "identifier" {
 					nameNode = e
 				}
 			})
@@ -343,7 +343,7 @@ func (x *pyExtractor) params(ps *sitter.Node, c pyCtx, className string) (firstN
 			nameNode, typeNode = field(p, "name"), field(p, "type")
 		case "list_splat_pattern", "dictionary_splat_pattern":
 			namedChildren(p, func(e *sitter.Node) {
-				if nodeKind(e) == "identifier" {
+				if kindOf(e) == "identifier" {
 					x.locals[x.f.Text(e)] = ""
 				}
 			})
@@ -379,7 +379,7 @@ func (x *pyExtractor) params(ps *sitter.Node, c pyCtx, className string) (firstN
 func (x *pyExtractor) body(b *sitter.Node, c pyCtx, selfClass, self string) {
 	if selfClass != "" && self != "" {
 		walkNamed(b, func(n *sitter.Node) bool {
-			switch nodeKind(n) {
+			switch kindOf(n) {
 			case "function_definition", "class_definition", "decorated_definition", "lambda":
 				return false // nested scopes have their own self
 			case "assignment":
@@ -405,7 +405,7 @@ func (x *pyExtractor) class(def, outer *sitter.Node, c pyCtx) {
 	kind := schema.KindClass
 	var bases []*sitter.Node
 	namedChildren(field(def, "superclasses"), func(b *sitter.Node) {
-		switch nodeKind(b) {
+		switch kindOf(b) {
 		case "identifier", "attribute", "subscript":
 			bases = append(bases, b)
 			if t := baseType(x.f.Text(b)); t == "Protocol" || t == "typing.Protocol" {
@@ -430,11 +430,11 @@ func (x *pyExtractor) class(def, outer *sitter.Node, c pyCtx) {
 	body := field(def, "body")
 	// Class-level annotated names are fields.
 	namedChildren(body, func(st *sitter.Node) {
-		if nodeKind(st) != "expression_statement" || st.NamedChildCount() == 0 {
+		if kindOf(st) != "expression_statement" || st.NamedChildCount() == 0 {
 			return
 		}
 		a := st.NamedChild(0)
-		if nodeKind(a) == "assignment" && kindOf(field(a, "left")) == "identifier" {
+		if kindOf(a) == "assignment" && kindOf(field(a, "left")) == "identifier" {
 			if t := field(a, "type"); t != nil {
 				x.typeFact(id, fieldText(x.f, a, "left"), pyType(x.f.Text(t)), "field", a)
 			} else if r := field(a, "right"); r != nil {
@@ -450,7 +450,7 @@ func (x *pyExtractor) decorator(d *sitter.Node, c pyCtx) {
 		return
 	}
 	e := d.NamedChild(0)
-	switch nodeKind(e) {
+	switch kindOf(e) {
 	case "identifier", "attribute":
 		name, recv := x.callee(e)
 		if name != "" && !x.builtin(name, recv) {
@@ -498,7 +498,7 @@ func (x *pyExtractor) call(n *sitter.Node, c pyCtx) {
 	if kindOf(args) == "argument_list" {
 		nargs = 0
 		namedChildren(args, func(a *sitter.Node) {
-			switch nodeKind(a) {
+			switch kindOf(a) {
 			case "comment":
 				return
 			case "keyword_argument":
@@ -563,7 +563,7 @@ func (x *pyExtractor) assign(n *sitter.Node, c pyCtx) {
 // callee is an instance of Foo; another call f(...) is "call:f"; a local
 // with a known type has that type.
 func (x *pyExtractor) exprType(e *sitter.Node) string {
-	switch nodeKind(e) {
+	switch kindOf(e) {
 	case "call":
 		fn := field(e, "function")
 		switch kindOf(fn) {
@@ -586,11 +586,11 @@ func (x *pyExtractor) exprType(e *sitter.Node) string {
 
 func (x *pyExtractor) imports(n *sitter.Node) {
 	line := lineOf(n)
-	switch nodeKind(n) {
+	switch kindOf(n) {
 	case "import_statement":
 		eachField(n, "name", func(m *sitter.Node) {
 			imp := Import{Line: line}
-			if nodeKind(m) == "aliased_import" {
+			if kindOf(m) == "aliased_import" {
 				imp.Spec, imp.Alias = fieldText(x.f, m, "name"), fieldText(x.f, m, "alias")
 			} else {
 				imp.Spec = x.f.Text(m)
@@ -599,24 +599,24 @@ func (x *pyExtractor) imports(n *sitter.Node) {
 		})
 	case "import_from_statement", "future_import_statement":
 		imp := Import{Line: line}
-		if nodeKind(n) == "future_import_statement" {
+		if kindOf(n) == "future_import_statement" {
 			imp.Spec = "__future__"
 		}
 		if m := field(n, "module_name"); m != nil {
 			imp.Spec = x.f.Text(m)
-			if nodeKind(m) == "relative_import" {
+			if kindOf(m) == "relative_import" {
 				imp.Kind = "relative"
 			}
 		}
 		eachField(n, "name", func(m *sitter.Node) {
-			if nodeKind(m) == "aliased_import" {
+			if kindOf(m) == "aliased_import" {
 				imp.Names = append(imp.Names, fieldText(x.f, m, "name")+" as "+fieldText(x.f, m, "alias"))
 			} else {
 				imp.Names = append(imp.Names, x.f.Text(m))
 			}
 		})
 		namedChildren(n, func(w *sitter.Node) {
-			if nodeKind(w) == "wildcard_import" {
+			if kindOf(w) == "wildcard_import" {
 				imp.Names = append(imp.Names, "*")
 				if imp.Kind == "" {
 					imp.Kind = "wildcard"

@@ -87,7 +87,7 @@ func (w *rubyWalker) top() *rubyScope {
 // walk visits n and, unless its handler took care of them, its
 // descendants.
 func (w *rubyWalker) walk(n *sitter.Node, caller string) {
-	if w.visit(n, nodeKind(n), caller) {
+	if w.visit(n, kindOf(n), caller) {
 		w.walkChildren(n, caller)
 	}
 }
@@ -158,7 +158,7 @@ func (w *rubyWalker) container(n *sitter.Node) {
 		return
 	}
 	kind := schema.KindClass
-	if nodeKind(n) == "module" {
+	if kindOf(n) == "module" {
 		kind = schema.KindModule
 	}
 	prefix := ""
@@ -174,7 +174,7 @@ func (w *rubyWalker) container(n *sitter.Node) {
 		IsExported: true,
 	}, n)
 	if sc := field(n, "superclass"); sc != nil {
-		lxChildren(sc, func(c *sitter.Node) {
+		namedChildren(sc, func(c *sitter.Node) {
 			if p := strings.TrimSpace(w.f.Text(c)); p != "" {
 				w.f.Facts.Heritage = append(w.f.Facts.Heritage, Heritage{ChildID: id, Parent: p, Kind: "extends", Line: lineOf(sc)})
 			}
@@ -251,12 +251,12 @@ func (w *rubyWalker) bind(n *sitter.Node) {
 	if w.locals == nil {
 		w.locals = map[string]bool{}
 	}
-	if nodeKind(n) == "identifier" {
+	if kindOf(n) == "identifier" {
 		w.locals[w.f.Text(n)] = true
 		return
 	}
 	walkNamed(n, func(c *sitter.Node) bool {
-		if nodeKind(c) == "identifier" {
+		if kindOf(c) == "identifier" {
 			w.locals[w.f.Text(c)] = true
 		}
 		return true
@@ -341,8 +341,8 @@ func (w *rubyWalker) call(n *sitter.Node, caller string) bool {
 			}
 		case "include", "extend", "prepend":
 			if t := w.top(); t != nil && caller == "" {
-				lxChildren(args, func(a *sitter.Node) {
-					if k := nodeKind(a); k == "constant" || k == "scope_resolution" {
+				namedChildren(args, func(a *sitter.Node) {
+					if k := kindOf(a); k == "constant" || k == "scope_resolution" {
 						w.f.Facts.Heritage = append(w.f.Facts.Heritage, Heritage{ChildID: t.id, Parent: w.f.Text(a), Kind: "include", Line: line})
 					}
 				})
@@ -354,8 +354,8 @@ func (w *rubyWalker) call(n *sitter.Node, caller string) bool {
 					t.private = method == "private" || method == "protected"
 					return true
 				}
-				lxChildren(args, func(a *sitter.Node) {
-					if nodeKind(a) == "simple_symbol" && (method == "private" || method == "protected") {
+				namedChildren(args, func(a *sitter.Node) {
+					if kindOf(a) == "simple_symbol" && (method == "private" || method == "protected") {
 						w.private[lxJoin(t.qname, strings.TrimPrefix(w.f.Text(a), ":"))] = true
 					}
 				})
@@ -373,7 +373,7 @@ func (w *rubyWalker) call(n *sitter.Node, caller string) bool {
 			}
 		}
 	}
-	if method == "new" && recv != nil && (nodeKind(recv) == "constant" || nodeKind(recv) == "scope_resolution") {
+	if method == "new" && recv != nil && (kindOf(recv) == "constant" || kindOf(recv) == "scope_resolution") {
 		segs := rubyConstPath(w.f, recv)
 		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{
 			CallerID: caller, Name: segs[len(segs)-1], Receiver: strings.Join(segs[:len(segs)-1], "::"),

@@ -116,7 +116,7 @@ func (w *rustWalker) run(root *sitter.Node) {
 // walk visits n and, unless its handler took care of them, its
 // descendants.
 func (w *rustWalker) walk(n *sitter.Node, caller string) {
-	if w.visit(n, nodeKind(n), caller) {
+	if w.visit(n, kindOf(n), caller) {
 		w.walkChildren(n, caller)
 	}
 }
@@ -138,8 +138,8 @@ func (w *rustWalker) visit(n *sitter.Node, kind, caller string) bool {
 		// Macro arguments are token trees, not expressions; calls inside
 		// them (println!("{}", x.len()), assert!(f(x))) are recovered from
 		// the token sequence.
-		lxChildren(n, func(c *sitter.Node) {
-			if nodeKind(c) == "token_tree" {
+		namedChildren(n, func(c *sitter.Node) {
+			if kindOf(c) == "token_tree" {
 				w.tokenCalls(c, caller)
 			}
 		})
@@ -172,7 +172,7 @@ func (w *rustWalker) visit(n *sitter.Node, kind, caller string) bool {
 	case "match_pattern", "let_condition", "for_expression":
 		// Bindings of match arms, if/while let and for loops are locals.
 		pat := field(n, "pattern")
-		if nodeKind(n) == "match_pattern" {
+		if kindOf(n) == "match_pattern" {
 			pat = n
 		}
 		if w.locals != nil {
@@ -193,8 +193,8 @@ func rustDoc(f *File, n *sitter.Node) string {
 // rustPub reports whether an item is plainly `pub`.
 func rustPub(f *File, n *sitter.Node) bool {
 	pub := false
-	lxChildren(n, func(c *sitter.Node) {
-		if nodeKind(c) == "visibility_modifier" && f.Text(c) == "pub" {
+	namedChildren(n, func(c *sitter.Node) {
+		if kindOf(c) == "visibility_modifier" && f.Text(c) == "pub" {
 			pub = true
 		}
 	})
@@ -236,20 +236,20 @@ func (w *rustWalker) use(arg *sitter.Node, prefix string, line int) {
 		add(Import{Spec: spec, Names: []string{name}, Alias: fieldText(w.f, arg, "alias")})
 	case "use_wildcard":
 		var path string
-		lxChildren(arg, func(c *sitter.Node) { path = w.f.Text(c) })
+		namedChildren(arg, func(c *sitter.Node) { path = w.f.Text(c) })
 		if spec := join(prefix, path); spec != "" { // `use *;` (2015 edition) names nothing
 			add(Import{Spec: spec, Kind: "wildcard"})
 		}
 	case "scoped_use_list", "use_list":
 		list := arg
 		p := prefix
-		if nodeKind(arg) == "scoped_use_list" {
+		if kindOf(arg) == "scoped_use_list" {
 			p = join(prefix, fieldText(w.f, arg, "path"))
 			list = field(arg, "list")
 		}
 		var names []string
-		lxChildren(list, func(c *sitter.Node) {
-			switch nodeKind(c) {
+		namedChildren(list, func(c *sitter.Node) {
+			switch kindOf(c) {
 			case "identifier", "self", "scoped_identifier", "crate", "super":
 				names = append(names, w.f.Text(c))
 			case "use_as_clause", "use_wildcard", "scoped_use_list", "use_list":
@@ -295,7 +295,7 @@ func (w *rustWalker) typeItem(n *sitter.Node, caller string) {
 		return
 	}
 	var kind schema.Kind
-	switch nodeKind(n) {
+	switch kindOf(n) {
 	case "struct_item":
 		kind = schema.KindStruct
 	case "enum_item":
@@ -316,8 +316,8 @@ func (w *rustWalker) typeItem(n *sitter.Node, caller string) {
 	}, n)
 	switch kind {
 	case schema.KindStruct, schema.KindUnion:
-		lxChildren(body, func(fd *sitter.Node) {
-			if nodeKind(fd) != "field_declaration" {
+		namedChildren(body, func(fd *sitter.Node) {
+			if kindOf(fd) != "field_declaration" {
 				return
 			}
 			if t := w.typeName(field(fd, "type")); t != "" {
@@ -325,7 +325,7 @@ func (w *rustWalker) typeItem(n *sitter.Node, caller string) {
 			}
 		})
 	case schema.KindTrait:
-		lxChildren(field(n, "bounds"), func(b *sitter.Node) {
+		namedChildren(field(n, "bounds"), func(b *sitter.Node) {
 			if t := w.typeName(b); t != "" {
 				w.f.Facts.Heritage = append(w.f.Facts.Heritage, Heritage{ChildID: id, Parent: t, Kind: "extends", Line: lineOf(b)})
 			}
@@ -350,7 +350,7 @@ func (w *rustWalker) typeName(t *sitter.Node) string {
 	case "dynamic_type", "abstract_type":
 		tr := field(t, "trait")
 		if tr == nil {
-			lxChildren(t, func(c *sitter.Node) {
+			namedChildren(t, func(c *sitter.Node) {
 				if tr == nil {
 					tr = c
 				}
@@ -359,8 +359,8 @@ func (w *rustWalker) typeName(t *sitter.Node) string {
 		return w.typeName(tr)
 	case "bounded_type":
 		var first *sitter.Node
-		lxChildren(t, func(c *sitter.Node) {
-			if first == nil && nodeKind(c) != "lifetime" {
+		namedChildren(t, func(c *sitter.Node) {
+			if first == nil && kindOf(c) != "lifetime" {
 				first = c
 			}
 		})
@@ -431,8 +431,8 @@ func (w *rustWalker) function(n *sitter.Node, caller string) {
 	}
 	saved := w.locals
 	w.locals = map[string]bool{}
-	lxChildren(field(n, "parameters"), func(p *sitter.Node) {
-		if nodeKind(p) != "parameter" {
+	namedChildren(field(n, "parameters"), func(p *sitter.Node) {
+		if kindOf(p) != "parameter" {
 			return
 		}
 		pat := field(p, "pattern")
@@ -458,8 +458,8 @@ func rustSimpleName(f *File, pat *sitter.Node) string {
 		return f.Text(pat)
 	case "mut_pattern":
 		var id string
-		lxChildren(pat, func(c *sitter.Node) {
-			if nodeKind(c) == "identifier" {
+		namedChildren(pat, func(c *sitter.Node) {
+			if kindOf(c) == "identifier" {
 				id = f.Text(c)
 			}
 		})
@@ -473,12 +473,12 @@ func (w *rustWalker) patternNames(pat *sitter.Node, fn func(string)) {
 	if pat == nil {
 		return
 	}
-	if nodeKind(pat) == "identifier" {
+	if kindOf(pat) == "identifier" {
 		fn(w.f.Text(pat))
 		return
 	}
 	walkNamed(pat, func(c *sitter.Node) bool {
-		switch nodeKind(c) {
+		switch kindOf(c) {
 		case "identifier":
 			// In `Some(x)` and `Foo { a: x }` the path is an identifier too;
 			// only lower-case names can be bindings.
@@ -505,8 +505,8 @@ func (w *rustWalker) let(n *sitter.Node, caller string) {
 	if v := field(n, "value"); v != nil {
 		w.walk(v, caller)
 	}
-	lxChildren(n, func(c *sitter.Node) {
-		if nodeKind(c) == "block" && (field(n, "value") == nil || c.Id() != field(n, "value").Id()) { // let-else
+	namedChildren(n, func(c *sitter.Node) {
+		if kindOf(c) == "block" && (field(n, "value") == nil || c.Id() != field(n, "value").Id()) { // let-else
 			w.walk(c, caller)
 		}
 	})
@@ -532,9 +532,9 @@ func (w *rustWalker) call(n *sitter.Node, caller string) {
 	if name != "" {
 		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "call", Args: lxArgCount(args), Line: lineOf(n)})
 	}
-	lxChildren(args, func(a *sitter.Node) {
+	namedChildren(args, func(a *sitter.Node) {
 		var nm, rc string
-		switch nodeKind(a) {
+		switch kindOf(a) {
 		case "identifier":
 			nm = w.f.Text(a)
 			if w.locals[nm] {
@@ -558,7 +558,7 @@ func (w *rustWalker) tokenCalls(tt *sitter.Node, caller string) {
 	var toks []*sitter.Node
 	children(tt, func(c *sitter.Node) { toks = append(toks, c) })
 	for i, c := range toks {
-		k := nodeKind(c)
+		k := kindOf(c)
 		if k == "token_tree" {
 			w.tokenCalls(c, caller)
 			continue

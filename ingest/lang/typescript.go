@@ -39,13 +39,13 @@ func (x *esExtractor) tsInterface(n, outer *sitter.Node, exported bool, c esCtx)
 		IsExported:    exported,
 	}, n)
 	namedChildren(n, func(e *sitter.Node) {
-		if nodeKind(e) == "extends_type_clause" {
+		if kindOf(e) == "extends_type_clause" {
 			namedChildren(e, func(t *sitter.Node) { x.heritage(id, t, "extends") })
 		}
 	})
 	qual := schema.Qualify(c.qual, name)
 	namedChildren(body, func(m *sitter.Node) {
-		switch nodeKind(m) {
+		switch kindOf(m) {
 		case "method_signature":
 			mname := fieldText(x.f, m, "name")
 			mid := x.f.AddSymbol(schema.Symbol{

@@ -268,6 +268,16 @@ func kindOf(n *sitter.Node) string {
 	return n.Kind()
 }
 
+// nodeLanguage is n's grammar (TSLanguage) without n.Language()'s
+// allocation of a wrapper, which fieldID made for every field looked up
+// (the kernel's fs/: 22 of 744 MB the C extraction allocated).
+func nodeLanguage(n *sitter.Node) unsafe.Pointer {
+	if !cWalkOK {
+		return unsafe.Pointer(n.Language().Inner)
+	}
+	return unsafe.Pointer(C.ts_tree_language((*C.gnNode)(unsafe.Pointer(n)).tree))
+}
+
 // namedChildrenC calls fn for each named child of n in order, the
 // children gathered in one cgo call into one allocation (a Child or
 // cursor step per child cost a cgo call and a node allocated each).
@@ -284,11 +294,11 @@ func namedChildrenC(n *sitter.Node, fn func(c *sitter.Node)) {
 }
 
 func kindNames(n *sitter.Node) []string {
-	l := n.Language()
-	key := unsafe.Pointer(l.Inner)
-	if t, ok := kindTables.Load(key); ok {
+	if t, ok := kindTables.Load(nodeLanguage(n)); ok {
 		return t.([]string)
 	}
+	l := n.Language()
+	key := unsafe.Pointer(l.Inner)
 	names := make([]string, l.NodeKindCount())
 	for i := range names {
 		names[i] = l.NodeKindForId(uint16(i))

@@ -39,11 +39,12 @@ type fieldKey struct {
 var fieldIDs sync.Map // fieldKey → uint16
 
 func fieldID(n *sitter.Node, name string) uint16 {
-	l := n.Language()
-	k := fieldKey{unsafe.Pointer(l.Inner), name}
+	k := fieldKey{nodeLanguage(n), name}
 	if id, ok := fieldIDs.Load(k); ok {
 		return id.(uint16)
 	}
+	l := n.Language()
+	k.lang = unsafe.Pointer(l.Inner)
 	id := l.FieldIdForName(name)
 	fieldIDs.Store(k, id)
 	return id

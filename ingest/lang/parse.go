@@ -18,9 +18,10 @@ import (
 // worker.
 const DefaultFileTimeout = 20 * time.Second
 
-// readChunk is the most bytes handed to tree-sitter per read callback. The
-// binding copies every chunk into C memory that lives until the parse ends,
-// so chunks are bounded rather than "the rest of the file".
+// readChunk is the most bytes handed to tree-sitter per read callback
+// where Parse goes through the binding (cParseOK false). The binding copies
+// every chunk into C memory that lives until the parse ends, so chunks are
+// bounded rather than "the rest of the file".
 const readChunk = 64 << 10
 
 // ErrParseAborted is wrapped by Parse's error when the parser gave no tree
@@ -103,27 +104,32 @@ func (p *Parser) Parse(ctx context.Context, path string, l *Language, src []byte
 	if timeout <= 0 {
 		timeout = DefaultFileTimeout
 	}
-	deadline := time.Now().Add(timeout)
+	var tree *sitter.Tree
 	timedOut := false
-	calls := 0
-	opts := &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool {
-		calls++
-		if ctx.Err() != nil {
-			return true
-		}
-		if calls&63 == 0 && time.Now().After(deadline) { // time.Now is not free
-			timedOut = true
-			return true
-		}
-		return false
-	}}
-	n := len(src)
-	tree := sp.ParseWithOptions(func(i int, _ sitter.Point) []byte {
-		if i >= n {
-			return nil
-		}
-		return src[i:min(n, i+readChunk)]
-	}, nil, opts)
+	if cParseOK {
+		tree, timedOut = parseC(ctx, sp, src, timeout)
+	} else {
+		deadline := time.Now().Add(timeout)
+		calls := 0
+		opts := &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool {
+			calls++
+			if ctx.Err() != nil {
+				return true
+			}
+			if calls&63 == 0 && time.Now().After(deadline) { // time.Now is not free
+				timedOut = true
+				return true
+			}
+			return false
+		}}
+		n := len(src)
+		tree = sp.ParseWithOptions(func(i int, _ sitter.Point) []byte {
+			if i >= n {
+				return nil
+			}
+			return src[i:min(n, i+readChunk)]
+		}, nil, opts)
+	}
 	if tree == nil {
 		sp.Reset() // an aborted parse leaves state behind for resumption
 		cause := ctx.Err()

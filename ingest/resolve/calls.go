@@ -66,7 +66,7 @@ func (r *resolver) resolveSites(f *lang.Facts) []site {
 // one per call) and emits CALLS edges (one per caller→callee pair, the
 // most confident kept). Files are applied one after another, in order.
 func (r *resolver) calls(f *lang.Facts, sites []site) {
-	best := map[[2]string]int{} // caller,callee → index in r.out.Edges
+	best := map[[2]string]int{} // caller,callee → index in r.edges
 	for i, cs := range f.Calls {
 		st := sites[i]
 		if st.skip {
@@ -114,12 +114,12 @@ func (r *resolver) calls(f *lang.Facts, sites []site) {
 			}
 			k := [2]string{caller.ID, t.ID}
 			if i, ok := best[k]; ok {
-				if conf > r.out.Edges[i].Confidence {
-					r.out.Edges[i].Confidence, r.out.Edges[i].Reason = conf, reason
+				if e := r.edges.at(i); conf > e.Confidence {
+					e.Confidence, e.Reason = conf, reason
 				}
 				continue
 			}
-			best[k] = len(r.out.Edges)
+			best[k] = r.edges.n
 			r.edge(schema.RelCalls, caller, t, conf, reason, cs.Line)
 		}
 	}

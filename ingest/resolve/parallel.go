@@ -173,6 +173,6 @@ func (r *resolver) worker() *resolver {
 	w.ctab.mark, w.ctab.markGen = nil, 0
 	w.ctab.stamp = make([]uint32, len(r.ctab.stamp))
 	w.ctab.cur, w.ctab.closureOf = 0, ""
-	w.out = Output{}
+	w.out, w.edges = Output{}, edgeBlocks{}
 	return &w
 }

@@ -110,11 +110,11 @@ func TestTSConfigCandidates(t *testing.T) {
 	}
 }
 
-// sortEdges orders edges by type, source and target and keeps the order of
-// edges equal in all three, as a stable sort does.
-func TestSortEdgesIsStable(t *testing.T) {
+// edgeBlocks.sorted orders edges by type, source and target and keeps the
+// order of edges equal in all three, as a stable sort does, across blocks.
+func TestSortedEdgesAreStable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{0, 1, 2, 7, 100, 5000} {
+	for _, n := range []int{0, 1, 2, 7, 100, 5000, 2*edgeBlock + 5} {
 		edges := make([]schema.Edge, n)
 		for i := range edges {
 			edges[i] = schema.Edge{
@@ -134,9 +134,20 @@ func TestSortEdgesIsStable(t *testing.T) {
 			}
 			return a.To < b.To
 		})
-		sortEdges(edges)
-		if !slices.Equal(edges, want) {
-			t.Fatalf("n=%d: sortEdges differs from a stable sort", n)
+		var blocks edgeBlocks
+		for _, e := range edges {
+			blocks.add(e)
+		}
+		if len(blocks.blocks) != (n+edgeBlock-1)/edgeBlock {
+			t.Fatalf("n=%d: %d blocks", n, len(blocks.blocks))
+		}
+		for i := range n {
+			if *blocks.at(i) != edges[i] {
+				t.Fatalf("n=%d: edge %d is not the one added", n, i)
+			}
+		}
+		if got := blocks.sorted(); !slices.Equal(got, want) || (got == nil) != (n == 0) {
+			t.Fatalf("n=%d: sorted differs from a stable sort", n)
 		}
 	}
 }

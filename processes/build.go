@@ -34,7 +34,16 @@ const ReasonReturned = "returned"
 // SYSCALL_DEFINEn that defines it — which becomes the function's decorator
 // line (cRegistrationLine).
 func FromIndex(ix *ingest.Index, edges []schema.Edge) *Graph {
-	var nodes []Node
+	// nodes and es are made at their size (at most it, for es): grown by
+	// appending, the Linux kernel's 958k nodes and 3.3M edges were copied
+	// about four times their size (growslice: 17 of FromIndex's 19 s of
+	// CPU in a profiled run).
+	nSyms, nReturned := 0, 0
+	for _, f := range ix.Files {
+		nSyms += len(f.Symbols)
+		nReturned += len(f.Returned)
+	}
+	nodes := make([]Node, 0, nSyms)
 	for _, f := range ix.Files {
 		var lines []string
 		if decoratorLangs[f.Language] && len(f.Symbols) > 0 {
@@ -101,7 +110,7 @@ func FromIndex(ix *ingest.Index, edges []schema.Edge) *Graph {
 	// a later step of the enclosing function: its closure flow starts
 	// with it. The edge stands for the callback reference the return
 	// statement also made.
-	var es []Edge
+	es := make([]Edge, 0, nReturned+len(edges))
 	returned := map[[2]string]bool{}
 	returnedTo := map[string]bool{}
 	for _, f := range ix.Files {

@@ -233,10 +233,27 @@ func (fw *factWriter) abort() { fw.w.Abort() }
 // (a call site's caller id, a symbol's file path, type names), and the
 // decoder then makes one string of each without a lookup.
 func encodeFacts(rec *cachedFacts) []byte {
-	e := &factEncoder{seen: map[string]uint64{}}
+	e := encoders.Get().(*factEncoder)
 	e.value(reflect.ValueOf(rec).Elem())
-	return e.b
+	out := make([]byte, len(e.b))
+	copy(out, e.b)
+	if cap(e.b) <= maxPooledRecord {
+		e.b = e.b[:0]
+		clear(e.seen)
+		encoders.Put(e)
+	}
+	return out
 }
+
+// encoders holds factEncoders for reuse: a record is encoded into a
+// buffer kept from one file to the next and copied out at its size, where
+// a buffer of its own grew by doubling from nothing for each record (the
+// Linux kernel: 4.1 GB allocated for 0.96 GB of records, a sixth of what
+// its analyze allocated up to resolution).
+var encoders = sync.Pool{New: func() any { return &factEncoder{seen: map[string]uint64{}} }}
+
+// maxPooledRecord bounds the buffer an encoder goes back to the pool with.
+const maxPooledRecord = 4 << 20
 
 // internMax is the longest string a record writes once and refers to
 // after; longer ones (source text, signatures) rarely repeat.

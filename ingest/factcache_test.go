@@ -77,6 +77,37 @@ func TestFactCodecCoversTypes(t *testing.T) {
 	}
 }
 
+// TestFactEncoderReuse: encoders come from a pool and keep their buffer
+// and string table from one record to the next; a record encoded after
+// others is the bytes it is alone, and the bytes returned before are not
+// changed by the encodings after them.
+func TestFactEncoderReuse(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	recs := make([]cachedFacts, 40)
+	alone := make([][]byte, len(recs))
+	for i := range recs {
+		fillRandom(rng, reflect.ValueOf(&recs[i]).Elem())
+		alone[i] = (&factEncoder{seen: map[string]uint64{}}).encodeFresh(&recs[i])
+	}
+	var got [][]byte
+	for round := 0; round < 2; round++ {
+		for i := range recs {
+			got = append(got, encodeFacts(&recs[i]))
+		}
+	}
+	for k, b := range got {
+		if i := k % len(recs); !bytes.Equal(b, alone[i]) {
+			t.Fatalf("record %d (round %d) encoded after others differs from it alone", i, k/len(recs))
+		}
+	}
+}
+
+// encodeFresh is encodeFacts on e without the pool.
+func (e *factEncoder) encodeFresh(rec *cachedFacts) []byte {
+	e.value(reflect.ValueOf(rec).Elem())
+	return e.b
+}
+
 // TestFactCodecRejectsDamage: truncated, garbled or random records decode
 // to an error, never a panic or a huge allocation.
 func TestFactCodecRejectsDamage(t *testing.T) {

@@ -362,12 +362,13 @@ func parseAll(ctx context.Context, files []discover.File, sums []fileSum, worker
 	}
 	return ordered.Run(ctx, len(files), workers, parseWindow, func(ctx context.Context) (func(int) parsed, func()) {
 		p := lang.NewParser()
+		var buf []byte // the worker's read buffer (parseOne)
 		return func(i int) parsed {
 			var sum *fileSum
 			if sums != nil {
 				sum = &sums[i]
 			}
-			return parseOne(ctx, p, files[i], sum, cache, record)
+			return parseOne(ctx, p, files[i], sum, cache, record, &buf)
 		}, p.Close
 	}, func(i int, r parsed) error {
 		if err := consume(r); err != nil {
@@ -384,12 +385,23 @@ func parseAll(ctx context.Context, files []discover.File, sums []fileSum, worker
 // read of the file: a file without a grammar, or one the cache holds, is
 // then not read again (a file the cache misses is, and its node describes
 // what this read finds).
-func parseOne(ctx context.Context, p *lang.Parser, f discover.File, sum *fileSum, cache *FactCache, record bool) parsed {
+func parseOne(ctx context.Context, p *lang.Parser, f discover.File, sum *fileSum, cache *FactCache, record bool, buf *[]byte) parsed {
 	r := parsed{file: f}
 	var src []byte
+	// The source is read into the worker's buffer, kept from one file to
+	// the next (nothing parsed keeps the source's memory: extractors copy
+	// what they keep): a buffer a file had been the whole tree's size in
+	// garbage (the Linux kernel: 1.1 GB).
+	read := func() ([]byte, fileSum) {
+		src, s := readSumInto(f.Abs, *buf)
+		if src != nil && cap(src) <= maxReadBuffer {
+			*buf = src
+		}
+		return src, s
+	}
 	if sum == nil || sum.err != nil {
 		var s fileSum
-		src, s = readSum(f.Abs)
+		src, s = read()
 		sum = &s
 	}
 	if sum.err != nil {
@@ -409,7 +421,7 @@ func parseOne(ctx context.Context, p *lang.Parser, f discover.File, sum *fileSum
 	}
 	if src == nil { // hashed by sumFiles: read again, described by this read
 		var s fileSum
-		if src, s = readSum(f.Abs); s.err != nil {
+		if src, s = read(); s.err != nil {
 			r.err, r.reason = s.err, s.reason
 			return r
 		}
@@ -491,6 +503,9 @@ func sumFiles(ctx context.Context, files []discover.File, workers int) ([]fileSu
 	}
 	return sums, nil
 }
+
+// maxReadBuffer bounds the read buffer a parse worker keeps.
+const maxReadBuffer = 4 << 20
 
 // readSum reads the file at abs and returns its content with its fileSum
 // (nil content and the error, with parseOne's reason for it, when it

@@ -3,6 +3,10 @@ package lang
 import (
 	"context"
 	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -81,5 +85,64 @@ func TestParseCancelledMidParse(t *testing.T) {
 	facts, status, err := p.Parse(context.Background(), "small.py", py, []byte("def a():\n    pass\n"))
 	if status != schema.ParseOK || err != nil || len(facts.Symbols) != 1 {
 		t.Fatalf("after the cancel: %s %v %+v", status, err, facts.Symbols)
+	}
+}
+
+// One Parser's files are extracted into lists it keeps from file to file
+// (Facts.startFrom, takeInto): each file's facts are what a new Parser
+// gives for it alone, and stay so after the Parser has gone on to other
+// files (nothing of them is shared with the lists reused).
+func TestParserReusesListsWithoutSharing(t *testing.T) {
+	var files []string // every language's fixtures
+	err := filepath.WalkDir("testdata", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "fuzz" {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && Detect(path) != nil {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 10 {
+		t.Fatalf("only %d fixture files found", len(files))
+	}
+	shared := NewParser()
+	defer shared.Close()
+	var kept []Facts
+	for round := 0; round < 2; round++ {
+		for _, path := range files {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			facts, _, err := shared.Parse(context.Background(), path, Detect(path), src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept = append(kept, facts)
+		}
+	}
+	for k, facts := range kept {
+		path := files[k%len(files)]
+		src, _ := os.ReadFile(path)
+		fresh := NewParser()
+		want, _, _ := fresh.Parse(context.Background(), path, Detect(path), src)
+		fresh.Close()
+		if !reflect.DeepEqual(facts, want) {
+			t.Errorf("%s (round %d): the shared parser's facts differ from a new parser's", path, k/len(files))
+		}
+	}
+	symbols := 0
+	for _, f := range kept {
+		symbols += len(f.Symbols)
+	}
+	if symbols == 0 {
+		t.Fatal("no symbols extracted from the fixtures")
 	}
 }

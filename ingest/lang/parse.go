@@ -37,6 +37,9 @@ type Parser struct {
 	FileTimeout time.Duration
 
 	parsers map[string]*sitter.Parser
+	// scratch holds the facts' lists of the last file extracted, emptied:
+	// the next file's are appended to them (Facts.startFrom, takeInto).
+	scratch Facts
 }
 
 // NewParser returns a Parser with no tree-sitter parsers yet.
@@ -93,7 +96,7 @@ func (p *Parser) Parse(ctx context.Context, path string, l *Language, src []byte
 	if l.Source != nil {
 		// A parser of Go's own (go/parser) runs in time linear in the
 		// file, tens of MB/s: no timeout of its own.
-		return extract(path, l, src, schema.ParseOK, l.Source)
+		return p.extract(path, l, src, schema.ParseOK, l.Source)
 	}
 	sp, err := p.parserFor(l)
 	if err != nil {
@@ -150,13 +153,13 @@ func (p *Parser) Parse(ctx context.Context, path string, l *Language, src []byte
 		status = schema.ParsePartial
 	}
 
-	return extract(path, l, src, status, func(f *File) bool { l.Extract(f, root); return false })
+	return p.extract(path, l, src, status, func(f *File) bool { l.Extract(f, root); return false })
 }
 
 // extract runs an extractor, run, on a File of src and returns its
 // facts with status, ParsePartial when run reports the source partial.
 // A panic in run is the file's ParseError, with empty facts.
-func extract(path string, l *Language, src []byte, status schema.ParseStatus, run func(f *File) (partial bool)) (facts Facts, st schema.ParseStatus, err error) {
+func (p *Parser) extract(path string, l *Language, src []byte, status schema.ParseStatus, run func(f *File) (partial bool)) (facts Facts, st schema.ParseStatus, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			facts, st = Facts{Path: path, Language: l.Name}, schema.ParseError
@@ -164,9 +167,9 @@ func extract(path string, l *Language, src []byte, status schema.ParseStatus, ru
 		}
 	}()
 	f := NewFile(path, l.Name, src)
+	f.Facts.startFrom(&p.scratch)
 	if run(f) {
 		status = schema.ParsePartial
 	}
-	f.Facts.clip()
-	return f.Facts, status, nil
+	return f.Facts.takeInto(&p.scratch), status, nil
 }

@@ -15,7 +15,8 @@ import "strings"
 // besides its name, after the path (a C function a SYSCALL_DEFINEn macro
 // defines is a "syscall").
 func SearchText(name, qualifiedName, path string, more ...string) string {
-	var b builder
+	var terms [smallTerms]string
+	b := builder{out: terms[:0]}
 	b.segments(name)
 	b.segments(qualifiedName)
 	b.segments(path)
@@ -28,15 +29,33 @@ func SearchText(name, qualifiedName, path string, more ...string) string {
 // builder collects distinct index terms in order.
 type builder struct {
 	out  []string
-	seen map[string]bool
+	seen map[string]bool // the terms, once there are more than smallTerms
 }
+
+// smallTerms is how many terms a builder looks up by scanning them: a
+// symbol's name, qualified name and path give about ten, and a map made
+// for each symbol had been a twentieth of what the Linux kernel's parse
+// allocated (0.96 of 25 GB).
+const smallTerms = 32
 
 func (b *builder) add(term string) {
 	if term == "" {
 		return
 	}
 	if b.seen == nil {
-		b.seen = map[string]bool{}
+		for _, t := range b.out {
+			if t == term {
+				return
+			}
+		}
+		if len(b.out) < smallTerms {
+			b.out = append(b.out, term)
+			return
+		}
+		b.seen = make(map[string]bool, 2*smallTerms)
+		for _, t := range b.out {
+			b.seen[t] = true
+		}
 	}
 	if b.seen[term] {
 		return

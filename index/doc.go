@@ -56,7 +56,8 @@
 // symbol index and edge list (released before the load), Kuzu's buffer
 // pool during the load (see graph/doc.go), and the search pack's
 // builder (the documents' postings, after the load). On the Linux
-// kernel (872k symbols, 2.8M edges) the peak, about 4 GiB, is the end
-// of resolution; the pack reaches 3.1 GiB and the load 1.6 GiB
-// (bench/results/analyze-linux-2026-11-26.md).
+// kernel (872k symbols, 2.8M edges) the peak, about 3.3 GiB, comes at
+// the end of resolution or in the processes phase, with the pack close
+// behind (3.2 GiB) and the load at 1.6 GiB
+// (bench/results/analyze-linux-2026-11-26.md, session 22).
 package index

@@ -306,17 +306,17 @@ func TestUpToDateBeforeTheParse(t *testing.T) {
 // neither has content or a hash, and a readable one has both.
 func TestReadSumNamesWhyAFileIsUnread(t *testing.T) {
 	dir := t.TempDir()
-	if src, s := readSum(filepath.Join(dir, "gone.go")); src != nil || s.err == nil || s.reason != "vanished" || s.hash != "" {
+	if src, s := readSumInto(filepath.Join(dir, "gone.go"), nil); src != nil || s.err == nil || s.reason != "vanished" || s.hash != "" {
 		t.Errorf("a missing file: %q, %+v", src, s)
 	}
-	if src, s := readSum(dir); src != nil || s.err == nil || s.reason != "unreadable" || s.hash != "" {
+	if src, s := readSumInto(dir, nil); src != nil || s.err == nil || s.reason != "unreadable" || s.hash != "" {
 		t.Errorf("a directory: %q, %+v", src, s)
 	}
 	p := filepath.Join(dir, "a.go")
 	if err := os.WriteFile(p, []byte("package a\n\nfunc A() {}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if src, s := readSum(p); s.err != nil || len(src) != 22 || s.size != 22 || s.lines != 3 || len(s.hash) != 64 {
+	if src, s := readSumInto(p, nil); s.err != nil || len(src) != 22 || s.size != 22 || s.lines != 3 || len(s.hash) != 64 {
 		t.Errorf("a readable file: %d bytes, %+v", len(src), s)
 	}
 	// Read into one buffer in turn, as sumFiles does: each file's sum is
@@ -325,7 +325,7 @@ func TestReadSumNamesWhyAFileIsUnread(t *testing.T) {
 	if err := os.WriteFile(big, bytes.Repeat([]byte("x\n"), 40000), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, want := readSum(p)
+	_, want := readSumInto(p, nil)
 	buf := make([]byte, 0, 8)
 	for _, f := range []string{p, big, p, filepath.Join(dir, "empty.go")} {
 		if f == filepath.Join(dir, "empty.go") {
@@ -336,7 +336,7 @@ func TestReadSumNamesWhyAFileIsUnread(t *testing.T) {
 		var s fileSum
 		var src []byte
 		src, s = readSumInto(f, buf)
-		_, fresh := readSum(f)
+		_, fresh := readSumInto(f, nil)
 		if s != fresh || int64(len(src)) != s.size {
 			t.Errorf("%s read into a used buffer: %+v, %d bytes; alone: %+v", filepath.Base(f), s, len(src), fresh)
 		}

@@ -456,7 +456,7 @@ func fileNode(f discover.File, size int64, lines int, hash string) schema.File {
 	}
 }
 
-// fileSum is what readSum learns of one file: its content's sha256 (hex),
+// fileSum is what readSumInto learns of one file: its content's sha256 (hex),
 // size and line count, or why it could not be read (err, and the reason
 // the run counts it under in Stats.Skipped).
 type fileSum struct {
@@ -507,13 +507,9 @@ func sumFiles(ctx context.Context, files []discover.File, workers int) ([]fileSu
 // maxReadBuffer bounds the read buffer a parse worker keeps.
 const maxReadBuffer = 4 << 20
 
-// readSum reads the file at abs and returns its content with its fileSum
-// (nil content and the error, with parseOne's reason for it, when it
-// cannot be read).
-func readSum(abs string) ([]byte, fileSum) { return readSumInto(abs, nil) }
-
-// readSumInto is readSum reading into buf (grown when too small; nil: a
-// new one), whose content it returns.
+// readSumInto reads the file at abs into buf (grown when too small; nil:
+// a new one) and returns its content with its fileSum (nil content and
+// the error, with parseOne's reason for it, when it cannot be read).
 func readSumInto(abs string, buf []byte) ([]byte, fileSum) {
 	src, err := readFileInto(abs, buf)
 	if err != nil {

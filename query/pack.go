@@ -157,7 +157,7 @@ func readPackRows(ctx context.Context, q Querier, base *Pack) (*packBuilder, Pac
 		// (the Linux kernel's 958k nodes: 4.5 s of CPU). The symbol and
 		// file tables are what they hold (the others are not added).
 		n, counts := 0, rr.Counts()
-		for _, l := range append([]schema.Label{schema.LabelFile}, schema.SymbolLabels...) {
+		for _, l := range packNodeLabels {
 			n += counts[string(l)]
 		}
 		b.g.index = make(map[string]int32, n)
@@ -325,6 +325,10 @@ func countNodes(ctx context.Context, q Querier, l schema.Label) (int, error) {
 	return num(res.Rows[0][0]), nil
 }
 
+// packNodeLabels are the node tables a pack holds, in the order
+// readNodeTables reads them: the symbol tables, then File.
+var packNodeLabels = append(append([]schema.Label(nil), schema.SymbolLabels...), schema.LabelFile)
+
 // readNodeTables reads the symbol tables and the File table, a slice of
 // rows at a time (so that a large repository's text is never all in
 // memory at once), into out, which it closes. Where q can hand over the
@@ -346,7 +350,7 @@ func readNodeTables(ctx context.Context, q Querier, base *packBase, out chan<- n
 		}
 	}
 	nodes := 0
-	for _, l := range append(append([]schema.Label(nil), schema.SymbolLabels...), schema.LabelFile) {
+	for _, l := range packNodeLabels {
 		n, err := countNodes(ctx, q, l)
 		if err != nil {
 			send(nodeChunk{err: fmt.Errorf("pack: count %s: %w", l, err)})

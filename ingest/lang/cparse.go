@@ -65,8 +65,6 @@ static bool gn_progress(gnParseState *state) {
 static void *gn_parse(void *parser, const char *src, uint32_t len, int64_t timeout_ns, const int32_t *cancel, int *timed_out) {
 	gnParse p = { src, len, gn_now() + timeout_ns, cancel, 0, 0 };
 	gnInput in = { &p, gn_read, 0, NULL };
-	gnParseState st;
-	(void)st;
 	gnParseOptions opts = { &p, gn_progress };
 	void *tree = ts_parser_parse_with_options(parser, NULL, in, opts);
 	*timed_out = p.timed_out;

@@ -294,11 +294,11 @@ func namedChildrenC(n *sitter.Node, fn func(c *sitter.Node)) {
 }
 
 func kindNames(n *sitter.Node) []string {
-	if t, ok := kindTables.Load(nodeLanguage(n)); ok {
+	key := nodeLanguage(n)
+	if t, ok := kindTables.Load(key); ok {
 		return t.([]string)
 	}
 	l := n.Language()
-	key := unsafe.Pointer(l.Inner)
 	names := make([]string, l.NodeKindCount())
 	for i := range names {
 		names[i] = l.NodeKindForId(uint16(i))

@@ -43,9 +43,7 @@ func fieldID(n *sitter.Node, name string) uint16 {
 	if id, ok := fieldIDs.Load(k); ok {
 		return id.(uint16)
 	}
-	l := n.Language()
-	k.lang = unsafe.Pointer(l.Inner)
-	id := l.FieldIdForName(name)
+	id := n.Language().FieldIdForName(name)
 	fieldIDs.Store(k, id)
 	return id
 }

@@ -186,10 +186,10 @@ func (r *resolver) cIncludePath(from, spec string, quoted bool) string {
 	// it: a program in the tree with its own include root (the kernel's
 	// tools/ against tools/include, arch/arm code against
 	// arch/arm/include) sees its own headers first, as its build's -I
-	// does
-	// The candidates are put together in one buffer and looked up
-	// without making a string of each (a string is made of the one
-	// found): the kernel's 1.5 million includes had allocated 0.57 GB.
+	// does. The candidates, here and below, are put together in one
+	// buffer and looked up without making a string of each (a string is
+	// made of the one found): the kernel's 1.5 million includes had
+	// allocated 0.57 GB.
 	var buf [256]byte
 	b := buf[:0]
 	for d := path.Dir(from); d != "." && d != "/" && d != ""; d = path.Dir(d) {

@@ -143,7 +143,7 @@ type resolver struct {
 
 	out Output
 	// edges is the output's edges as they are made (out.Edges is filled,
-	// sorted, at the end: sortEdges).
+	// sorted, at the end: edgeBlocks.sorted).
 	edges edgeBlocks
 }
 

@@ -188,7 +188,7 @@ func lxArgCount(args *sitter.Node) int {
 		return -1
 	}
 	n := 0
-	namedChildren(args, func(c *sitter.Node) {
+	eachNamedChild(args, func(c *sitter.Node) {
 		if !isCommentKind(kindOf(c)) {
 			n++
 		}
@@ -614,7 +614,7 @@ func (w *cppWalker) registrar(name string, args *sitter.Node, caller string) {
 		return
 	}
 	i := 0
-	namedChildren(args, func(a *sitter.Node) {
+	eachNamedChild(args, func(a *sitter.Node) {
 		if isCommentKind(kindOf(a)) {
 			return
 		}
@@ -698,7 +698,7 @@ func (w *cppWalker) store(v *sitter.Node, typ, recv, fieldName, table, caller st
 // `{ .open = foo_open, ... }` of struct type typ; arrays of such structs
 // (`{ {...}, {...} }`) are walked element by element.
 func (w *cppWalker) initStores(list *sitter.Node, typ, table, caller string) {
-	namedChildren(list, func(c *sitter.Node) {
+	eachNamedChild(list, func(c *sitter.Node) {
 		switch kindOf(c) {
 		case "initializer_list":
 			w.initStores(c, typ, table, caller)
@@ -708,7 +708,7 @@ func (w *cppWalker) initStores(list *sitter.Node, typ, table, caller string) {
 			eachField(c, "designator", func(d *sitter.Node) {
 				n++
 				if kindOf(d) == "field_designator" {
-					namedChildren(d, func(id *sitter.Node) {
+					eachNamedChild(d, func(id *sitter.Node) {
 						if kindOf(id) == "field_identifier" {
 							fieldName = w.f.Text(id)
 						}

@@ -426,11 +426,11 @@ func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor
 		DocComment: doc,
 		IsExported: w.memberExported(),
 	}, anchor)
-	namedChildren(n, func(c *sitter.Node) {
+	eachNamedChild(n, func(c *sitter.Node) {
 		if kindOf(c) != "base_class_clause" {
 			return
 		}
-		namedChildren(c, func(b *sitter.Node) {
+		eachNamedChild(c, func(b *sitter.Node) {
 			parent := ""
 			switch kindOf(b) {
 			case "access_specifier", "comment":
@@ -451,7 +451,7 @@ func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor
 	// Data members are collected before the body is walked: inline methods
 	// may use members declared below them.
 	members := map[string]bool{}
-	namedChildren(body, func(c *sitter.Node) {
+	eachNamedChild(body, func(c *sitter.Node) {
 		if kindOf(c) != "field_declaration" {
 			return
 		}
@@ -505,6 +505,7 @@ func (w *cppWalker) typedef(n *sitter.Node, caller string) {
 // cppDeclName digs the declared identifier out of a declarator
 // (pointer, reference, array, init, function and parenthesized declarators).
 func cppDeclName(f *File, d *sitter.Node) string {
+	var at sitter.Node
 	for d != nil {
 		switch kindOf(d) {
 		case "identifier", "field_identifier", "type_identifier":
@@ -515,19 +516,25 @@ func cppDeclName(f *File, d *sitter.Node) string {
 		case "destructor_name", "operator_name":
 			return f.Text(d)
 		}
-		next := field(d, "declarator")
-		if next == nil {
+		// The inner declarator is copied into at, so that the descent
+		// allocates nothing (d does not escape: neither do its callers'
+		// field lookups).
+		var next sitter.Node
+		if !childInto(d, "declarator", &next) {
 			// reference_declarator and parenthesized_declarator keep the
 			// inner declarator as an unnamed-field child.
-			var inner *sitter.Node
-			namedChildren(d, func(c *sitter.Node) {
-				if inner == nil && !isCommentKind(kindOf(c)) && kindOf(c) != "type_qualifier" {
-					inner = c
+			found := false
+			eachNamedChild(d, func(c *sitter.Node) {
+				if !found && !isCommentKind(kindOf(c)) && kindOf(c) != "type_qualifier" {
+					next, found = *c, true
 				}
 			})
-			next = inner
+			if !found {
+				return ""
+			}
 		}
-		d = next
+		at = next
+		d = &at
 	}
 	return ""
 }
@@ -562,7 +569,7 @@ func cppFuncDeclarator(d *sitter.Node) *sitter.Node {
 
 func cppIsStatic(f *File, n *sitter.Node) bool {
 	static := false
-	namedChildren(n, func(c *sitter.Node) {
+	eachNamedChild(n, func(c *sitter.Node) {
 		if kindOf(c) == "storage_class_specifier" && f.Text(c) == "static" {
 			static = true
 		}
@@ -656,7 +663,7 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 }
 
 func (w *cppWalker) params(list *sitter.Node, scope string) {
-	namedChildren(list, func(p *sitter.Node) {
+	eachNamedChild(list, func(p *sitter.Node) {
 		switch kindOf(p) {
 		case "parameter_declaration", "optional_parameter_declaration":
 		default:
@@ -772,7 +779,7 @@ func (w *cppWalker) call(n *sitter.Node, caller string) {
 			w.registrar(name, args, caller)
 		}
 	}
-	namedChildren(args, func(a *sitter.Node) {
+	eachNamedChild(args, func(a *sitter.Node) {
 		ref := a
 		addr := false
 		if kindOf(a) == "pointer_expression" && strings.HasPrefix(w.f.Text(a), "&") {

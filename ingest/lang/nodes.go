@@ -15,16 +15,36 @@ import (
 const signatureCap = 300
 
 // field returns the child of n under the grammar field name, or nil. It is
-// nil-safe so chains like field(field(n, "a"), "b") need no checks.
+// nil-safe so chains like field(field(n, "a"), "b") need no checks. It is
+// small enough to be inlined, so that a child its caller only reads (its
+// kind, its text) is not allocated on the heap (childInto).
 func field(n *sitter.Node, name string) *sitter.Node {
-	if n == nil {
+	c := new(sitter.Node)
+	if !childInto(n, name, c) {
 		return nil
+	}
+	return c
+}
+
+// childInto sets *out to n's child under the grammar field name and
+// reports whether there is one (false for a nil n).
+func childInto(n *sitter.Node, name string, out *sitter.Node) bool {
+	if n == nil {
+		return false
 	}
 	id := fieldID(n, name)
 	if id == 0 {
-		return nil
+		return false
 	}
-	return n.ChildByFieldId(id)
+	if cWalkOK {
+		return childByFieldC(n, id, out)
+	}
+	c := n.ChildByFieldId(id)
+	if c == nil {
+		return false
+	}
+	*out = *c
+	return true
 }
 
 // fieldKey names a field of one grammar.
@@ -329,6 +349,14 @@ func eachField(n *sitter.Node, name string, fn func(c *sitter.Node)) {
 	if id == 0 {
 		return
 	}
+	if cWalkOK && eachFieldC(n, id, fn) {
+		return
+	}
+	eachFieldCursor(n, id, fn)
+}
+
+// eachFieldCursor is eachField for field id with a cursor driven from Go.
+func eachFieldCursor(n *sitter.Node, id uint16, fn func(c *sitter.Node)) {
 	cur := n.Walk()
 	defer cur.Close()
 	if !cur.GotoFirstChild() {

@@ -11,6 +11,107 @@ import (
 	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
 )
 
+// Every test of the package runs with the walk's nodes zeroed once their
+// callback returns (walkPoison): an extractor that kept one would read a
+// zero node, and its fixtures' facts (or the process) would fail.
+func init() { walkPoison = true }
+
+// A node a walk hands its callback is the walk's until the callback
+// returns: kept past that, it is zeroed (under walkPoison), not a later
+// node, and a nested walk inside the callback leaves the callback's node
+// as it was.
+func TestWalkNodeIsTheCallbacks(t *testing.T) {
+	if !cWalkOK {
+		t.Skip("sitter.Node layout differs from TSNode: the C walk is disabled")
+	}
+	src, l, p, tree := parseTestdata(t, "c/sample.c")
+	defer p.Close()
+	defer tree.Close()
+	f := NewFile("c/sample.c", l.Name, src)
+	var kept []*sitter.Node
+	visits := 0
+	f.walkNamedKind(tree.RootNode(), func(n *sitter.Node, kind string) bool {
+		before := *n
+		f.walkNamedKind(n, func(*sitter.Node, string) bool { visits++; return true })
+		if *n != before {
+			t.Fatalf("a nested walk moved its caller's node (%s@%d)", kind, before.StartByte())
+		}
+		kept = append(kept, n)
+		return true
+	})
+	if len(kept) < 20 || visits == 0 {
+		t.Fatalf("%d nodes visited, %d nested visits", len(kept), visits)
+	}
+	for _, n := range kept {
+		if *n != (sitter.Node{}) {
+			t.Fatalf("a node kept past its callback is %v, not zeroed", *n)
+		}
+	}
+}
+
+// eachField in one cgo call (eachFieldC) hands the same children as the
+// cursor walk, and eachNamedChild the same as namedChildren, for every
+// node of the C, C++, Java, Python and TypeScript fixtures and every field
+// of its grammar; a node with more children under a field than one call
+// returns (a declaration of many names) is handed over too.
+func TestFieldAndChildHelpersMatch(t *testing.T) {
+	if !cWalkOK {
+		t.Skip("sitter.Node layout differs from TSNode: the C walk is disabled")
+	}
+	span := func(c *sitter.Node) string { return fmt.Sprintf("%s@%d-%d", c.Kind(), c.StartByte(), c.EndByte()) }
+	for _, rel := range []string{"c/sample.c", "cpp/shapes.cpp", "java/com/acme/OrderService.java", "python/pkg/sub/service.py", "typescript/service.ts"} {
+		_, _, p, tree := parseTestdata(t, rel)
+		lang := tree.RootNode().Language()
+		fields := int(lang.FieldCount())
+		checked := 0
+		walkNamedCursor(tree.RootNode(), func(n *sitter.Node) bool {
+			for id := uint16(1); int(id) <= fields; id++ {
+				var a, b []string
+				viaC := eachFieldC(n, id, func(c *sitter.Node) { a = append(a, span(c)) })
+				eachFieldCursor(n, id, func(c *sitter.Node) { b = append(b, span(c)) })
+				if !viaC {
+					a = nil
+					eachField(n, lang.FieldNameForId(id), func(c *sitter.Node) { a = append(a, span(c)) })
+				}
+				if strings.Join(a, " ") != strings.Join(b, " ") {
+					t.Fatalf("%s: field %s of %s: %v, the cursor %v", rel, lang.FieldNameForId(id), span(n), a, b)
+				}
+				checked += len(b)
+			}
+			var a, b []string
+			eachNamedChild(n, func(c *sitter.Node) { a = append(a, span(c)) })
+			namedChildren(n, func(c *sitter.Node) { b = append(b, span(c)) })
+			if strings.Join(a, " ") != strings.Join(b, " ") {
+				t.Fatalf("%s: children of %s: %v, namedChildren %v", rel, span(n), a, b)
+			}
+			return true
+		})
+		if checked < 20 {
+			t.Errorf("%s: only %d field children checked", rel, checked)
+		}
+		tree.Close()
+		p.Close()
+	}
+	src := []byte("int a, b, c, d, e, f;\n")
+	l := Detect("x.c")
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(testGrammar(l)); err != nil {
+		t.Fatal(err)
+	}
+	tree := p.Parse(src, nil)
+	defer tree.Close()
+	decl := tree.RootNode().NamedChild(0)
+	var names []string
+	eachField(decl, "declarator", func(c *sitter.Node) { names = append(names, string(src[c.StartByte():c.EndByte()])) })
+	if strings.Join(names, ",") != "a,b,c,d,e,f" {
+		t.Errorf("declarators of %q: %v", src, names)
+	}
+	if eachFieldC(decl, fieldID(decl, "declarator"), func(*sitter.Node) {}) {
+		t.Errorf("eachFieldC handled %d declarators in one call", len(names))
+	}
+}
+
 func TestCleanComment(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"// Foo does x.", "Foo does x."},

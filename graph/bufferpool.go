@@ -55,21 +55,22 @@ func copyPool(threads int, group int64) uint64 {
 	return minBuildPool(threads) + uint64(threads+1)*uint64(group)*5/4
 }
 
-// poolForLoad is the buffer pool Load opens the new database with: the
-// build's pool, raised to what the COPY of the largest node group needs
-// (copyPool), capped at three quarters of the machine's memory. The pool
-// is address space that Kuzu fills only as far as a statement needs, but
-// it keeps what it touched until the database is closed: Load reopens the
-// database with the build's own pool at its end, so the reads after it
-// (the search pack) do not fill one sized for the COPYs. Callers hold b.mu.
-func (b *Build) poolForLoad() uint64 {
+// poolForLoad is the buffer pool Load opens the new database with, on
+// threads: the build's pool, raised to what the COPY of the largest node
+// group needs (copyPool), capped at three quarters of the machine's
+// memory. The pool is address space that Kuzu fills only as far as a
+// statement needs, but it keeps what it touched until the database is
+// closed: Load reopens the database with the build's own pool at its end,
+// so the reads after it (the search pack) do not fill one sized for the
+// COPYs. Callers hold b.mu.
+func (b *Build) poolForLoad(threads int) uint64 {
 	var group int64
 	for _, rf := range b.files {
 		if rf.maxGroup > group {
 			group = rf.maxGroup
 		}
 	}
-	need := copyPool(b.opts.MaxThreads, group)
+	need := copyPool(threads, group)
 	if capped := totalMemory() / 4 * 3; capped > 0 && need > capped {
 		b.log.Warn("the largest table needs more buffer pool than the machine can give; its COPY may fail", "need_MiB", need>>20, "using_MiB", capped>>20)
 		need = capped

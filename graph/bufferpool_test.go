@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -81,5 +82,34 @@ func TestLoadSizesPoolFromRows(t *testing.T) {
 	}
 	if b.opts.BufferPoolSize != DefaultBuildBufferPool {
 		t.Errorf("after Load the pool is %d MiB, want the build's %d MiB", b.opts.BufferPoolSize>>20, DefaultBuildBufferPool>>20)
+	}
+}
+
+// LeaveCore runs a full load's COPYs on one thread fewer than the build's
+// own, never none, and the load still copies every row.
+func TestLeaveCore(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct{ threads, want int }{{3, 2}, {2, 1}, {1, 1}, {0, max(1, runtime.NumCPU()-1)}} {
+		b, err := NewBuild(ctx, newRepo(t), BuildOptions{Logger: quietLog, MaxThreads: c.threads})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.LeaveCore()
+		if b.loadThreads != c.want {
+			t.Errorf("MaxThreads %d: LeaveCore leaves %d threads, want %d", c.threads, b.loadThreads, c.want)
+		}
+		if c.threads == 2 {
+			if err := b.AddSymbol(schema.Symbol{ID: schema.SymbolID("a.c", "f", schema.KindFunction, 1), Kind: schema.KindFunction,
+				Name: "f", QualifiedName: "f", FilePath: "a.c", StartLine: 1, EndLine: 2, Language: "c"}); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.Load(ctx, nil); err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if got := b.Counts()["Function"]; got != 1 {
+				t.Errorf("loaded %d Function rows, want 1", got)
+			}
+		}
+		b.Abort()
 	}
 }

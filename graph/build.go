@@ -86,6 +86,9 @@ type Build struct {
 	// loadPool is the buffer pool Load opened the database with
 	// (poolForLoad); after Load the database runs on opts.BufferPoolSize.
 	loadPool uint64
+	// loadThreads, when set (LeaveCore), is Kuzu's threads for a full
+	// load's COPYs instead of opts.MaxThreads.
+	loadThreads int
 
 	db      *kuzu.Database
 	conn    *kuzu.Connection

@@ -833,7 +833,7 @@ func (b *Build) checkpointInPlace(ctx context.Context, dst string) (why string, 
 	if err == nil || ctx.Err() != nil {
 		return "", ctx.Err()
 	}
-	pool := b.poolForLoad()
+	pool := b.poolForLoad(b.opts.MaxThreads)
 	b.log.Debug("in-place checkpoint failed; reopening on a larger pool", "err", err, "pool_MiB", pool>>20)
 	b.closeDB()
 	if b.db, err = openKuzu(dst, systemConfig(pool, b.opts.MaxThreads, false)); err != nil {

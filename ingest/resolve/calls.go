@@ -468,7 +468,7 @@ func (r *resolver) isLocal(c ctx, name string) bool {
 	if c.caller == nil {
 		return false
 	}
-	for _, tf := range r.facts[c.caller.ID][name] {
+	for _, tf := range r.facts[c.caller.ID].named(name) {
 		switch tf.Kind {
 		case "param":
 			return true

@@ -122,11 +122,9 @@ func (r *resolver) goImplements() {
 // those of embedded interfaces.
 func (r *resolver) goIfaceMethods(s *sym, depth int) map[string]int {
 	out := map[string]int{}
-	for name, tfs := range r.facts[s.ID] {
-		for _, tf := range tfs {
-			if tf.Kind == "method" {
-				out[name] = paramCount(tf.Type)
-			}
+	for _, tf := range r.facts[s.ID] {
+		if tf.Kind == "method" {
+			out[tf.Name] = paramCount(tf.Type)
 		}
 	}
 	for _, m := range r.methodsOf[s.ID] { // interface methods as Method nodes, if the extractor made them

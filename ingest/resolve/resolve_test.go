@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
@@ -88,11 +89,64 @@ func TestActive(t *testing.T) {
 }
 
 func TestFactTableLineAware(t *testing.T) {
-	ft := factTable{"db": {{Name: "db", Type: "Storage", Line: 10}, {Name: "db", Type: "DB", Line: 12}, {Name: "db", Type: "Head", Line: 20}}}
+	ft := factTable{{Name: "a", Type: "A", Line: 11}, {Name: "db", Type: "Storage", Line: 10}, {Name: "db", Type: "DB", Line: 12}, {Name: "db", Type: "Head", Line: 20}, {Name: "dbx", Type: "X", Line: 1}}
 	for line, want := range map[int]string{0: "Storage", 11: "Storage", 12: "DB", 19: "DB", 25: "Head"} {
 		if tf, _ := ft.get("db", line); tf.Type != want {
 			t.Errorf("line %d: %s, want %s", line, tf.Type, want)
 		}
+	}
+	for _, name := range []string{"", "b", "d", "z"} {
+		if tf, ok := ft.get(name, 0); ok {
+			t.Errorf("get(%q) = %v", name, tf)
+		}
+	}
+}
+
+// TestFactTablesFromIndex: index sorts each file's type facts in place
+// into one run a scope, each name's facts in source order, keeps the
+// return and impl facts out of the tables in source order, and merges a
+// scope whose facts two files hold (the earlier file's first).
+func TestFactTablesFromIndex(t *testing.T) {
+	a := &lang.Facts{Path: "a.go", Language: "go", Types: []lang.TypeFact{
+		{Scope: "f", Name: "y", Type: "Y1", Kind: "local", Line: 3},
+		{Scope: "", Name: "g", Type: "G", Kind: "global", Line: 1},
+		{Scope: "f", Name: "return", Type: "R1", Kind: "return", Line: 2},
+		{Scope: "h", Name: "x", Type: "HX", Kind: "param", Line: 9},
+		{Scope: "f", Name: "x", Type: "X1", Kind: "param", Line: 2},
+		{Scope: "T", Name: "I", Type: "T", Kind: "impl", Line: 7},
+		{Scope: "f", Name: "y", Type: "Y2", Kind: "local", Line: 5},
+		{Scope: "f", Name: "return", Type: "R2", Kind: "return", Line: 2},
+		{Scope: "T", Name: "m", Type: "a", Kind: "field", Line: 8},
+	}}
+	b := &lang.Facts{Path: "b.go", Language: "go", Types: []lang.TypeFact{
+		{Scope: "T", Name: "m", Type: "b", Kind: "field", Line: 1},
+		{Scope: "T", Name: "k", Type: "K", Kind: "field", Line: 2},
+	}}
+	r := newResolver(Input{Files: []*lang.Facts{a, b}, Paths: []string{"a.go", "b.go"}})
+	r.index()
+	types := func(ts []lang.TypeFact) string {
+		var out []string
+		for _, tf := range ts {
+			out = append(out, tf.Type)
+		}
+		return strings.Join(out, " ")
+	}
+	for _, c := range []struct{ scope, name, want string }{
+		{"f", "y", "Y1 Y2"}, {"f", "x", "X1"}, {"f", "return", ""}, {"h", "x", "HX"},
+		{"file:a.go", "g", "G"}, {"T", "m", "a b"}, {"T", "k", "K"}, {"T", "I", ""},
+	} {
+		if got := types(r.facts[c.scope].named(c.name)); got != c.want {
+			t.Errorf("facts[%s].named(%s) = %q, want %q", c.scope, c.name, got, c.want)
+		}
+	}
+	if got := strings.Join(r.returns["f"], " "); got != "R1 R2" {
+		t.Errorf("returns[f] = %q", got)
+	}
+	if len(r.impls) != 1 || r.impls[0].tf.Type != "T" {
+		t.Errorf("impls = %v", r.impls)
+	}
+	if tf, ok := r.factOf(nil, "a.go", "g", 0); !ok || tf.Type != "G" {
+		t.Errorf("factOf(global g) = %v, %v", tf, ok)
 	}
 }
 

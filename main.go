@@ -1,8 +1,8 @@
 // Command gitnexus is a code knowledge-graph explorer: see DEVELOPERS.md and
 // README.md, or run `gitnexus --help`.
 //
-// Process-wide tuning lives here and nowhere else: graph.TuneMalloc
-// bounds glibc's malloc arenas and trim threshold (Kuzu allocates from many
+// Process-wide tuning lives here and nowhere else: cheap.Tune bounds
+// glibc's malloc arenas and trim threshold (Kuzu allocates from many
 // threads; without it analyze of prometheus peaks about 8% higher), and a
 // one-shot command (cmd.OneShot: query, context, impact, ...) runs without
 // the garbage collector, which would only scan a heap that stays live to the
@@ -34,11 +34,11 @@ import (
 	"runtime/pprof"
 
 	"github.com/gitnexus/gitnexus/cmd"
-	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/internal/cheap"
 )
 
 func main() {
-	graph.TuneMalloc()
+	cheap.Tune()
 	cmd.Exe, _ = os.Executable() // "": analyze removes a replaced database itself
 	if cmd.OneShot(os.Args[1:]) {
 		debug.SetGCPercent(-1)

@@ -14,6 +14,8 @@ import (
 	"syscall"
 
 	kuzu "github.com/kuzudb/go-kuzu"
+
+	"github.com/gitnexus/gitnexus/internal/cheap"
 )
 
 // Buffer pool sizes. Kuzu's own default takes 80% of RAM. A read-only open
@@ -168,7 +170,7 @@ func totalMemory() uint64 {
 
 func (b *Build) reopen() (err error) {
 	b.closeDB()
-	releaseCMemory()
+	cheap.Trim()
 	if b.db, err = openKuzu(b.dbPath(), systemConfig(b.opts.BufferPoolSize, b.opts.MaxThreads, false)); err != nil {
 		return fmt.Errorf("reopen new database: %w", err)
 	}

@@ -85,18 +85,18 @@ func TestLoadSizesPoolFromRows(t *testing.T) {
 	}
 }
 
-// LeaveCore runs a full load's COPYs on one thread fewer than the build's
-// own, never none, and the load still copies every row.
-func TestLeaveCore(t *testing.T) {
+// A shared load runs its COPYs on one thread fewer than the build's own,
+// never none, and still copies every row.
+func TestShareLoad(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct{ threads, want int }{{3, 2}, {2, 1}, {1, 1}, {0, max(1, runtime.NumCPU()-1)}} {
 		b, err := NewBuild(ctx, newRepo(t), BuildOptions{Logger: quietLog, MaxThreads: c.threads})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b.LeaveCore()
+		b.ShareLoad()
 		if b.loadThreads != c.want {
-			t.Errorf("MaxThreads %d: LeaveCore leaves %d threads, want %d", c.threads, b.loadThreads, c.want)
+			t.Errorf("MaxThreads %d: ShareLoad leaves %d threads, want %d", c.threads, b.loadThreads, c.want)
 		}
 		if c.threads == 2 {
 			if err := b.AddSymbol(schema.Symbol{ID: schema.SymbolID("a.c", "f", schema.KindFunction, 1), Kind: schema.KindFunction,

@@ -86,7 +86,7 @@ type Build struct {
 	// loadPool is the buffer pool Load opened the database with
 	// (poolForLoad); after Load the database runs on opts.BufferPoolSize.
 	loadPool uint64
-	// loadThreads, when set (LeaveCore), is Kuzu's threads for a full
+	// loadThreads, when set (ShareLoad), is Kuzu's threads for a full
 	// load's COPYs instead of opts.MaxThreads.
 	loadThreads int
 

@@ -185,11 +185,11 @@
 // then be the sum of its steps. Settle closes and reopens the new database
 // between steps (Load settles at its end), so the peak is the largest
 // step plus what opening the database costs (about 7 MiB a node table: its
-// primary-key hash index). TuneMalloc caps glibc at one malloc arena per
-// core and a 64 KiB trim threshold; it changes the whole process, so the
-// package never calls it: gitnexus's main does, once, at start. On
-// prometheus the two took analyze's peak from about 345 MiB to about
-// 272 MiB.
+// primary-key hash index). internal/cheap's Tune caps glibc at one malloc
+// arena per core and a 64 KiB trim threshold; it changes the whole
+// process, so the package never calls it: gitnexus's main does, once, at
+// start. On prometheus the two took analyze's peak from about 345 MiB to
+// about 272 MiB.
 //
 // Strings: "" stays "" (not NULL), and quotes, backslashes, newlines and
 // any Unicode round-trip exactly. Kuzu cuts a string at a NUL byte, so NUL

@@ -23,6 +23,7 @@ import (
 	kuzu "github.com/kuzudb/go-kuzu"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/internal/cheap"
 )
 
 // LoadStats says how Load filled the new database.
@@ -682,7 +683,7 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 	defer func() {
 		if why != "" || err != nil {
 			b.closeDB()
-			releaseCMemory()
+			cheap.Trim()
 			removeDBFiles(dst)
 		}
 	}()
@@ -776,7 +777,7 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 		return why, err
 	}
 	b.closeDB()
-	releaseCMemory()
+	cheap.Trim()
 	lap("close")
 	b.log.Debug("updated in place", "stats", b.stats, "took", time.Since(t0))
 	return "", nil

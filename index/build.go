@@ -354,7 +354,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	side := &sidePack{}
 	rows, staging := b.Rows(), b.StagingDir()
 	if rows != nil && rows.Total() <= sidePackRows {
-		b.LeaveCore() // the pack's (see graph.Build.LeaveCore)
+		b.ShareLoad() // the pack's (see graph.Build.ShareLoad)
 		side.start(ctx, rows, basePack, staging)
 	} else {
 		b.WhenInPlace(func() { side.start(ctx, rows, basePack, staging) })

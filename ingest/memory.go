@@ -1,11 +1,10 @@
 package ingest
 
-/*
-#include <malloc.h>
-*/
-import "C"
+import (
+	"runtime/debug"
 
-import "runtime/debug"
+	"github.com/gitnexus/gitnexus/internal/cheap"
+)
 
 // ReleaseMemory hands memory the parse phase no longer needs back to the
 // operating system before the next phase (the database load) grows: the Go
@@ -14,5 +13,5 @@ import "runtime/debug"
 // Callers drop their references to the Index first.
 func ReleaseMemory() {
 	debug.FreeOSMemory()
-	C.malloc_trim(0)
+	cheap.Trim()
 }

@@ -72,8 +72,9 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 	} else {
 		// Alone, the load lets glibc serve Kuzu's large blocks from its
 		// arenas and keep their free memory, rather than map and fault in
-		// each again: the Linux kernel's load took 29 s against 37-39 s
-		// (2.9M page faults in the whole run against 3.5M). The C heap is
+		// each again: the Linux kernel's load took 30.9 s against
+		// 37.6-39.0 s (3.08M page faults in the whole run against
+		// 3.55-3.62M; one run each, session 24). The C heap is
 		// trimmed when the load ends (the database is reopened by then),
 		// before the steps after it. Beside the search pack (kubernetes)
 		// the memory it keeps adds to the pack's: 20-50 MiB more at the

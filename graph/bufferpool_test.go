@@ -95,8 +95,8 @@ func TestShareLoad(t *testing.T) {
 			t.Fatal(err)
 		}
 		b.ShareLoad()
-		if b.loadThreads != c.want {
-			t.Errorf("MaxThreads %d: ShareLoad leaves %d threads, want %d", c.threads, b.loadThreads, c.want)
+		if got := b.loadThreads(); got != c.want {
+			t.Errorf("MaxThreads %d: ShareLoad leaves %d threads, want %d", c.threads, got, c.want)
 		}
 		if c.threads == 2 {
 			if err := b.AddSymbol(schema.Symbol{ID: schema.SymbolID("a.c", "f", schema.KindFunction, 1), Kind: schema.KindFunction,

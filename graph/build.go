@@ -86,9 +86,8 @@ type Build struct {
 	// loadPool is the buffer pool Load opened the database with
 	// (poolForLoad); after Load the database runs on opts.BufferPoolSize.
 	loadPool uint64
-	// loadThreads, when set (ShareLoad), is Kuzu's threads for a full
-	// load's COPYs instead of opts.MaxThreads.
-	loadThreads int
+	// shared says something runs beside a full load (ShareLoad).
+	shared bool
 
 	db      *kuzu.Database
 	conn    *kuzu.Connection

@@ -66,10 +66,8 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 		b.log.Debug("loading every row", "why", why)
 	}
 
-	threads := b.opts.MaxThreads
-	if b.loadThreads > 0 { // shared (ShareLoad)
-		threads = b.loadThreads
-	} else {
+	threads := b.loadThreads()
+	if !b.shared {
 		// Alone, the load lets glibc serve Kuzu's large blocks from its
 		// arenas and keep their free memory, rather than map and fault in
 		// each again: the Linux kernel's load took 30.9 s against
@@ -182,11 +180,21 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 func (b *Build) ShareLoad() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.shared = true
+}
+
+// loadThreads is Kuzu's threads for a full load's COPYs: the build's own
+// (opts.MaxThreads; 0, all CPUs), one fewer (at least one) when shared.
+// Callers hold b.mu.
+func (b *Build) loadThreads() int {
+	if !b.shared {
+		return b.opts.MaxThreads
+	}
 	threads := b.opts.MaxThreads
 	if threads <= 0 {
 		threads = runtime.NumCPU()
 	}
-	b.loadThreads = max(1, threads-1)
+	return max(1, threads-1)
 }
 
 // EachNode calls fn with every row of node table l as Load copied it (an

@@ -344,13 +344,13 @@ func (r *resolver) index() {
 		slices.SortStableFunc(f.Types, factOrder)
 		for i := 0; i < len(f.Types); {
 			tf := &f.Types[i]
-			switch tf.Kind {
-			case "return":
-				r.returns[tf.Scope] = append(r.returns[tf.Scope], tf.Type)
-				i++
-				continue
-			case "impl":
-				r.impls = append(r.impls, implFact{*tf, f.Path})
+			if !tableFact(tf) {
+				switch tf.Kind {
+				case "return":
+					r.returns[tf.Scope] = append(r.returns[tf.Scope], tf.Type)
+				case "impl":
+					r.impls = append(r.impls, implFact{*tf, f.Path})
+				}
 				i++
 				continue
 			}

@@ -64,7 +64,7 @@ func completeIDs(communities bool) cobra.CompletionFunc {
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		db, err := graph.Open(ctx, e.Path, graph.OpenOptions{})
+		db, err := graph.OpenLazy(ctx, e.Path, graph.OpenOptions{})
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}

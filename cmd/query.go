@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gitnexus/gitnexus/embed"
@@ -148,10 +147,11 @@ func noMatches(q string) error {
 // searchRepo runs the query tool on the index of the repository at root:
 // its search pack (query.Pack), plus its database for what the pack does
 // not hold — vectors (hybrid and vector modes on an index with
-// embeddings) and source text (include_content) — opened read-only only
-// then. The answer is marked stale when the repository moved on from the
-// index (from the meta.json read once here; checked while it searches). This is the pack-only
-// sibling of runTool, which opens the database first.
+// embeddings) and source text (include_content) — checked and opened
+// read-only only then (graph.NewLazy). The answer is marked stale when the
+// repository moved on from the index (from the head of meta.json, read
+// once here; checked while it searches). This is runTool's sibling that
+// does not check the database file before the search: it may not need it.
 func searchRepo(ctx context.Context, root string, in tools.QueryInput) (res *query.Result, err error) {
 	// The pack is mapped (query.MapPack): a file cut short under us
 	// faults, which this makes an error instead of a crash.
@@ -181,17 +181,16 @@ func searchRepo(ctx context.Context, root string, in tools.QueryInput) (res *que
 		return nil, queryError(err)
 	}
 	slog.Debug("search pack read", "took", time.Since(t0))
-	db := &lazyDB{root: root}
-	defer db.close()
+	db := graph.NewLazy(root, meta, oneShotOpen)
+	defer db.Close()
 	var vf query.VectorFunc
 	var notice string
 	if query.Mode(strings.ToLower(strings.TrimSpace(in.Mode))) != query.ModeKeyword && meta.Embeddings.Count > 0 {
-		d, err := db.open(ctx)
-		if err != nil {
+		if _, err := db.DB(ctx); err != nil {
 			return nil, queryError(err)
 		}
 		var closeEmb func()
-		vf, closeEmb, notice = vectorRetriever(d, queryFlags.modelDir, queryFlags.device)
+		vf, closeEmb, notice = vectorRetriever(db, queryFlags.modelDir, queryFlags.device)
 		defer closeEmb()
 	}
 	res, err = tools.Query(ctx, db, pack, in, vf)
@@ -205,35 +204,6 @@ func searchRepo(ctx context.Context, root string, in tools.QueryInput) (res *que
 	<-staleDone
 	res.SetStale(stale) // what tools.MarkStale does, from the meta read above
 	return res, nil
-}
-
-// lazyDB is the index database of root, opened read-only on its first
-// statement (a search that reads no source text never opens it).
-type lazyDB struct {
-	root string
-	db   *graph.DB
-	err  error
-	once sync.Once
-}
-
-func (l *lazyDB) open(ctx context.Context) (*graph.DB, error) {
-	l.once.Do(func() { l.db, l.err = graph.Open(ctx, l.root, oneShotOpen) })
-	return l.db, l.err
-}
-
-// Query makes lazyDB a tools.Querier.
-func (l *lazyDB) Query(ctx context.Context, cypher string, params map[string]any) (*graph.Result, error) {
-	db, err := l.open(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return db.Query(ctx, cypher, params)
-}
-
-func (l *lazyDB) close() {
-	if l.db != nil {
-		l.db.Close()
-	}
 }
 
 // queryError gives a search error its exit code: a missing pack or
@@ -328,7 +298,7 @@ func firstLine(s string) string {
 // vectorRetriever opens the embedding model and returns the index's
 // vector retriever, or nil with a reason (the search then runs
 // keyword-only).
-func vectorRetriever(db *graph.DB, modelDir, device string) (query.VectorFunc, func(), string) {
+func vectorRetriever(db *graph.Lazy, modelDir, device string) (query.VectorFunc, func(), string) {
 	none := func() {}
 	if m := db.Meta(); m == nil || m.Embeddings.Count == 0 {
 		return nil, none, ""

@@ -14,10 +14,11 @@ import (
 )
 
 // toolRepo is the repository a tool command runs on: its registry entry and
-// its index, open read-only.
+// its index, checked and opened read-only on its first statement (most
+// tools read only the search pack).
 type toolRepo struct {
 	Entry graph.RepoEntry
-	DB    *graph.DB
+	DB    *graph.Lazy
 }
 
 // runTool is the body every tool command shares: resolve the repository
@@ -51,8 +52,17 @@ func runToolChecked[In, Out any](ctx context.Context, in In, call func(context.C
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer func() { db.Close() }()
 	out, err := callMapped(ctx, in, toolRepo{Entry: e, DB: db}, call)
+	if errors.Is(err, graph.ErrSwapped) {
+		// A re-analyze retired the database before its first statement
+		// opened it: once more, on the new index.
+		db.Close()
+		if e, db, err = openEntry(ctx); err != nil {
+			return err
+		}
+		out, err = callMapped(ctx, in, toolRepo{Entry: e, DB: db}, call)
+	}
 	if err != nil {
 		return toolError(err)
 	}
@@ -112,14 +122,14 @@ func (r toolRepo) index() (tools.Index, error) {
 	return tools.Index{Graph: &pack.Snapshot, DB: r.DB}, nil
 }
 
-// openEntry resolves -r / the working directory and opens its index
-// read-only.
-func openEntry(ctx context.Context) (graph.RepoEntry, *graph.DB, error) {
+// openEntry resolves -r / the working directory and checks its index,
+// to be opened read-only on its first statement (graph.OpenLazy).
+func openEntry(ctx context.Context) (graph.RepoEntry, *graph.Lazy, error) {
 	e, err := resolveRepo("")
 	if err != nil {
 		return e, nil, err
 	}
-	db, err := graph.Open(ctx, e.Path, oneShotOpen)
+	db, err := graph.OpenLazy(ctx, e.Path, oneShotOpen)
 	if err != nil {
 		return e, nil, toolError(err)
 	}

@@ -11,8 +11,6 @@ import (
 	"time"
 
 	kuzu "github.com/kuzudb/go-kuzu"
-
-	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
 // ErrQueryTimeout means a query ran past OpenOptions.QueryTimeout.
@@ -48,6 +46,17 @@ type OpenOptions struct {
 	MemoryExceeded func()
 }
 
+// withDefaults fills in the defaults of the fields left zero.
+func (o OpenOptions) withDefaults() OpenOptions {
+	if o.BufferPoolSize == 0 {
+		o.BufferPoolSize = DefaultReadBufferPool
+	}
+	if o.Connections <= 0 {
+		o.Connections = 4
+	}
+	return o
+}
+
 // DefaultQueryMemory is OpenOptions.MemoryLimit's default: what one
 // statement may add to the process's resident memory.
 const DefaultQueryMemory = 1 << 30
@@ -77,63 +86,18 @@ type DB struct {
 // sees it). WAL and shadow files a read-only session left beside it are
 // removed (clearReadDebris).
 func Open(ctx context.Context, repoRoot string, opts OpenOptions) (*DB, error) {
-	root, err := canonical(repoRoot)
-	if err != nil {
-		return nil, err
-	}
-	if opts.BufferPoolSize == 0 {
-		opts.BufferPoolSize = DefaultReadBufferPool
-	}
-	if opts.Connections <= 0 {
-		opts.Connections = 4
-	}
-	t0 := time.Now()
-	// A re-analyze may swap the database between reading meta.json and
-	// opening the file it names; then meta.json names a newer one: retry.
+	// A re-analyze may swap the database between the check and Kuzu's
+	// open; then meta.json names a newer one: start again.
 	for attempt := 0; ; attempt++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		meta, err := ReadMeta(root)
+		l, err := OpenLazy(ctx, repoRoot, opts)
 		if err != nil {
 			return nil, err
 		}
-		if meta.SchemaVersion != schema.Version {
-			return nil, fmt.Errorf("%w: %s was indexed with schema v%d, this gitnexus reads v%d: run `gitnexus analyze` to rebuild it",
-				ErrSchemaVersion, root, meta.SchemaVersion, schema.Version)
+		d, err := l.DB(ctx)
+		if errors.Is(err, ErrSwapped) && attempt < 3 {
+			continue
 		}
-		path := filepath.Join(IndexDir(root), meta.DBFile)
-		if err := checkDBFile(root, meta); err != nil {
-			if again, merr := ReadMeta(root); merr == nil && again.DBFile != meta.DBFile && attempt < 3 {
-				continue
-			}
-			return nil, err
-		}
-		if err := clearReadDebris(path); err != nil {
-			return nil, fmt.Errorf("index of %s: %w", root, err)
-		}
-		file, err := os.Stat(path)
-		if err != nil {
-			return nil, fmt.Errorf("index of %s: %w", root, err)
-		}
-		kdb, err := openKuzu(path, systemConfig(opts.BufferPoolSize, opts.MaxThreads, true))
-		if err != nil {
-			if again, merr := ReadMeta(root); merr == nil && again.DBFile != meta.DBFile && attempt < 3 {
-				continue
-			}
-			return nil, fmt.Errorf("open index of %s: %w", root, err)
-		}
-		d := &DB{root: root, meta: meta, opts: opts, db: kdb, pool: make(chan *kuzu.Connection, opts.Connections), file: file}
-		for i := 0; i < opts.Connections; i++ {
-			c, err := kuzu.OpenConnection(kdb)
-			if err != nil {
-				d.Close()
-				return nil, fmt.Errorf("connect to index of %s: %w", root, err)
-			}
-			d.pool <- c
-		}
-		slog.Debug("index opened", "db", meta.DBFile, "took", time.Since(t0), "rss_MiB", RSS)
-		return d, nil
+		return d, err // l holds nothing more than d: the caller closes d
 	}
 }
 
@@ -216,7 +180,7 @@ func (d *DB) unchanged() error {
 	if err != nil || !os.SameFile(fi, d.file) {
 		return nil
 	}
-	if fi.Size() != d.file.Size() || !fi.ModTime().Equal(d.file.ModTime()) {
+	if written(fi, d.file) {
 		return &DamageError{Root: d.root, File: d.meta.DBFile, Reason: "the file was written to while open"}
 	}
 	return nil
@@ -231,9 +195,18 @@ func (d *DB) RepoRoot() string { return d.root }
 // Stale reports whether meta.json no longer names the open database: a
 // re-analyze committed a new index (or the index was removed). Long-running
 // readers check it and reopen.
-func (d *DB) Stale() bool {
-	m, err := ReadMeta(d.root)
-	return err != nil || m.DBFile != d.meta.DBFile
+func (d *DB) Stale() bool { return swapped(d.root, d.meta.DBFile) }
+
+// swapped reports whether meta.json of root no longer names dbFile.
+func swapped(root, dbFile string) bool {
+	m, err := ReadMeta(root)
+	return err != nil || m.DBFile != dbFile
+}
+
+// written reports whether a file stat'ed as now was written to since it
+// was stat'ed as before (the same file: other size or modification time).
+func written(now, before os.FileInfo) bool {
+	return now.Size() != before.Size() || !now.ModTime().Equal(before.ModTime())
 }
 
 // Close closes the index. Queries in flight finish first.

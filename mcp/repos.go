@@ -39,11 +39,13 @@ type repoState struct {
 	stamp metaStamp
 }
 
-// handle counts the calls using one open database; a superseded handle
-// closes its database when the last call releases it. pack is the
-// database's search pack (query.Pack), read once: searches read it.
+// handle counts the calls using one index; a superseded handle closes its
+// database when the last call releases it. db is checked when the handle
+// is made and opens Kuzu on its first statement (graph.Lazy): searches,
+// context, impact and trace read only pack, the database's search pack
+// (query.Pack), read once, and the cypher tool runs in a child process.
 type handle struct {
-	db         *graph.DB
+	db         *graph.Lazy
 	refs       int
 	superseded bool
 	root       string
@@ -90,7 +92,7 @@ func NewRepos(cwd string, opts graph.OpenOptions) *Repos {
 // Repo is a repository acquired for one call. Release it when done.
 type Repo struct {
 	Entry graph.RepoEntry
-	DB    *graph.DB
+	DB    *graph.Lazy
 	r     *Repos
 	h     *handle
 }
@@ -127,8 +129,9 @@ func (r *Repo) Index() (tools.Index, error) {
 // ambiguous default, no index): the caller should pass another repo.
 var ErrRepo = errors.New("repository")
 
-// Acquire resolves name (see resolve) and returns its open database,
-// reopening it when the index was swapped since it was opened. The
+// Acquire resolves name (see resolve) and returns its index, checked
+// (graph.OpenLazy), making a new handle when the index was swapped since
+// the last one was made. The
 // registry is read on every call, so a repository registered or removed
 // while the server runs is served or refused at once, and no map grows
 // with the strings clients send.
@@ -158,7 +161,7 @@ func (rs *Repos) Acquire(ctx context.Context, name string) (*Repo, error) {
 		rs.retire(st)
 	}
 	if st.cur == nil {
-		db, err := graph.Open(ctx, root, rs.opts)
+		db, err := graph.OpenLazy(ctx, root, rs.opts)
 		if err != nil {
 			delete(rs.open, root)
 			if errors.Is(err, graph.ErrDamaged) {

@@ -169,37 +169,16 @@ const slowCall = 5 * time.Second
 func withRepo[Out any](s *Server, ctx context.Context, tool, repo string, fn func(context.Context, *Repo) (Out, error)) (*sdk.CallToolResult, Out, error) {
 	var zero Out
 	start := time.Now()
-	r, err := s.Repos.Acquire(ctx, repo)
-	if err != nil {
-		return nil, zero, protocolError(tool, repo, err)
-	}
 	ctx, cancel := context.WithTimeout(ctx, ToolTimeout)
 	defer cancel()
-	type result struct {
-		out Out
-		err error
+	r, res, err := callRepo(s, ctx, start, tool, repo, fn)
+	if errors.Is(res.err, graph.ErrSwapped) {
+		// A re-analyze retired the database before the call's first
+		// statement opened it: once more, on the new index.
+		r, res, err = callRepo(s, ctx, start, tool, repo, fn)
 	}
-	done := make(chan result, 1)
-	go func() {
-		defer r.Release()
-		// One call never takes the server down: a panic (a damaged index
-		// the checks missed; a fault reading a mapped pack file someone
-		// cut short, under SetPanicOnFault) is this call's error.
-		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		defer func() {
-			if p := recover(); p != nil {
-				slog.Error("mcp tool call panicked", "tool", tool, "repo", r.Entry.Name, "panic", p, "stack", string(debug.Stack()))
-				done <- result{err: fmt.Errorf("%s on %s failed: %v: the index may be damaged; run `gitnexus analyze` there", tool, r.Entry.Name, p)}
-			}
-		}()
-		out, err := fn(ctx, r)
-		done <- result{out, err}
-	}()
-	var res result
-	select {
-	case res = <-done:
-	case <-ctx.Done():
-		res.err = fmt.Errorf("%s on %s stopped after %v (%w): narrow the request (lower limit or depth)", tool, r.Entry.Name, time.Since(start).Round(time.Millisecond), ctx.Err())
+	if err != nil {
+		return nil, zero, protocolError(tool, repo, err)
 	}
 	if d := time.Since(start); d > slowCall {
 		slog.Warn("slow mcp tool call", "tool", tool, "repo", r.Entry.Name, "duration", d, "err", res.err)
@@ -214,6 +193,45 @@ func withRepo[Out any](s *Server, ctx context.Context, tool, repo string, fn fun
 	return nil, res.out, nil
 }
 
+// result is one tool call's answer or error.
+type result[Out any] struct {
+	out Out
+	err error
+}
+
+// callRepo acquires repo and runs fn on it until ctx ends: err is
+// Acquire's, res the call's. The repository is released when fn returns,
+// even after ctx ended.
+func callRepo[Out any](s *Server, ctx context.Context, start time.Time, tool, repo string, fn func(context.Context, *Repo) (Out, error)) (*Repo, result[Out], error) {
+	r, err := s.Repos.Acquire(ctx, repo)
+	if err != nil {
+		return nil, result[Out]{}, err
+	}
+	done := make(chan result[Out], 1)
+	go func() {
+		defer r.Release()
+		// One call never takes the server down: a panic (a damaged index
+		// the checks missed; a fault reading a mapped pack file someone
+		// cut short, under SetPanicOnFault) is this call's error.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() {
+			if p := recover(); p != nil {
+				slog.Error("mcp tool call panicked", "tool", tool, "repo", r.Entry.Name, "panic", p, "stack", string(debug.Stack()))
+				done <- result[Out]{err: fmt.Errorf("%s on %s failed: %v: the index may be damaged; run `gitnexus analyze` there", tool, r.Entry.Name, p)}
+			}
+		}()
+		out, err := fn(ctx, r)
+		done <- result[Out]{out, err}
+	}()
+	var res result[Out]
+	select {
+	case res = <-done:
+	case <-ctx.Done():
+		res.err = fmt.Errorf("%s on %s stopped after %v (%w): narrow the request (lower limit or depth)", tool, r.Entry.Name, time.Since(start).Round(time.Millisecond), ctx.Err())
+	}
+	return r, res, nil
+}
+
 // protocolError is how a tool's error reaches the client: as a tool error
 // (isError, the message for the agent to act on), the server serving on.
 // Bad input, a missing symbol and a repository problem are the caller's to
@@ -222,7 +240,7 @@ func withRepo[Out any](s *Server, ctx context.Context, tool, repo string, fn fun
 func protocolError(tool, repo string, err error) error {
 	switch {
 	case errors.Is(err, tools.ErrInput), errors.Is(err, tools.ErrNotFound), errors.Is(err, ErrRepo),
-		errors.Is(err, graph.ErrNoIndex), errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		errors.Is(err, graph.ErrNoIndex), errors.Is(err, graph.ErrSwapped), errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 	default:
 		slog.Error("mcp tool failed", "tool", tool, "repo", repo, "err", err)
 	}

@@ -39,7 +39,6 @@ type Lazy struct {
 
 	mu     sync.Mutex
 	db     *DB
-	err    error // the open's failure, kept (a context's end is not)
 	closed bool
 }
 
@@ -115,24 +114,21 @@ func (l *Lazy) Opened() bool {
 	return l.db != nil
 }
 
-// DB opens the database on first use and returns it; its failure is
-// kept, so every later call fails alike (unless ctx ended: the next call
-// tries again). A file retired by a swap since l was made fails with
-// ErrSwapped.
+// DB opens the database on first use and returns it. A failed open is
+// tried again by the next call (a long-lived server keeps its Lazy until
+// the index is swapped: a passing failure must not stick). A file retired
+// by a swap since l was made fails with ErrSwapped.
 func (l *Lazy) DB(ctx context.Context) (*DB, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch {
 	case l.closed:
 		return nil, errors.New("graph: query on a closed index")
-	case l.db != nil || l.err != nil:
-		return l.db, l.err
+	case l.db != nil:
+		return l.db, nil
 	}
 	d, err := l.open(ctx)
 	if err != nil {
-		if ctx.Err() == nil {
-			l.err = err
-		}
 		return nil, err
 	}
 	l.db = d

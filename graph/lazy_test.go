@@ -148,7 +148,10 @@ func TestLazyDamagedBeforeOpen(t *testing.T) {
 			t.Errorf("checked first %v: a statement on a garbled file: %v, want ErrDamaged", checkedFirst, err)
 		}
 		if _, err := l.Query(context.Background(), "RETURN 1", nil); !errors.Is(err, ErrDamaged) {
-			t.Errorf("checked first %v: the failure is not kept: %v", checkedFirst, err)
+			t.Errorf("checked first %v: tried again: %v, want ErrDamaged", checkedFirst, err)
+		}
+		if l.Opened() {
+			t.Errorf("checked first %v: Kuzu opened a garbled file", checkedFirst)
 		}
 		l.Close()
 	}

@@ -377,8 +377,9 @@ func readNodeTables(ctx context.Context, q Querier, base *packBase, out chan<- n
 			}
 		}
 		if nr, ok := q.(rowReader); ok {
-			var rows []nodeRow
 			read := 0
+			chunk := func() []nodeRow { return make([]nodeRow, 0, min(packReadRows, n-read)) }
+			rows := chunk()
 			err := nr.EachNode(ctx, l, func(line []byte) error {
 				var r nodeRow
 				if read < len(hashes) {
@@ -394,7 +395,7 @@ func readNodeTables(ctx context.Context, q Querier, base *packBase, out chan<- n
 					if !send(nodeChunk{label: l, rows: rows, total: n}) {
 						return ctx.Err()
 					}
-					rows = nil
+					rows = chunk()
 				}
 				return nil
 			})

@@ -159,6 +159,10 @@ func encodePackParts(g *graphCopy, indexes map[string]*bm25Index) ([][]byte, err
 	sec[secIDs], sec[secNames] = nodeOrders(g.nodes)
 
 	sw()
+	// Sized as edgeAttrs below is (the varints are small: a count, a
+	// string reference and a node index each), so that the section is not
+	// copied as it grows.
+	w.buf = make([]byte, 0, 2*len(g.adj)+6*2*g.edges)
 	for _, a := range g.adj {
 		for d := range 2 {
 			w.i(len(a[d]))
@@ -185,6 +189,12 @@ func encodePackParts(g *graphCopy, indexes map[string]*bm25Index) ([][]byte, err
 	g.adj = nil // encodePackParts consumes g: each part goes once laid out
 
 	sw()
+	text := 0
+	for i := range min(len(g.nodes), len(g.details)) {
+		nd := &g.details[i]
+		text += len(nd.qualifiedName) + len(nd.signature) + len(nd.docComment)
+	}
+	w.buf = make([]byte, 0, text+8*len(g.nodes)) // five varints a node, most of one byte
 	for i := range g.nodes {
 		var nd nodeDetails
 		if i < len(g.details) {

@@ -58,9 +58,11 @@ func runToolChecked[In, Out any](ctx context.Context, in In, call func(context.C
 		// A re-analyze retired the database before its first statement
 		// opened it: once more, on the new index.
 		db.Close()
-		if e, db, err = openEntry(ctx); err != nil {
-			return err
+		again, db2, oerr := openEntry(ctx)
+		if oerr != nil {
+			return oerr // the deferred Close finds db closed: a no-op
 		}
+		e, db = again, db2
 		out, err = callMapped(ctx, in, toolRepo{Entry: e, DB: db}, call)
 	}
 	if err != nil {

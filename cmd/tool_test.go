@@ -55,4 +55,17 @@ func TestToolRunsAgainAfterSwap(t *testing.T) {
 			t.Errorf("%d swaps: the second try used the first try's index", tc.fails)
 		}
 	}
+
+	// The index gone when the command starts again: its error, no panic.
+	err := runToolChecked(context.Background(), "in",
+		func(ctx context.Context, r toolRepo, in string) (string, error) {
+			if err := os.RemoveAll(graph.IndexDir(repo)); err != nil {
+				t.Fatal(err)
+			}
+			return "", swapped
+		},
+		func(string) error { return nil }, nil)
+	if !errors.Is(err, graph.ErrNoIndex) {
+		t.Errorf("index removed before the second try: %v, want ErrNoIndex", err)
+	}
 }

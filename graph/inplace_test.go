@@ -194,6 +194,11 @@ func TestInPlaceLoadFallsBack(t *testing.T) {
 			checkpointStmts = [2]string{"CHECKPOINT NOW", "CHECKPOINT AGAIN"} // parse errors, as a full pool is an error
 			t.Cleanup(func() { checkpointStmts = old })
 		}},
+		{"too many rows to create", "rows to create, more than the 0 an update in place creates", func(t *testing.T, root string, m *Meta) {
+			most, share := inPlaceMaxCreates, inPlaceCreateShare
+			inPlaceMaxCreates, inPlaceCreateShare = 0, 1<<30 // no row, whatever the build's size
+			t.Cleanup(func() { inPlaceMaxCreates, inPlaceCreateShare = most, share })
+		}},
 		{"too many changes", "would take about", func(t *testing.T, root string, m *Meta) {
 			old := inPlaceShare
 			inPlaceShare = 0
@@ -322,5 +327,31 @@ func TestDigestRoundTrip(t *testing.T) {
 	os.WriteFile(path, bad, 0o644)
 	if _, _, err := readDigest(path); err == nil {
 		t.Error("a garbled digest read without error")
+	}
+}
+
+// TestCreateLimitGrowsWithTheBuild: the rows an update in place may create
+// grow with the build (inPlaceCreateShare) above inPlaceMaxCreates: with
+// no fixed allowance, a build allowed one created row per row of it still
+// updates in place, and the result is a full load's.
+func TestCreateLimitGrowsWithTheBuild(t *testing.T) {
+	most, share, cost := inPlaceMaxCreates, inPlaceCreateShare, inPlaceShare
+	inPlaceMaxCreates, inPlaceCreateShare = 0, 1
+	inPlaceShare = 10 // whatever it costs: this test is about the create limit
+	t.Cleanup(func() { inPlaceMaxCreates, inPlaceCreateShare, inPlaceShare = most, share, cost })
+	root := newRepo(t)
+	buildWith(t, root, nil, variant(t, 20, 0))
+	m, err := ReadMeta(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, st := buildWith(t, root, m, variant(t, 40, 1))
+	if !st.InPlace || st.EdgesCreated == 0 {
+		t.Fatalf("load %+v, want in place, creating rows", st)
+	}
+	full := newRepo(t)
+	buildWith(t, full, nil, variant(t, 40, 1))
+	if !slices.Equal(dumpGraph(t, root), dumpGraph(t, full)) {
+		t.Error("the index updated in place differs from a full load")
 	}
 }

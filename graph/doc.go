@@ -137,7 +137,8 @@
 // its size (a COPY or a CREATE list of 1,000 literal rows 45 ms against
 // 650 ms), and a full load has 0.7 s of fixed cost (DDL, open, settle);
 // rows created cost Kuzu memory, so an update creating more than 500 rows
-// loads whole. On prometheus a one-function edit loads in 0.7-0.8 s in
+// (or one per 200 rows of a larger build: a full run's peak grows with
+// the build) loads whole. On prometheus a one-function edit loads in 0.7-0.8 s in
 // place against 1.8 s whole (kubernetes: 1.2-1.7 s against 4.4 s). Rows
 // rewritten leave room Kuzu does not reuse (54 MB grows 9-34 MB an
 // update, and opening a larger file takes more memory), so a database

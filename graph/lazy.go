@@ -61,8 +61,9 @@ func OpenLazy(ctx context.Context, repoRoot string, opts OpenOptions) (*Lazy, er
 		if err != nil {
 			return nil, err
 		}
-		if err := checkSchema(root, meta); err != nil {
-			return nil, err
+		if meta.SchemaVersion != schema.Version {
+			return nil, fmt.Errorf("%w: %s was indexed with schema v%d, this gitnexus reads v%d: run `gitnexus analyze` to rebuild it",
+				ErrSchemaVersion, root, meta.SchemaVersion, schema.Version)
 		}
 		path := filepath.Join(IndexDir(root), meta.DBFile)
 		err = checkDBFile(root, meta)
@@ -84,17 +85,9 @@ func OpenLazy(ctx context.Context, repoRoot string, opts OpenOptions) (*Lazy, er
 // is) that meta, read by the caller (ReadMetaHead will do), describes. It
 // checks nothing now: the first statement reads meta.json in full, fails
 // with ErrSwapped unless it still names meta's database, and checks that
-// file as OpenLazy does before Kuzu opens it.
+// file (OpenLazy's check) before Kuzu opens it.
 func NewLazy(root string, meta *Meta, opts OpenOptions) *Lazy {
 	return &Lazy{root: root, meta: meta, opts: opts.withDefaults()}
-}
-
-func checkSchema(root string, meta *Meta) error {
-	if meta.SchemaVersion != schema.Version {
-		return fmt.Errorf("%w: %s was indexed with schema v%d, this gitnexus reads v%d: run `gitnexus analyze` to rebuild it",
-			ErrSchemaVersion, root, meta.SchemaVersion, schema.Version)
-	}
-	return nil
 }
 
 // Meta is the metadata of the index (as read when l was made).
@@ -168,22 +161,16 @@ func (l *Lazy) open(ctx context.Context) (*DB, error) {
 	path := filepath.Join(IndexDir(root), name)
 	checked := l.checked
 	if checked == nil {
-		m, err := ReadMeta(root)
+		// The check OpenLazy makes, of the live index: it must still be
+		// the database meta named.
+		live, err := OpenLazy(ctx, root, l.opts)
 		if err != nil {
 			return nil, err
 		}
-		if m.DBFile != name {
-			return nil, l.swapped(errors.New("meta.json names " + m.DBFile))
+		if live.meta.DBFile != name {
+			return nil, l.swapped(errors.New("meta.json names " + live.meta.DBFile))
 		}
-		if err := checkSchema(root, m); err != nil {
-			return nil, err
-		}
-		if err := checkDBFile(root, m); err != nil {
-			return nil, l.orSwapped(err)
-		}
-		if checked, err = os.Stat(path); err != nil {
-			return nil, l.orSwapped(fmt.Errorf("index of %s: %w", root, err))
-		}
+		checked = live.checked
 	}
 	if err := clearReadDebris(path); err != nil {
 		return nil, fmt.Errorf("index of %s: %w", root, err)

@@ -694,12 +694,12 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 	// blocks over and over, and what glibc keeps of them is small beside
 	// a full run's peak. Prometheus one-function edits: load 1.09/0.91 →
 	// 0.94/0.79 s, peak 163/149 → 172/155 MiB against a cold run's 175
-	// (medians of 3, alternated, session 24).
+	// (medians of 3, alternated, session 24). Bulk's restore trims the
+	// C heap as the update returns, whether it went in place or not.
 	defer cheap.Bulk()()
 	defer func() {
 		if why != "" || err != nil {
 			b.closeDB()
-			cheap.Trim()
 			removeDBFiles(dst)
 		}
 	}()
@@ -788,12 +788,12 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 		NodesRemoved: plan.counts.removed, NodesReplaced: plan.counts.replaced, EdgesCreated: work.nCreate, EdgesDeleted: work.nDelete, EdgesMoved: work.nMove, Statements: u.statements}
 	b.digestHdr = digestHeader{FullSize: hdr.FullSize, Updates: hdr.Updates + 1}
 	// Closing checkpoints the update into the file and gives back the
-	// pages and C heap it used (Exec and Query open it again).
+	// pages it used (Exec and Query open it again); the C heap goes back
+	// with Bulk's restore.
 	if why, err := b.checkpointInPlace(ctx, dst); why != "" || err != nil {
 		return why, err
 	}
 	b.closeDB()
-	cheap.Trim()
 	lap("close")
 	b.log.Debug("updated in place", "stats", b.stats, "took", time.Since(t0))
 	return "", nil

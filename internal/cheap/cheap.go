@@ -56,12 +56,11 @@ func Tune() {
 }
 
 // Bulk loosens Tune's heap for a phase that allocates and frees large C
-// blocks over and over, file after file (the parse: tree-sitter's trees
-// and stacks), until the returned restore is called: blocks up to 32 MiB
-// come from the arenas instead of a mapping each, and up to 64 MiB of
-// free memory stays at the top of an arena instead of going back to the
-// system, both to be faulted in again, a page at a time, by the next
-// file. restore sets Tune's thresholds again and trims the arenas. On a
+// blocks over and over (a Kuzu load: its COPYs' and statements' buffers),
+// until the returned restore is called: blocks up to 32 MiB come from the
+// arenas instead of a mapping each, and up to 64 MiB of free memory stays
+// at the top of an arena instead of going back to the system, both to be
+// faulted in again, a page at a time, by the next statement. restore sets Tune's thresholds again and trims the arenas. On a
 // process that did not call Tune it does nothing.
 func Bulk() (restore func()) {
 	if !tuned.Load() {

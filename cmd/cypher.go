@@ -120,7 +120,7 @@ func cell(v any) string {
 var nodeKeysFirst = []string{"id", "name", "kind", "filePath", "startLine", "label", "reason", "confidence", "step", "line"}
 
 // nodeKeysHidden are internal or bulky properties left out of a cell.
-var nodeKeysHidden = map[string]bool{"_id": true, "_label": true, "_src": true, "_dst": true, "content": true, "searchText": true, "contentHash": true}
+var nodeKeysHidden = map[string]bool{"_id": true, "_label": true, "_src": true, "_dst": true, "searchText": true, "contentHash": true}
 
 func value(v any) string {
 	switch x := v.(type) {

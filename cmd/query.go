@@ -54,8 +54,9 @@ include_content, --files is include_files, --min-score is min_score, and
 --mode, --lang, --kind, --name, --path are the fields of the same names.
 
 Every search reads the search pack analyze writes beside the database (the
-keyword index and the graph behind search); the database is opened only for
-vectors (hybrid and vector modes on an index with embeddings) and --content.
+keyword index, the graph behind search and the source text --content shows);
+the database is opened only for vectors (hybrid and vector modes on an index
+with embeddings).
 An index without a pack (from an older gitnexus) must be rebuilt with
 gitnexus analyze (exit 3).
 
@@ -147,8 +148,7 @@ func noMatches(q string) error {
 // searchRepo runs the query tool on the index of the repository at root:
 // its search pack (query.Pack), plus its database for what the pack does
 // not hold — vectors (hybrid and vector modes on an index with
-// embeddings) and source text (include_content) — checked and opened
-// read-only only then (graph.NewLazy). The answer is marked stale when the
+// embeddings) — checked and opened read-only only then (graph.NewLazy). The answer is marked stale when the
 // repository moved on from the index (from the head of meta.json, read
 // once here; checked while it searches). This is runTool's sibling that
 // does not check the database file before the search: it may not need it.
@@ -193,7 +193,7 @@ func searchRepo(ctx context.Context, root string, in tools.QueryInput) (res *que
 		vf, closeEmb, notice = vectorRetriever(db, queryFlags.modelDir, queryFlags.device)
 		defer closeEmb()
 	}
-	res, err = tools.Query(ctx, db, pack, in, vf)
+	res, err = tools.Query(ctx, pack, in, vf)
 	if err != nil {
 		return nil, queryError(err)
 	}

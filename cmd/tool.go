@@ -121,7 +121,7 @@ func (r toolRepo) index() (tools.Index, error) {
 	if err != nil {
 		return tools.Index{}, queryError(err)
 	}
-	return tools.Index{Graph: &pack.Snapshot, DB: r.DB}, nil
+	return tools.Index{Graph: &pack.Snapshot}, nil
 }
 
 // openEntry resolves -r / the working directory and checks its index,

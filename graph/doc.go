@@ -29,8 +29,8 @@
 // # Writing: Build
 //
 // A build's jobs sit in one file each: build.go (the Build type, options,
-// Exec/Query between Load and Commit), rows.go and ndjson.go (validating
-// records and streaming them as NDJSON rows), filter.go (dropping dangling
+// Exec/Query between Load and Commit), rows.go, ndjson.go and rowtext.go
+// (validating records and streaming them as NDJSON rows and texts), filter.go (dropping dangling
 // edges), load.go (the bulk load), bufferpool.go (pool size, Settle,
 // GrowBufferPool), commit.go (the commit/abort swap), retire.go (what becomes
 // of the replaced database), scratch.go (staging and scratch
@@ -41,6 +41,11 @@
 // analyze runs; the kernel frees it when a process dies) and clears what
 // killed runs left behind. Add* stream rows as NDJSON to one file per node
 // table and per (rel type, from label, to label): nothing is held in memory.
+// A symbol's source text (Symbol.Content) is not a column: it goes to a
+// text file beside its table's rows, in row order (rowtext.go), which
+// EachNode hands out with each row for the search pack to keep; a node
+// COPY spent most of its time on it (kubernetes: 31 MB of bodies, 2-3 s of
+// a 7 s load).
 // Load creates the schema (schema.DDL, derived from the record types and
 // schema.Rels) in a fresh database, COPYs the node files, then the rel files.
 // No full-text index is built: keyword search runs on the search pack
@@ -114,10 +119,11 @@
 // deleted, changed properties SET (only those that differ: a string column
 // written is rewritten whole at the checkpoint), a symbol whose content
 // changed (its contentHash, in the digest) deleted and created again with
-// every edge into and out of it (a content SET that outgrew its column's
-// room made Kuzu's checkpoint rewrite the table's whole content column:
-// kubernetes, one function edited, 1.2 s, 300 MiB of buffer pool and
-// 134 MB of file, against 0.13 s and none), nodes and edges created
+// every edge into and out of it (when the tables still stored source text,
+// a content SET that outgrew its column's room made Kuzu's checkpoint
+// rewrite the table's whole content column: kubernetes, one function
+// edited, 1.2 s, 300 MiB of buffer pool and 134 MB of file, against 0.13 s
+// and none; not measured again since), nodes and edges created
 // in batched UNWIND … CREATE statements (not COPY: a COPY into a rel table
 // that has rows rewrites the table, 300 ms and more than a 160 MiB pool
 // on prometheus). Up to eight rows go as a statement each with their

@@ -198,11 +198,11 @@ func (b *Build) loadThreads() int {
 }
 
 // EachNode calls fn with every row of node table l as Load copied it (an
-// NDJSON line, the order of offset(id(n))), without going through the
-// database. Load checked that the table holds as many rows as the file.
-// Only after a successful Load, before Commit. The line is valid only
-// until fn returns.
-func (b *Build) EachNode(ctx context.Context, l schema.Label, fn func(line []byte) error) error {
+// NDJSON line, the order of offset(id(n))) and its text (Rows.EachNode),
+// without going through the database. Load checked that the table holds
+// as many rows as the file. Only after a successful Load, before Commit.
+// Line and text are valid only until fn returns.
+func (b *Build) EachNode(ctx context.Context, l schema.Label, fn func(line, text []byte) error) error {
 	r, err := b.loadedRows("EachNode")
 	if err != nil {
 		return err

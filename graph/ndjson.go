@@ -18,6 +18,9 @@ type rowFile struct {
 	f    *os.File
 	w    *bufio.Writer
 	rows int
+	// text is the row texts' file beside a symbol table's rows (textFile):
+	// nil for every other table.
+	text *textFile
 	// bytes is the size of the file; groupBytes the bytes of the rows of
 	// the current node group (nodeGroupRows rows each, in file order) and
 	// maxGroup the largest group's bytes: what Kuzu's node COPY holds in its
@@ -49,12 +52,18 @@ func (r *rowFile) write(line []byte) error {
 	return nil
 }
 
-// close flushes and closes the file. Safe to call twice.
+// close flushes and closes the file (and its text file). Safe to call
+// twice.
 func (r *rowFile) close() error {
 	if r.f == nil {
 		return nil
 	}
 	err := r.w.Flush()
+	if r.text != nil {
+		if terr := r.text.close(); err == nil {
+			err = terr
+		}
+	}
 	if cerr := r.f.Close(); err == nil {
 		err = cerr
 	}

@@ -38,8 +38,6 @@ func appendSymbolLine(dst []byte, s *schema.Symbol) []byte {
 	dst = appendJSONString(dst, s.DocComment)
 	dst = append(dst, `,"isExported":`...)
 	dst = strconv.AppendBool(dst, s.IsExported)
-	dst = append(dst, `,"content":`...)
-	dst = appendJSONString(dst, s.Content)
 	dst = append(dst, `,"contentHash":`...)
 	dst = appendJSONString(dst, s.ContentHash)
 	dst = append(dst, `,"searchText":`...)

@@ -30,12 +30,13 @@ var linePool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b
 // addRow appends the row appendRow writes (into a pooled buffer) to the
 // file of key, created as fileName() when it is the key's first row; for a
 // node row (label not empty) it records the id's hash in the label's id
-// set and the row in the digest.
-func (b *Build) addRow(key string, fileName func() string, label schema.Label, id string, appendRow func([]byte) ([]byte, error)) error {
+// set and the row in the digest, and for a symbol table's row its text to
+// the text file beside (rowtext.go).
+func (b *Build) addRow(key string, fileName func() string, label schema.Label, id string, appendRow func([]byte) ([]byte, error), text string) error {
 	bp := linePool.Get().(*[]byte)
 	line, err := appendRow((*bp)[:0])
 	if err == nil {
-		err = b.writeRow(key, fileName, line, label, id)
+		err = b.writeRow(key, fileName, line, label, id, text)
 	}
 	if cap(line) <= 64<<10 { // one symbol's 8 KiB content escaped stays pooled; an outlier does not
 		if line != nil {
@@ -47,7 +48,7 @@ func (b *Build) addRow(key string, fileName func() string, label schema.Label, i
 }
 
 // writeRow is addRow's part under the lock.
-func (b *Build) writeRow(key string, fileName func() string, line []byte, label schema.Label, id string) error {
+func (b *Build) writeRow(key string, fileName func() string, line []byte, label schema.Label, id, text string) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.state != stateAdding {
@@ -64,6 +65,16 @@ func (b *Build) writeRow(key string, fileName func() string, line []byte, label 
 			return err
 		}
 		b.files[key] = rf
+		if label.IsSymbol() {
+			if rf.text, err = createTextFile(filepath.Join(b.staging, "text-"+string(label)+".bin")); err != nil {
+				return err
+			}
+		}
+	}
+	if rf.text != nil {
+		if err := rf.text.write(text); err != nil {
+			return err
+		}
 	}
 	return rf.write(line)
 }
@@ -71,11 +82,11 @@ func (b *Build) writeRow(key string, fileName func() string, line []byte, label 
 // addNode adds a node row of table l: the one appendRow writes. The lines
 // of the commonest nodes, symbols and files, are appended by hand
 // (nodeline.go); the others are encodeRow's (addRecord).
-func (b *Build) addNode(l schema.Label, id string, appendRow func([]byte) ([]byte, error)) error {
+func (b *Build) addNode(l schema.Label, id string, appendRow func([]byte) ([]byte, error), text string) error {
 	if id == "" {
 		return fmt.Errorf("graph build: %s row with empty id", l)
 	}
-	return b.addRow(nodeKey(l), func() string { return "node-" + string(l) + ".json" }, l, id, appendRow)
+	return b.addRow(nodeKey(l), func() string { return "node-" + string(l) + ".json" }, l, id, appendRow, text)
 }
 
 // addRecord adds record v (a schema struct) as a node row of table l,
@@ -84,7 +95,7 @@ func (b *Build) addRecord(l schema.Label, id string, v any) error {
 	return b.addNode(l, id, func(dst []byte) ([]byte, error) {
 		line, err := encodeRow(v)
 		return append(dst, line...), err
-	})
+	}, "")
 }
 
 // AddFolder adds a Folder node.
@@ -98,11 +109,12 @@ func (b *Build) AddFile(f schema.File) error {
 	if f.SearchText == "" {
 		f.SearchText = text.SearchText(f.Name, "", f.Path)
 	}
-	return b.addNode(schema.LabelFile, f.ID, func(dst []byte) ([]byte, error) { return appendFileLine(dst, &f), nil })
+	return b.addNode(schema.LabelFile, f.ID, func(dst []byte) ([]byte, error) { return appendFileLine(dst, &f), nil }, "")
 }
 
 // AddSymbol adds a symbol node to the table of s.Label (or, when Label is
-// empty, the table of s.Kind).
+// empty, the table of s.Kind); its Content goes to the table's text file,
+// not the database (rowtext.go).
 func (b *Build) AddSymbol(s schema.Symbol) error {
 	l := s.Label
 	if l == "" {
@@ -111,7 +123,7 @@ func (b *Build) AddSymbol(s schema.Symbol) error {
 	if !l.IsSymbol() {
 		return fmt.Errorf("graph build: symbol %s has label %q, not a symbol table", s.ID, l)
 	}
-	return b.addNode(l, s.ID, func(dst []byte) ([]byte, error) { return appendSymbolLine(dst, &s), nil })
+	return b.addNode(l, s.ID, func(dst []byte) ([]byte, error) { return appendSymbolLine(dst, &s), nil }, s.Content)
 }
 
 // AddCommunity adds a Community node.
@@ -145,5 +157,5 @@ func (b *Build) AddEdge(e schema.Edge) error {
 			}
 			line, err := encodeRow(e) // a confidence JSON cannot hold: its error names the value
 			return append(dst, line...), err
-		})
+		}, "")
 }

@@ -9,10 +9,12 @@ package graph
 // build read the same view after Load.
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -28,6 +30,7 @@ import (
 // on it, and its caller then reads the build after Load instead.
 type Rows struct {
 	nodes  map[schema.Label]string     // node table → its row file
+	texts  map[schema.Label]string     // symbol table → its text file (rowtext.go)
 	edges  map[schema.RelType][]string // rel type → the files Load copies, in schema.Rels's pair order
 	counts map[string]int              // rows by label, and kept edges by rel type
 	hashes map[schema.Label][]uint64   // row digest hashes in file order (NodeRowHashes)
@@ -132,7 +135,7 @@ func (b *Build) prepareLocked(ctx context.Context) error {
 		}
 	}
 
-	rows := &Rows{nodes: map[schema.Label]string{}, edges: map[schema.RelType][]string{},
+	rows := &Rows{nodes: map[schema.Label]string{}, texts: map[schema.Label]string{}, edges: map[schema.RelType][]string{},
 		counts: map[string]int{}, hashes: map[schema.Label][]uint64{}}
 	for _, t := range tables {
 		l := t.Label
@@ -142,6 +145,9 @@ func (b *Build) prepareLocked(ctx context.Context) error {
 			continue
 		}
 		rows.nodes[l] = rf.path
+		if rf.text != nil {
+			rows.texts[l] = rf.text.path
+		}
 		rows.counts[string(l)] = rf.rows
 		if es := b.digest.nodes[l]; len(es) == rf.rows {
 			hs := make([]uint64, len(es))
@@ -178,14 +184,32 @@ func (b *Build) Rows() *Rows {
 }
 
 // EachNode calls fn with every row of node table l (an NDJSON line), in
-// the order Load copies them: the order of offset(id(n)). The line is
-// valid only until fn returns.
-func (r *Rows) EachNode(ctx context.Context, l schema.Label, fn func(line []byte) error) error {
+// the order Load copies them: the order of offset(id(n)), and, for a
+// symbol table, the row's text (its source, which the database does not
+// hold: rowtext.go; nil for other tables). Both are valid only until fn
+// returns.
+func (r *Rows) EachNode(ctx context.Context, l schema.Label, fn func(line, text []byte) error) error {
 	path, ok := r.nodes[l]
 	if !ok {
 		return nil
 	}
-	return eachLineCtx(ctx, path, fn)
+	tpath, ok := r.texts[l]
+	if !ok {
+		return eachLineCtx(ctx, path, func(line []byte) error { return fn(line, nil) })
+	}
+	f, err := os.Open(tpath)
+	if err != nil {
+		return fmt.Errorf("read back row texts: %w", err)
+	}
+	defer f.Close()
+	tr := &textReader{path: tpath, r: bufio.NewReaderSize(f, 256<<10)}
+	return eachLineCtx(ctx, path, func(line []byte) error {
+		text, err := tr.next()
+		if err != nil {
+			return err
+		}
+		return fn(line, text)
+	})
 }
 
 // EachEdge calls fn with every row of rel type rt that Load copies, in the

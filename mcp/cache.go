@@ -105,7 +105,7 @@ func (s *Server) query(ctx context.Context, r *Repo, in tools.QueryInput) (*quer
 		return nil, err
 	}
 	vf, notice := s.vectorsFor(r)
-	res, err := tools.Query(ctx, r.DB, pack, in, vf)
+	res, err := tools.Query(ctx, pack, in, vf)
 	if err != nil {
 		return nil, err
 	}

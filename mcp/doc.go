@@ -68,7 +68,7 @@
 // once (graph.OpenLazy: meta.json, the database file's size, header and
 // checksum) and keeps it; every answer carries "repo": {name, path} (see
 // package tools). Kuzu opens the database read-only on the first statement
-// that needs it — source text, vectors, cypher without a child process —
+// that needs it — vectors, cypher without a child process —
 // and keeps it open: searches and the graph tools read only the search
 // pack, so after a re-analyze the first search does not wait 0.1-0.3 s
 // (prometheus) for Kuzu. Before each call it stats meta.json; when that

@@ -116,13 +116,13 @@ func (r *Repo) Pack() (*query.Pack, error) {
 }
 
 // Index is what the graph tools read: the snapshot in the repository's
-// search pack, and its database (stored source text).
+// search pack (source text included).
 func (r *Repo) Index() (tools.Index, error) {
 	p, err := r.Pack()
 	if err != nil {
 		return tools.Index{}, err
 	}
-	return tools.Index{Graph: &p.Snapshot, DB: r.DB}, nil
+	return tools.Index{Graph: &p.Snapshot}, nil
 }
 
 // ErrRepo marks errors about which repository is meant (unknown name,

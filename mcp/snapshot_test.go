@@ -38,7 +38,7 @@ func TestQueryPack(t *testing.T) {
 		{SearchQuery: "validate payment", Limit: 3, MaxSymbols: 4, IncludeContent: true},
 		{SearchQuery: "inventory", TaskContext: "adding a discount", Goal: "where orders are priced"},
 	} {
-		res, err := tools.Query(ctx, r.DB, pack, in, nil)
+		res, err := tools.Query(ctx, pack, in, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

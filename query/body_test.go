@@ -2,6 +2,10 @@ package query
 
 import (
 	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
@@ -16,8 +20,7 @@ func bodyPack(t *testing.T) *Pack {
 	add := func(name, path, body string) {
 		id := "sym:" + name
 		b.addSymbol(Hit{ID: id, Label: string(schema.LabelFunction), Name: name, Kind: string(schema.KindFunction),
-			FilePath: path, StartLine: 1, EndLine: 9, Language: "python"}, text.SearchText(name, name, path), "def "+name+"()", "", name)
-		b.addBody(id, body)
+			FilePath: path, StartLine: 1, EndLine: 9, Language: "python"}, text.SearchText(name, name, path), "def "+name+"()", "", name, body)
 	}
 	add("loadBlock", "lib/blk.py", `def loadBlock(blob):
     if blob.card_length != 80:
@@ -55,6 +58,58 @@ func TestBodyField(t *testing.T) {
 	}
 	if s := bodyScale(3, 16); s <= 0 || s >= 1 {
 		t.Errorf("bodyScale(3, 16) = %v, want a share between 0 and 1", s)
+	}
+}
+
+// TestSourceSection: include_content reads each symbol's text back from
+// the pack's source section, whether the pack is in memory or a file
+// (written through the streamed section), and a damaged section is an
+// error, not a wrong text.
+func TestSourceSection(t *testing.T) {
+	p := bodyPack(t)
+	path := filepath.Join(t.TempDir(), "p.pack")
+	if err := p.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	read, err := ReadPack(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []*Pack{p, read} {
+		res, err := Search(context.Background(), p, "compression level", Options{Mode: ModeKeyword, Content: true, Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Definitions) != 1 || res.Definitions[0].Content != "def compressionLevel():\n    return 9" || res.Definitions[0].Signature != "def compressionLevel()" {
+			t.Errorf("content: %+v", res.Definitions)
+		}
+		if text, ok, err := p.Source("sym:loadBlock"); err != nil || !ok || !strings.Contains(text, "VerifyError") {
+			t.Errorf("Source(loadBlock) = %q, %v, %v", text, ok, err)
+		}
+		if _, ok, err := p.Source("sym:none"); ok || err != nil {
+			t.Errorf("Source(none): ok %v, err %v", ok, err)
+		}
+	}
+
+	// One byte of the first text changed: its block no longer checks.
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(string(data), "def loadBlock(blob)")
+	if i < 0 {
+		t.Fatal("the text is not in the file")
+	}
+	data[i] ^= 1
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad, err := ReadPack(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := bad.Source("sym:loadBlock"); !errors.Is(err, ErrPackDamaged) {
+		t.Errorf("damaged source: err %v, want ErrPackDamaged", err)
 	}
 }
 

@@ -13,9 +13,9 @@
 // engine: `gitnexus query` (with --files, --content, several repositories),
 // the MCP query tool and query/eval. No query text ever reaches Cypher:
 // the keyword engine is Go code over the pack; the only statements a
-// search may run read vectors (VectorRetriever: numbers inlined) and source
-// text (DBSource: ids inlined with schema.QuoteList, never bound as
-// parameters, since go-kuzu v0.11.3 leaks every string parameter).
+// search may run read vectors (VectorRetriever: numbers inlined, never
+// bound as parameters, since go-kuzu v0.11.3 leaks every string
+// parameter).
 //
 // # The search pack
 //
@@ -79,12 +79,13 @@
 // prometheus 0.40 → 0.31 s. What is left is reading the edges and
 // processes again and encoding the file.
 //
-// The database is opened only for what the pack does not
-// hold: vectors (hybrid and vector modes on an index with embeddings) and
-// source text (Options.Content through Options.Source, DBSource: the
-// content property analyze stored, capped at schema.ContentCap; the pack
-// would double in size for one option, and no file outside the index is
-// read).
+// The database is opened only for what the pack does not hold: vectors
+// (hybrid and vector modes on an index with embeddings). Source text
+// (Options.Content, the context tool's include_content) is the pack's last
+// section (packsource.go): each symbol's source as analyze read it, capped
+// at schema.ContentCap, read in place one text at a time; the database
+// does not store it (graph's rowtext.go), and no file outside the index is
+// read.
 //
 // Why not Kuzu's full-text indexes: they were a second engine that already
 // disagreed with the pack (a symbol İstanbulParser was found through one

@@ -47,7 +47,7 @@ func goldenPack(t *testing.T) *Pack {
 		name := d.qn[strings.LastIndex(d.qn, ".")+1:]
 		b.addSymbol(Hit{ID: goldenID(d.qn), Label: string(schema.LabelOf(d.kind)), Name: name, Kind: string(d.kind),
 			FilePath: d.path, StartLine: d.line, EndLine: d.endl, Language: "go", IsTest: schema.IsTestPath(d.path)},
-			text.SearchText(name, d.qn, d.path), d.sig, d.doc, d.qn)
+			text.SearchText(name, d.qn, d.path), d.sig, d.doc, d.qn, "")
 		files[d.path] = true
 	}
 	for _, d := range goldenCorpus {

@@ -333,7 +333,7 @@ func (g *graphCopy) readCommunityRows(ctx context.Context, q Querier) (ok bool, 
 	if !ok {
 		return false, nil
 	}
-	if err := rr.EachNode(ctx, schema.LabelCommunity, func(line []byte) error {
+	if err := rr.EachNode(ctx, schema.LabelCommunity, func(line, _ []byte) error {
 		var c schema.Community
 		if err := json.Unmarshal(line, &c); err != nil {
 			return err

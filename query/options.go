@@ -1,7 +1,6 @@
 package query
 
 import (
-	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -63,10 +62,6 @@ type Options struct {
 	// to keyword with a notice, vector mode fails with ErrNoVectors).
 	Vectors VectorFunc
 
-	// Source reads the source text of the returned symbols; required
-	// with Content (DBSource).
-	Source SourceFunc
-
 	// Ranking overrides the ranking constants (evaluation and tuning); nil
 	// uses DefaultRanking.
 	Ranking *Ranking
@@ -115,9 +110,6 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Ranking == nil {
 		r := DefaultRanking
 		o.Ranking = &r
-	}
-	if o.Content && o.Source == nil {
-		return o, errors.New("internal error: a search with Content needs a Source")
 	}
 	return o, nil
 }

@@ -1,11 +1,14 @@
 package query
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"math"
+	"path/filepath"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -124,7 +127,7 @@ type PackStats struct {
 // base must have been written by this very gitnexus; one that cannot
 // serve (no row hashes, damaged) is not used, and stats say why.
 func BuildPackFrom(ctx context.Context, q Querier, base *Pack) (*Pack, PackStats, error) {
-	b, stats, err := readPackRows(ctx, q, base)
+	b, stats, err := readPackRows(ctx, q, base, "")
 	if err != nil {
 		return nil, stats, err
 	}
@@ -136,11 +139,20 @@ func BuildPackFrom(ctx context.Context, q Querier, base *Pack) (*Pack, PackStats
 
 // readPackRows reads q's rows into a pack builder (reusing base where it
 // can), ready to encode: BuildPackFrom's and BuildPackFileFrom's first
-// part.
-func readPackRows(ctx context.Context, q Querier, base *Pack) (*packBuilder, PackStats, error) {
+// part. The source section goes to a temporary file in dir (in memory
+// when dir is ""), which the builder's src.close removes: the caller's
+// to call once the builder is returned.
+func readPackRows(ctx context.Context, q Querier, base *Pack, dir string) (_ *packBuilder, stats PackStats, err error) {
 	start := time.Now()
-	var stats PackStats
 	b := newPackBuilder()
+	if b.src, err = newSourceWriter(dir); err != nil {
+		return nil, stats, err
+	}
+	defer func() {
+		if err != nil {
+			b.src.close()
+		}
+	}()
 	if base != nil {
 		pb, err := newPackBase(base)
 		if err != nil {
@@ -198,8 +210,7 @@ func readPackRows(ctx context.Context, q Querier, base *Pack) (*packBuilder, Pac
 				b.addFile(fileHit(r.ID, r.Name, r.Path, r.Language, r.Lines, r.IsTest), r.Unresolved)
 			default:
 				b.addSymbol(Hit{ID: r.ID, Label: string(l), Name: r.Name, Kind: r.Kind, FilePath: r.FilePath,
-					StartLine: r.StartLine, EndLine: r.EndLine, Language: r.Language, IsTest: r.IsTest}, r.SearchText, r.Signature, r.DocComment, r.QualifiedName)
-				b.addBody(r.ID, r.Content)
+					StartLine: r.StartLine, EndLine: r.EndLine, Language: r.Language, IsTest: r.IsTest}, r.SearchText, r.Signature, r.DocComment, r.QualifiedName, r.Content)
 			}
 			b.noteRow(r.hash)
 		}
@@ -210,7 +221,7 @@ func readPackRows(ctx context.Context, q Querier, base *Pack) (*packBuilder, Pac
 			seen = 0
 		}
 	}
-	if err := ctx.Err(); err != nil {
+	if err := cmp.Or(ctx.Err(), b.err); err != nil {
 		return nil, stats, err
 	}
 	step := func(name string, t0 time.Time) {
@@ -244,16 +255,26 @@ func readPackRows(ctx context.Context, q Querier, base *Pack) (*packBuilder, Pac
 // the same bytes, without the pack's image in memory beside its sections
 // and without reading it back (the Linux kernel's pack is 763 MB).
 func BuildPackFileFrom(ctx context.Context, q Querier, base *Pack, path string) (PackStats, error) {
-	b, stats, err := readPackRows(ctx, q, base)
+	b, stats, err := readPackRows(ctx, q, base, filepath.Dir(path))
 	if err != nil {
 		return stats, err
 	}
+	defer b.src.close()
 	t0 := time.Now()
 	parts, err := b.parts()
 	if err != nil {
 		return stats, err
 	}
-	if err := graph.WriteFileAtomic(path, 0o644, parts...); err != nil {
+	err = graph.WriteFileAtomicFunc(path, 0o644, func(w io.Writer) error {
+		for i, p := range parts {
+			if _, err := w.Write(p); err != nil {
+				return err
+			}
+			parts[i] = nil // let the section go once written
+		}
+		return b.src.writeTo(w)
+	})
+	if err != nil {
 		return stats, err
 	}
 	slog.Debug("pack: encoded and written", "took", time.Since(t0), "rss_MiB", graph.RSSMiB())
@@ -285,7 +306,7 @@ type nodeRow struct {
 	Signature     string `json:"signature"`
 	DocComment    string `json:"docComment"`
 	QualifiedName string `json:"qualifiedName"`
-	Content       string `json:"content"`
+	Content       string `json:"-"` // the row's text (graph.Rows.EachNode), not a property
 	Path          string `json:"path"`
 	Lines         int    `json:"lines"`
 	Unresolved    int    `json:"unresolved"`
@@ -301,7 +322,7 @@ type nodeRow struct {
 // table's NDJSON lines, a rel type's rows. BuildPack reads them instead of
 // the database wherever q is one.
 type rowReader interface {
-	EachNode(ctx context.Context, l schema.Label, fn func(line []byte) error) error // line valid only during fn
+	EachNode(ctx context.Context, l schema.Label, fn func(line, text []byte) error) error // line and text valid only during fn
 	EachEdge(ctx context.Context, rt schema.RelType, fn func(graph.EdgeRow) error) error
 	EachEdgeView(ctx context.Context, rt schema.RelType, fn func(graph.EdgeView) error) error // bytes valid only during fn
 	// Counts are the rows loaded by label (and rel type).
@@ -360,7 +381,9 @@ func readNodeTables(ctx context.Context, q Querier, base *packBase, out chan<- n
 			send(nodeChunk{err: fmt.Errorf("pack: more than %d nodes", MaxSnapshotNodes)})
 			return
 		}
-		ret := "n.id, n.name, n.kind, n.filePath, n.startLine, n.endLine, n.language, n.isTest, n.searchText, n.signature, n.docComment, n.qualifiedName, n.content"
+		// The database does not hold source text (graph's rowtext.go): a
+		// pack read from one alone has none.
+		ret := "n.id, n.name, n.kind, n.filePath, n.startLine, n.endLine, n.language, n.isTest, n.searchText, n.signature, n.docComment, n.qualifiedName"
 		if l == schema.LabelFile {
 			ret = "n.id, n.name, n.path, n.lines, n.language, n.isTest, n.unresolved"
 		}
@@ -380,7 +403,7 @@ func readNodeTables(ctx context.Context, q Querier, base *packBase, out chan<- n
 			read := 0
 			chunk := func() []nodeRow { return make([]nodeRow, 0, min(packReadRows, n-read)) }
 			rows := chunk()
-			err := nr.EachNode(ctx, l, func(line []byte) error {
+			err := nr.EachNode(ctx, l, func(line, text []byte) error {
 				var r nodeRow
 				if read < len(hashes) {
 					r.hash = hashes[read]
@@ -389,6 +412,8 @@ func readNodeTables(ctx context.Context, q Querier, base *packBase, out chan<- n
 					r.base = j + 1
 				} else if err := json.Unmarshal(line, &r); err != nil {
 					return err
+				} else {
+					r.Content = string(text)
 				}
 				rows = append(rows, r)
 				if read++; len(rows) == packReadRows && read < n {
@@ -424,7 +449,7 @@ func readNodeTables(ctx context.Context, q Querier, base *packBase, out chan<- n
 				}
 				rows[i] = nodeRow{ID: str(r[0]), Name: str(r[1]), Kind: str(r[2]), FilePath: str(r[3]), StartLine: num(r[4]),
 					EndLine: num(r[5]), Language: str(r[6]), IsTest: boolean(r[7]), SearchText: str(r[8]), Signature: str(r[9]),
-					DocComment: str(r[10]), QualifiedName: str(r[11]), Content: str(r[12])}
+					DocComment: str(r[10]), QualifiedName: str(r[11])}
 			}
 			// After a full load the database's order is the row files'
 			// (a graph.Build is read through EachNode all the same).
@@ -452,11 +477,17 @@ type packBuilder struct {
 	// are indexed in the caller.
 	bodies     chan bodyDoc
 	bodiesDone chan struct{}
+	// src is the source section, a text per node added (packsource.go).
+	src *sourceWriter
+	err error // the first error of adding a node (a damaged base)
 }
 
+// newPackBuilder is a builder whose source section is laid out in memory
+// (readPackRows gives it a file instead where the pack goes to one).
 func newPackBuilder() *packBuilder {
 	return &packBuilder{g: &graphCopy{index: map[string]int32{}},
-		ident: newIndexBuilder(), doc: newIndexBuilder(), file: newIndexBuilder(), body: newIndexBuilder()}
+		ident: newIndexBuilder(), doc: newIndexBuilder(), file: newIndexBuilder(), body: newIndexBuilder(),
+		src: &sourceWriter{}}
 }
 
 // bodyDoc is one symbol's source text for the body index.
@@ -493,27 +524,24 @@ func (b *packBuilder) waitBodies() {
 
 // addSymbol adds a symbol, indexed by its name as one word and its
 // searchText (ident: each word of the name counts once, from searchText,
-// and the whole name twice, as before this engine) and by its signature
-// and doc comment (doc). A repeated id is ignored.
-func (b *packBuilder) addSymbol(h Hit, searchText, signature, docComment, qualifiedName string) {
-	if i, ok := b.g.addNode(h); ok {
-		b.ident.add(i, strings.Join(text.SplitIdentifier(h.Name), ""), searchText)
-		b.doc.add(i, signature, docComment)
-		b.g.details = append(b.g.details, nodeDetails{qualifiedName: qualifiedName, signature: signature, docComment: docComment})
+// and the whole name twice, as before this engine), by its signature and
+// doc comment (doc) and by its source text (body: every word of its
+// identifiers, string literals and comments, as text.Words splits them),
+// which the source section keeps. A repeated id is ignored.
+func (b *packBuilder) addSymbol(h Hit, searchText, signature, docComment, qualifiedName, content string) {
+	i, ok := b.g.addNode(h)
+	if !ok {
+		return
 	}
-}
-
-// addBody indexes the source text of the symbol id (added just before)
-// in the body field: every word of its identifiers, string literals and
-// comments, as text.Words splits them.
-func (b *packBuilder) addBody(id, content string) {
-	// Only for the node just added: a repeated id (ignored by addSymbol)
-	// must not index its text into the first one's document again.
-	if i, ok := b.g.index[id]; ok && content != "" && int(i) == len(b.g.nodes)-1 {
-		if b.bodies != nil {
-			b.bodies <- bodyDoc{i, content}
-			return
-		}
+	b.ident.add(i, strings.Join(text.SplitIdentifier(h.Name), ""), searchText)
+	b.doc.add(i, signature, docComment)
+	b.g.details = append(b.g.details, nodeDetails{qualifiedName: qualifiedName, signature: signature, docComment: docComment})
+	b.src.add(content)
+	switch {
+	case content == "":
+	case b.bodies != nil:
+		b.bodies <- bodyDoc{i, content}
+	default:
 		b.body.add(i, content)
 	}
 }
@@ -529,6 +557,11 @@ func (b *packBuilder) addReused(j int32) {
 		b.g.details = append(b.g.details, d)
 		b.base.remap[j] = i
 		b.base.reused++
+		text, err := b.base.source.text(int(j))
+		if err != nil && b.err == nil {
+			b.err = fmt.Errorf("pack: the base's source text: %w", err)
+		}
+		b.src.add(text)
 	}
 }
 
@@ -546,17 +579,23 @@ func (b *packBuilder) addFile(h Hit, unresolved int) {
 	if i, ok := b.g.addNode(h); ok {
 		b.file.add(i, h.Name, h.FilePath)
 		b.g.details = append(b.g.details, nodeDetails{unresolved: int32(min(max(unresolved, 0), math.MaxInt32))})
+		b.src.add("")
 	}
 }
 
 // parts lays the pack out (edges and processes must have been read): the
-// pack file's parts, in order (encodePackParts).
+// pack file's parts, in order (encodePackParts), but for its last
+// section, the source, which b.src.writeTo writes after them.
 func (b *packBuilder) parts() ([][]byte, error) {
 	indexes, err := b.indexes()
 	if err != nil {
 		return nil, err
 	}
-	return encodePackParts(b.g, indexes)
+	n, crcs, err := b.src.finish(len(b.g.nodes))
+	if err != nil {
+		return nil, err
+	}
+	return encodePackParts(b.g, indexes, n, crcs)
 }
 
 // indexes ends the builder's indexes, merged with the base's when there
@@ -588,7 +627,7 @@ func (b *packBuilder) finish() (*Pack, error) {
 	if err != nil {
 		return nil, err
 	}
-	image := joinParts(parts)
+	image := joinParts(append(parts, b.src.buf)) // in memory (newPackBuilder)
 	// image is never written again: the pack's strings may alias it
 	// instead of a copy (as ReadPack's do the file it read).
 	p, err := openPack(unsafe.String(unsafe.SliceData(image), len(image)))

@@ -42,6 +42,7 @@ import (
 //	            from (uint64 LE; see packreuse.go)
 //	communities n, then n × (id, label refs; cohesion; symbolCount;
 //	            keywords n, then n refs)
+//	source      the last section: every node's source text (packsource.go)
 //
 // The version is schema.Version, the one version of every table of the
 // index and of this file: a reader refuses a pack of another version, and
@@ -120,8 +121,10 @@ func joinParts(parts [][]byte) []byte {
 // header, then its sections, in file order (the file is their
 // concatenation). It consumes g and the indexes: each part is dropped once
 // its section is laid out, so that the builder's memory and the file's do
-// not add up.
-func encodePackParts(g *graphCopy, indexes map[string]*bm25Index) ([][]byte, error) {
+// not add up. The last section, the source (packsource.go), is not among
+// the parts: the header names it, srcLen bytes long with the block CRCs
+// srcCRCs, after them, and the caller writes it there.
+func encodePackParts(g *graphCopy, indexes map[string]*bm25Index, srcLen int64, srcCRCs []byte) ([][]byte, error) {
 	st := &strTable{refs: map[string]uint64{}}
 	sec := map[string][]byte{}
 
@@ -266,7 +269,7 @@ func encodePackParts(g *graphCopy, indexes map[string]*bm25Index) ([][]byte, err
 	for base := 0; ; {
 		h := &packWriter{buf: []byte(packMagic)}
 		h.u(uint64(schema.Version))
-		h.i(len(names))
+		h.i(len(names) + 1)
 		off := base
 		for _, n := range names {
 			h.raw(n)
@@ -275,6 +278,10 @@ func encodePackParts(g *graphCopy, indexes map[string]*bm25Index) ([][]byte, err
 			h.buf = append(h.buf, crcs[n]...)
 			off += len(sec[n])
 		}
+		h.raw(secSource)
+		h.i(off)
+		h.u(uint64(srcLen))
+		h.buf = append(h.buf, srcCRCs...)
 		h.buf = binary.LittleEndian.AppendUint32(h.buf, crc32.Checksum(h.buf, castagnoli))
 		if len(h.buf) == base {
 			head = h.buf
@@ -310,6 +317,7 @@ type packData struct {
 	all      string // the whole file: strings are slices of it, never written to
 	sections map[string]*section
 	strs     lazy[*offTable]
+	srcT     lazy[*sourceTable]
 	nodesV   lazy[*nodeView]
 	procsV   lazy[*procView]
 	// keep is the mapping all lies in when ReadPack mapped the file
@@ -377,7 +385,7 @@ func openPack(all string) (*Pack, error) {
 		}
 		d.sections[name] = newSection(name, s.off, all[s.off:s.off+s.n], s.crcs)
 	}
-	for _, n := range []string{secStrings, secNodes, secIDs, secNames, secEdges, secEdgeAttrs, secDetails, secComms, secProcesses, secMembers, secIdent, secDoc, secFile, secBody} {
+	for _, n := range []string{secStrings, secNodes, secIDs, secNames, secEdges, secEdgeAttrs, secDetails, secComms, secProcesses, secMembers, secIdent, secDoc, secFile, secBody, secSource} {
 		if _, ok := d.sections[n]; !ok {
 			return nil, fmt.Errorf("%w (no %s section)", ErrPackDamaged, n)
 		}

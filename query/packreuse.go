@@ -18,7 +18,7 @@ import (
 // — its Hit, its details but the community, its words in each index — is a
 // function of that row alone. So BuildPackFrom, given the live index's
 // pack as a base, reads only the rows whose hash the base does not hold;
-// for the others it takes the base's Hit and details and, at the end,
+// for the others it takes the base's Hit, details and source text and, at the end,
 // merges the base's postings (renumbered to the new node positions) with
 // the postings of the rows it did index. Edges, processes and communities
 // are read as before. The result is the pack a full build writes, byte for
@@ -51,6 +51,7 @@ type packBase struct {
 	details []nodeDetails
 	byRow   map[rowKey]int32
 	indexes map[string]*fileIndex
+	source  *sourceTable
 	// remap is the new position of each base node (-1: not reused).
 	remap  []int32
 	reused int
@@ -78,7 +79,19 @@ func newPackBase(base *Pack) (*packBase, error) {
 	if len(r.all) != 8*len(nt.nodes) {
 		return nil, fmt.Errorf("%w (rows: %d bytes for %d nodes)", ErrPackDamaged, len(r.all), len(nt.nodes))
 	}
-	pb := &packBase{nodes: nt.nodes, details: ds, byRow: make(map[rowKey]int32, len(nt.nodes)),
+	src, err := base.src.sources()
+	if err != nil {
+		return nil, err
+	}
+	if src.n != len(nt.nodes) {
+		return nil, fmt.Errorf("%w (source: %d texts for %d nodes)", ErrPackDamaged, src.n, len(nt.nodes))
+	}
+	// Checked whole now, as the indexes are below: the texts reused are
+	// copied from it (most of it), and a damaged base means no reuse.
+	if _, err := src.sec.all(); err != nil {
+		return nil, err
+	}
+	pb := &packBase{nodes: nt.nodes, details: ds, source: src, byRow: make(map[rowKey]int32, len(nt.nodes)),
 		indexes: map[string]*fileIndex{}, remap: make([]int32, len(nt.nodes))}
 	for i := range nt.nodes {
 		h := binary.LittleEndian.Uint64([]byte(r.all[8*i : 8*i+8]))

@@ -29,8 +29,8 @@ type Scored struct {
 
 // Search answers q from the index's search pack. See doc.go for the
 // ranking. The query is parsed once (Parse); keyword retrieval, graph
-// expansion and process grouping read the pack; vectors (opts.Vectors) and
-// source text (opts.Source) are the only other sources. A nil pack is
+// expansion, process grouping and source text (opts.Content) read the
+// pack; vectors (opts.Vectors) are the only other source. A nil pack is
 // ErrNoPack.
 func Search(ctx context.Context, pack *Pack, q string, opts Options) (*Result, error) {
 	opts, err := opts.withDefaults()
@@ -147,7 +147,7 @@ func Search(ctx context.Context, pack *Pack, q string, opts Options) (*Result, e
 		res.Notices = append(res.Notices, "no hit passed the filters (--lang, --kind, --name, --path)")
 	}
 	if opts.Content && len(hits) > 0 {
-		if err := opts.Source(ctx, hits); err != nil {
+		if err := pack.fillSource(hits); err != nil {
 			return nil, err
 		}
 	}

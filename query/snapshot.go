@@ -677,7 +677,7 @@ func (g *graphCopy) readProcessRows(ctx context.Context, q Querier) (ok bool, er
 	if !ok {
 		return false, nil
 	}
-	if err := rr.EachNode(ctx, schema.LabelProcess, func(line []byte) error {
+	if err := rr.EachNode(ctx, schema.LabelProcess, func(line, _ []byte) error {
 		var r schema.Process
 		if err := json.Unmarshal(line, &r); err != nil {
 			return err

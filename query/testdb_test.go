@@ -109,9 +109,9 @@ func (d *testDB) sym(kind schema.Kind, qn, path, sig, doc string, line int) stri
 		lang = "python"
 	}
 	d.exec("CREATE (:"+string(l)+" {id: $id, kind: $kind, name: $name, qualifiedName: $qn, filePath: $path, startLine: $line, endLine: $endl, "+
-		"language: $lang, signature: $sig, docComment: $doc, content: $content, searchText: $st, isTest: $test})",
+		"language: $lang, signature: $sig, docComment: $doc, searchText: $st, isTest: $test})",
 		map[string]any{"id": id, "kind": string(kind), "name": name, "qn": qn, "path": path, "line": int64(line), "endl": int64(line + 9),
-			"lang": lang, "sig": sig, "doc": doc, "content": "body of " + name, "st": text.SearchText(name, qn, path),
+			"lang": lang, "sig": sig, "doc": doc, "st": text.SearchText(name, qn, path),
 			"test": schema.IsTestPath(path)})
 	d.exec("MATCH (f:File {id: $path}), (s:"+string(l)+" {id: $id}) CREATE (f)-[:DEFINES {confidence: 1.0, reason: 'structural'}]->(s)",
 		map[string]any{"path": path, "id": id})

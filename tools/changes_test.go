@@ -30,7 +30,7 @@ func emptyIndex(t *testing.T) Index {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Index{Graph: &p.Snapshot, DB: noIndex{}}
+	return Index{Graph: &p.Snapshot}
 }
 
 func runGit(t *testing.T, dir string, args ...string) {

@@ -117,7 +117,7 @@ func Context(ctx context.Context, ix Index, in ContextInput) (*ContextOutput, er
 		return out, nil
 	}
 	out.Status = "found"
-	if err := fillDetails(ctx, ix, sym, in.IncludeContent); err != nil {
+	if err := fillDetails(ix, sym, in.IncludeContent); err != nil {
 		return nil, err
 	}
 	out.Symbol = sym

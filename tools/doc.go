@@ -12,10 +12,10 @@
 // Each tool is a function from a typed Input struct to a typed Output
 // struct, given what it reads: an Index — the graph snapshot in the
 // index's search pack (query.Snapshot, the one graph read interface,
-// shared with search) and the database, read only for stored source text
-// (include_content) — for context, impact, trace, detect_changes (plus the
-// repository root), processes, process, communities and community; a
-// Querier (an open *graph.DB) for cypher; the pack for query:
+// shared with search, source text included) — for context, impact, trace,
+// detect_changes (plus the repository root), processes, process,
+// communities and community; a Querier (an open *graph.DB) for cypher; the
+// pack for query:
 //
 //	func Context(ctx, ix Index, in ContextInput) (*ContextOutput, error)
 //

@@ -90,14 +90,14 @@ func TestToolsReadStoredIsTest(t *testing.T) {
 }
 
 // packIndex is the Index the tools read for the database q: the search
-// pack built from it (as analyze builds it) and q itself.
+// pack built from it (as analyze builds it).
 func packIndex(t *testing.T, q Querier) Index {
 	t.Helper()
 	p, err := query.BuildPack(context.Background(), q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Index{Graph: &p.Snapshot, DB: q}
+	return Index{Graph: &p.Snapshot}
 }
 
 // testBuild is a new graph build in a temporary folder, small and quiet,

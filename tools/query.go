@@ -202,11 +202,9 @@ const ContextWeight = 0.5
 // processes with at most max_symbols symbols each, and at most
 // max_symbols definitions.
 //
-// pack is the index's search pack (the keyword engine and the graph behind
-// search); db supplies source text for include_content and is read for
-// nothing else, so a caller may pass one that opens the database on its
-// first statement.
-func Query(ctx context.Context, db Querier, pack *query.Pack, in QueryInput, vectors query.VectorFunc) (*query.Result, error) {
+// pack is the index's search pack: the keyword engine, the graph behind
+// search and the source text include_content asks for.
+func Query(ctx context.Context, pack *query.Pack, in QueryInput, vectors query.VectorFunc) (*query.Result, error) {
 	opts, limit, maxSym, q, err := queryOptions(in)
 	if err != nil {
 		return nil, err
@@ -216,9 +214,6 @@ func Query(ctx context.Context, db Querier, pack *query.Pack, in QueryInput, vec
 		return nil, err
 	}
 	opts.Vectors = vectors
-	if opts.Content {
-		opts.Source = query.DBSource(db)
-	}
 	hits := opts.Limit
 	res, err := query.Search(ctx, pack, q, opts)
 	if err != nil {

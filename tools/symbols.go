@@ -214,10 +214,10 @@ func resolveOne(ctx context.Context, g *query.Snapshot, lk Lookup, what string) 
 	return nil, &Resolution{Status: "ambiguous", Candidates: syms}, nil
 }
 
-// fillDetails adds signature and doc comment (from the graph) and, when
-// content, the stored source text (the one property read from the
-// database: the pack does not carry source) to s.
-func fillDetails(ctx context.Context, ix Index, s *Symbol, content bool) error {
+// fillDetails adds signature and doc comment and, when content, the
+// source text analyze kept (capped at schema.ContentCap) to s, all from
+// the snapshot.
+func fillDetails(ix Index, s *Symbol, content bool) error {
 	if s.Label == string(schema.LabelFile) || s.Label == "" {
 		return nil
 	}
@@ -225,27 +225,14 @@ func fillDetails(ctx context.Context, ix Index, s *Symbol, content bool) error {
 	if err != nil {
 		return fmt.Errorf("read symbol details: %w", err)
 	}
-	if ok {
-		s.Signature, s.DocComment = n.Signature, n.DocComment
+	if !ok {
+		return nil
 	}
-	if content && ix.DB != nil && safeLabel(s.Label) {
-		res, err := ix.DB.Query(ctx, "MATCH (n:"+s.Label+") WHERE n.id = "+schema.Quote(s.ID)+" RETURN n.content", nil)
-		if err != nil {
+	s.Signature, s.DocComment = n.Signature, n.DocComment
+	if content {
+		if s.Content, _, err = ix.Graph.Source(s.ID); err != nil {
 			return fmt.Errorf("read symbol source: %w", err)
-		}
-		if len(res.Rows) == 1 {
-			s.Content = str(res.Rows[0][0])
 		}
 	}
 	return nil
-}
-
-// safeLabel reports whether l is a node table (so it may be spliced into a
-// statement).
-func safeLabel(l string) bool {
-	switch schema.Label(l) {
-	case schema.LabelFile, schema.LabelFolder, schema.LabelCommunity, schema.LabelProcess:
-		return true
-	}
-	return schema.Label(l).IsSymbol()
 }

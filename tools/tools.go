@@ -10,8 +10,7 @@ import (
 )
 
 // Querier runs Cypher on an index's database: a *graph.DB. The cypher tool
-// reads through it, and so does anything that needs a stored property the
-// graph snapshot does not carry (a symbol's source text).
+// reads through it; no other tool needs the database.
 type Querier interface {
 	Query(ctx context.Context, cypher string, params map[string]any) (*graph.Result, error)
 }
@@ -19,12 +18,10 @@ type Querier interface {
 // Index is what the graph tools (context, impact, trace, detect_changes)
 // read: Graph, the snapshot in the index's search pack — the same one
 // search expands over, the one read interface for symbols, files, edges
-// with their confidence, reason and site line, processes and communities —
-// and DB, only for stored source text (include_content). DB may be nil
-// when no source is asked for.
+// with their confidence, reason and site line, processes, communities and
+// source text.
 type Index struct {
 	Graph *query.Snapshot
-	DB    Querier
 }
 
 // ErrNotFound means a symbol, file or process named in a request is not in
@@ -37,9 +34,6 @@ var ErrInput = errors.New("bad request")
 func inputErr(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInput, fmt.Sprintf(format, args...))
 }
-
-// str is a Result cell as a string.
-var str = graph.String
 
 // MaxRows is the most rows a tool reads from one statement or lists (cypher
 // rows, edges per direction, processes, communities); the MCP server also

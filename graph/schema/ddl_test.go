@@ -9,7 +9,7 @@ func TestNodeTablesColumns(t *testing.T) {
 	want := map[Label]string{
 		LabelFile:      "CREATE NODE TABLE File(id STRING, path STRING, name STRING, language STRING, size INT64, lines INT64, parseStatus STRING, contentHash STRING, unresolved INT64, searchText STRING, isTest BOOLEAN, PRIMARY KEY(id))",
 		LabelFolder:    "CREATE NODE TABLE Folder(id STRING, path STRING, name STRING, PRIMARY KEY(id))",
-		LabelFunction:  "CREATE NODE TABLE Function(id STRING, kind STRING, name STRING, qualifiedName STRING, filePath STRING, startLine INT64, endLine INT64, language STRING, signature STRING, docComment STRING, isExported BOOLEAN, content STRING, contentHash STRING, searchText STRING, isTest BOOLEAN, PRIMARY KEY(id))",
+		LabelFunction:  "CREATE NODE TABLE Function(id STRING, kind STRING, name STRING, qualifiedName STRING, filePath STRING, startLine INT64, endLine INT64, language STRING, signature STRING, docComment STRING, isExported BOOLEAN, contentHash STRING, searchText STRING, isTest BOOLEAN, PRIMARY KEY(id))",
 		LabelCommunity: "CREATE NODE TABLE Community(id STRING, label STRING, keywords STRING[], cohesion DOUBLE, symbolCount INT64, PRIMARY KEY(id))",
 		LabelProcess:   "CREATE NODE TABLE Process(id STRING, label STRING, description STRING, processType STRING, stepCount INT64, communities STRING[], entryPointId STRING, terminalId STRING, priority DOUBLE, PRIMARY KEY(id))",
 	}

@@ -21,7 +21,7 @@ import (
 // whenever any of them changes (a table, a property, a column's meaning,
 // the pack's format); an index with another version is rebuilt rather than
 // read.
-const Version = 8
+const Version = 9
 
 // Label is a node table.
 type Label string
@@ -193,8 +193,11 @@ type Symbol struct {
 	Signature     string `json:"signature"`
 	DocComment    string `json:"docComment"`
 	IsExported    bool   `json:"isExported"`
-	Content       string `json:"content"` // capped at ContentCap bytes
-	ContentHash   string `json:"contentHash"`
+	// Content is the symbol's source, capped at ContentCap bytes. Not a
+	// column: the build keeps it beside the rows for the search pack, which
+	// holds it (graph's rowtext.go).
+	Content     string `json:"-"`
+	ContentHash string `json:"contentHash"`
 	// ParentID is the enclosing class/interface for methods (the HAS_METHOD
 	// source), "" otherwise. Not stored as a property.
 	ParentID string `json:"-"`

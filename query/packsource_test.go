@@ -1,0 +1,60 @@
+package query
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestSourceWriterFileIsMemory: the source section streamed to a file
+// (flushed in whole blocks as it grows) is the one laid out in memory,
+// with the same block CRCs, and reads back text by text.
+func TestSourceWriterFileIsMemory(t *testing.T) {
+	var texts []string
+	for i := range 1000 {
+		texts = append(texts, strings.Repeat(string(rune('a'+i%26)), i*137%9000))
+	}
+	texts = append(texts, "", "π ≈ 3.14159")
+	mem := &sourceWriter{}
+	file, err := newSourceWriter(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.close()
+	for _, s := range texts {
+		mem.add(s)
+		file.add(s)
+	}
+	n1, c1, err1 := mem.finish(len(texts))
+	n2, c2, err2 := file.finish(len(texts))
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	var got bytes.Buffer
+	if err := file.writeTo(&got); err != nil {
+		t.Fatal(err)
+	}
+	if n1 != n2 || !bytes.Equal(c1, c2) || !bytes.Equal(got.Bytes(), mem.buf) || int64(got.Len()) != n2 {
+		t.Fatalf("file: %d bytes (%d CRCs), memory: %d (%d CRCs); bytes equal: %v", n2, len(c2), n1, len(c1), bytes.Equal(got.Bytes(), mem.buf))
+	}
+	if n2 < 4*sourceFlush {
+		t.Fatalf("only %d bytes: the test must flush several times", n2)
+	}
+	st, err := newSourceTable(newSection(secSource, 0, got.String(), string(c2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range texts {
+		if s, err := st.text(i); err != nil || s != want {
+			t.Fatalf("text %d: %d bytes, err %v; want %d bytes", i, len(s), err, len(want))
+		}
+	}
+	if _, err := st.text(len(texts)); err == nil {
+		t.Error("a text past the last read")
+	}
+	w := &sourceWriter{}
+	w.add("x")
+	if _, _, err := w.finish(2); err == nil {
+		t.Error("finish accepted a count other than the texts added")
+	}
+}

@@ -557,7 +557,7 @@ func (b *packBuilder) addReused(j int32) {
 		b.g.details = append(b.g.details, d)
 		b.base.remap[j] = i
 		b.base.reused++
-		text, err := b.base.source.text(int(j))
+		text, err := b.base.sourceText(j)
 		if err != nil && b.err == nil {
 			b.err = fmt.Errorf("pack: the base's source text: %w", err)
 		}

@@ -52,6 +52,7 @@ type packBase struct {
 	byRow   map[rowKey]int32
 	indexes map[string]*fileIndex
 	source  *sourceTable
+	unfreed int // bytes of source read since the section was last released
 	// remap is the new position of each base node (-1: not reused).
 	remap  []int32
 	reused int
@@ -87,10 +88,14 @@ func newPackBase(base *Pack) (*packBase, error) {
 		return nil, fmt.Errorf("%w (source: %d texts for %d nodes)", ErrPackDamaged, src.n, len(nt.nodes))
 	}
 	// Checked whole now, as the indexes are below: the texts reused are
-	// copied from it (most of it), and a damaged base means no reuse.
+	// copied from it (most of it), and a damaged base means no reuse. Its
+	// pages then leave the resident set (as they do while the texts are
+	// copied: sourceText), so that a mapped base's source (kubernetes: 31
+	// MB) does not add to the build's peak.
 	if _, err := src.sec.all(); err != nil {
 		return nil, err
 	}
+	src.sec.release()
 	pb := &packBase{nodes: nt.nodes, details: ds, source: src, byRow: make(map[rowKey]int32, len(nt.nodes)),
 		indexes: map[string]*fileIndex{}, remap: make([]int32, len(nt.nodes))}
 	for i := range nt.nodes {
@@ -113,6 +118,18 @@ func newPackBase(base *Pack) (*packBase, error) {
 		pb.indexes[name] = ix.file
 	}
 	return pb, nil
+}
+
+// sourceText is the source text of base node j, to be copied at once (the
+// string lies in the base's mapping, whose pages are released every few
+// MiB read).
+func (pb *packBase) sourceText(j int32) (string, error) {
+	text, err := pb.source.text(int(j))
+	if pb.unfreed += len(text); pb.unfreed >= 4<<20 {
+		pb.source.sec.release()
+		pb.unfreed = 0
+	}
+	return text, err
 }
 
 // lookup is the base node derived from the row of table l with hash row.

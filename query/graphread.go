@@ -75,12 +75,20 @@ func (s *Snapshot) Communities() ([]Community, error) {
 }
 
 func (s *Snapshot) nodeAt(nt nodeTable, ds []nodeDetails, i int32) Node {
-	d := ds[i]
-	return Node{Hit: nt.nodes[i].hit(), QualifiedName: d.qualifiedName, Signature: d.signature, DocComment: d.docComment, Unresolved: int(d.unresolved)}
+	return ds[i].node(nt.nodes[i].hit())
 }
 
-// Node is the node with id; ok is false when there is none.
+// node is the Node of hit h with these details.
+func (d nodeDetails) node(h Hit) Node {
+	return Node{Hit: h, QualifiedName: d.qualifiedName, Signature: d.signature, DocComment: d.docComment, Unresolved: int(d.unresolved)}
+}
+
+// Node is the node with id; ok is false when there is none. A one-shot
+// reader that has not decoded the details reads this node's in place.
 func (s *Snapshot) Node(id string) (n Node, ok bool, err error) {
+	if s.oneShot && !s.detailsL.decoded() {
+		return s.nodeInPlace(id)
+	}
 	nt, ds, err := s.nodesAndDetails()
 	if err != nil {
 		return Node{}, false, err
@@ -90,6 +98,31 @@ func (s *Snapshot) Node(id string) (n Node, ok bool, err error) {
 		return Node{}, false, err
 	}
 	return s.nodeAt(nt, ds, i), true, nil
+}
+
+// nodeInPlace is Node reading the node's hit and details in place.
+func (s *Snapshot) nodeInPlace(id string) (Node, bool, error) {
+	i, ok, err := s.position(id)
+	if err != nil || !ok {
+		return Node{}, false, err
+	}
+	h, err := s.hitAt(i)
+	if err != nil {
+		return Node{}, false, err
+	}
+	n, err := s.nodeCount()
+	if err != nil {
+		return Node{}, false, err
+	}
+	cs, err := s.Communities()
+	if err != nil {
+		return Node{}, false, err
+	}
+	d, err := s.src.detailAt(int(i), n, len(cs))
+	if err != nil {
+		return Node{}, false, err
+	}
+	return d.node(h), true, nil
 }
 
 func (s *Snapshot) nodesAndDetails() (nodeTable, []nodeDetails, error) {

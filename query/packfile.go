@@ -38,6 +38,9 @@ import (
 //	details     for each node: qualifiedName, signature, docComment (each
 //	            len, bytes: kept out of the string table a search decodes),
 //	            unresolved call sites (files), community (1-based, 0 none)
+//	details/at  n (uint32 LE), then where each node's details start in
+//	            the details section (uint32 LE): one node's are read in
+//	            place (detailAt)
 //	rows        optional: for each node, the hash of the row it was read
 //	            from (uint64 LE; see packreuse.go)
 //	communities n, then n × (id, label refs; cohesion; symbolCount;
@@ -57,6 +60,7 @@ const (
 	secEdgeAttrs = "edges/attr"
 	secProcesses = "processes"
 	secDetails   = "details"
+	secDetailsAt = "details/at"
 	secComms     = "communities"
 	secIdent     = "index/ident"
 	secDoc       = "index/doc"
@@ -198,11 +202,17 @@ func encodePackParts(g *graphCopy, indexes map[string]*bm25Index, srcLen int64, 
 		text += len(nd.qualifiedName) + len(nd.signature) + len(nd.docComment)
 	}
 	w.buf = make([]byte, 0, text+8*len(g.nodes)) // five varints a node, most of one byte
+	at := make([]byte, 4, 4+4*len(g.nodes))
+	binary.LittleEndian.PutUint32(at, uint32(len(g.nodes)))
 	for i := range g.nodes {
 		var nd nodeDetails
 		if i < len(g.details) {
 			nd = g.details[i]
 		}
+		if len(w.buf) > math.MaxUint32 {
+			return nil, fmt.Errorf("pack: more than the format's 4 GiB of details")
+		}
+		at = binary.LittleEndian.AppendUint32(at, uint32(len(w.buf)))
 		w.raw(nd.qualifiedName)
 		w.raw(nd.signature)
 		w.raw(nd.docComment)
@@ -210,6 +220,7 @@ func encodePackParts(g *graphCopy, indexes map[string]*bm25Index, srcLen int64, 
 		w.i(int(nd.community))
 	}
 	done(secDetails)
+	sec[secDetailsAt] = at
 	g.details = nil
 
 	if g.rows != nil && len(g.rows) == len(g.nodes) {
@@ -385,7 +396,7 @@ func openPack(all string) (*Pack, error) {
 		}
 		d.sections[name] = newSection(name, s.off, all[s.off:s.off+s.n], s.crcs)
 	}
-	for _, n := range []string{secStrings, secNodes, secIDs, secNames, secEdges, secEdgeAttrs, secDetails, secComms, secProcesses, secMembers, secIdent, secDoc, secFile, secBody, secSource} {
+	for _, n := range []string{secStrings, secNodes, secIDs, secNames, secEdges, secEdgeAttrs, secDetails, secDetailsAt, secComms, secProcesses, secMembers, secIdent, secDoc, secFile, secBody, secSource} {
 		if _, ok := d.sections[n]; !ok {
 			return nil, fmt.Errorf("%w (no %s section)", ErrPackDamaged, n)
 		}
@@ -543,12 +554,58 @@ func (d *packData) decodeDetails(nodes, comms int) ([]nodeDetails, error) {
 	}
 	out := make([]nodeDetails, nodes)
 	for i := range out {
-		nd := &out[i]
-		nd.qualifiedName, nd.signature, nd.docComment = r.raw(), r.raw(), r.raw()
-		nd.unresolved = int32(r.n(math.MaxInt32))
-		nd.community = int32(r.n(comms))
+		out[i] = r.detail(comms)
 	}
 	return out, r.finish(secDetails)
+}
+
+// detail reads one node's details.
+func (r *packReader) detail(comms int) nodeDetails {
+	var nd nodeDetails
+	nd.qualifiedName, nd.signature, nd.docComment = r.raw(), r.raw(), r.raw()
+	nd.unresolved = int32(r.n(math.MaxInt32))
+	nd.community = int32(r.n(comms))
+	return nd
+}
+
+// detailAt reads node i's details in place (details/at): what a one-shot
+// reader asks of one node, where decodeDetails decodes every node's (the
+// Linux kernel: hundreds of MB).
+func (d *packData) detailAt(i, nodes, comms int) (nodeDetails, error) {
+	at, n, err := d.records(secDetailsAt, 4)
+	if err != nil {
+		return nodeDetails{}, err
+	}
+	s, err := d.sec(secDetails)
+	if err != nil {
+		return nodeDetails{}, err
+	}
+	if n != nodes || i < 0 || i >= n {
+		return nodeDetails{}, at.damaged()
+	}
+	lo, err := at.u32(4 + 4*i)
+	if err != nil {
+		return nodeDetails{}, err
+	}
+	hi := uint32(len(s.data))
+	if i+1 < n {
+		if hi, err = at.u32(4 + 4*(i+1)); err != nil {
+			return nodeDetails{}, err
+		}
+	}
+	if lo > hi || int(hi) > len(s.data) {
+		return nodeDetails{}, s.damaged()
+	}
+	b, err := s.span(int(lo), int(hi-lo))
+	if err != nil {
+		return nodeDetails{}, err
+	}
+	r := &packReader{all: b}
+	nd := r.detail(comms)
+	if r.err != nil || r.off != len(b) {
+		return nodeDetails{}, s.damaged()
+	}
+	return nd, nil
 }
 
 func (d *packData) decodeCommunities() ([]Community, error) {

@@ -2,6 +2,7 @@ package query
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -56,5 +57,38 @@ func TestSourceWriterFileIsMemory(t *testing.T) {
 	w.add("x")
 	if _, _, err := w.finish(2); err == nil {
 		t.Error("finish accepted a count other than the texts added")
+	}
+}
+
+// TestNodeInPlaceIsDecoded: a one-shot reader's Node, read in place
+// (details/at), is the Node a reader that decodes every node's details
+// gives, for every node of a pack.
+func TestNodeInPlaceIsDecoded(t *testing.T) {
+	p := goldenPack(t)
+	path := filepath.Join(t.TempDir(), "golden.pack")
+	if err := p.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	one, err := MapPack(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nt, err := p.nodeTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range nt.nodes {
+		id := h.hit().ID
+		want, ok1, err1 := p.Node(id)
+		got, ok2, err2 := one.Node(id)
+		if err1 != nil || err2 != nil || !ok1 || !ok2 || got != want {
+			t.Fatalf("%s: in place %+v (%v, %v), decoded %+v (%v, %v)", id, got, ok2, err2, want, ok1, err1)
+		}
+	}
+	if _, ok, err := one.Node("no such id"); ok || err != nil {
+		t.Errorf("Node(no such id): ok %v, err %v", ok, err)
+	}
+	if one.detailsL.decoded() {
+		t.Error("the one-shot reader decoded every node's details")
 	}
 }

@@ -297,7 +297,7 @@ func printAnalyzeSummary(scr *screen, s index.Summary, d *discover.Result, warne
 		scr.field("changes", []string{fmt.Sprintf("%d files added, %d changed, %d deleted since the last analyze", c.Added, c.Changed, c.Deleted)})
 	}
 	if l := s.Load; l.InPlace {
-		scr.field("database", []string{"updated in place:", fmt.Sprintf("%d nodes added", l.NodesAdded), changedNodes(l),
+		scr.field("database", []string{"updated in place:", fmt.Sprintf("%d nodes added", l.NodesAdded), fmt.Sprintf("%d changed", l.NodesChanged),
 			fmt.Sprintf("%d removed;", l.NodesRemoved), fmt.Sprintf("%d edges created", l.EdgesCreated), fmt.Sprintf("%d deleted", l.EdgesDeleted),
 			fmt.Sprintf("%d moved", l.EdgesMoved)})
 	} else if l.Whole != "" {
@@ -425,13 +425,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// changedNodes is the summary's "N changed", with how many of them were
-// replaced (deleted and created again: their content changed).
-func changedNodes(l graph.LoadStats) string {
-	if l.NodesReplaced > 0 {
-		return fmt.Sprintf("%d changed (%d replaced)", l.NodesChanged, l.NodesReplaced)
-	}
-	return fmt.Sprintf("%d changed", l.NodesChanged)
 }

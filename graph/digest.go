@@ -7,7 +7,6 @@ package graph
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
@@ -32,13 +31,9 @@ const RowsSuffix = ".rows"
 // in its node file (only meaningful in the build that added it).
 type digestEntry struct {
 	idh, row, out uint64
-	// big hashes the row's contentHash, which changes with its content
-	// (0: none): an update in place replaces such a node instead of
-	// setting its content (replacedNodes).
-	big  uint64
-	outN uint32
-	seq  uint32
-	id   string
+	outN          uint32
+	seq           uint32
+	id            string
 }
 
 // rowDigest is the digest of one build's rows: the node entries by label.
@@ -71,29 +66,7 @@ func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)
 // addNode records a node row (in file order). Callers hold the build's lock.
 func (d *rowDigest) addNode(l schema.Label, id string, line []byte) {
 	s := d.nodes[l]
-	e := digestEntry{idh: d.hash64(bytesOf(id)), row: d.hash64(line), seq: uint32(len(s)), id: id}
-	if l.IsSymbol() {
-		e.big = d.hash64(contentHashOf(line))
-	}
-	d.nodes[l] = append(s, e)
-}
-
-// contentHashOf is the value of a symbol line's contentHash field (hex:
-// no escape), nil when it has none. The field's key cannot occur inside a
-// string value (its quotes would be escaped there), so it is looked for
-// from the end: the field follows the content (appendSymbolLine), which
-// a search from the start would read through for every symbol.
-func contentHashOf(line []byte) []byte {
-	const key = `,"contentHash":"`
-	i := bytes.LastIndex(line, []byte(key))
-	if i < 0 {
-		return nil
-	}
-	v := line[i+len(key):]
-	if j := bytes.IndexByte(v, '"'); j >= 0 {
-		return v[:j]
-	}
-	return nil
+	d.nodes[l] = append(s, digestEntry{idh: d.hash64(bytesOf(id)), row: d.hash64(line), seq: uint32(len(s)), id: id})
 }
 
 // seal indexes the node entries by id hash, once every node is added.
@@ -145,7 +118,7 @@ func (d *rowDigest) addEdge(h *edgeHasher, from schema.Label, fromID []byte, key
 }
 
 // rowsMagic starts a row digest file; the format is this file's alone.
-const rowsMagic = "gitnexus rows 2\n"
+const rowsMagic = "gitnexus rows 3\n"
 
 // digestHeader is what a digest file says about its database beyond the
 // rows: the size the database file had after the last full load (an
@@ -186,7 +159,6 @@ func (d *rowDigest) write(path string, h digestHeader) error {
 			buf = binary.LittleEndian.AppendUint64(buf[:0], e.idh)
 			buf = binary.LittleEndian.AppendUint64(buf, e.row)
 			buf = binary.LittleEndian.AppendUint64(buf, e.out)
-			buf = binary.LittleEndian.AppendUint64(buf, e.big)
 			buf = binary.AppendUvarint(buf, uint64(e.outN))
 			buf = binary.AppendUvarint(buf, uint64(len(e.id)))
 			buf = append(buf, e.id...)
@@ -244,7 +216,7 @@ func readDigest(path string) (*rowDigest, digestHeader, error) {
 	}
 	h = digestHeader{FullSize: int64(size), Updates: int(updates)}
 	d := newRowDigest()
-	var fixed [32]byte
+	var fixed [24]byte
 	for range nl {
 		n, err := binary.ReadUvarint(r)
 		if err != nil || n > 256 {
@@ -276,7 +248,7 @@ func readDigest(path string) (*rowDigest, digestHeader, error) {
 				return bad("id", err)
 			}
 			e := digestEntry{idh: binary.LittleEndian.Uint64(fixed[0:]), row: binary.LittleEndian.Uint64(fixed[8:]),
-				out: binary.LittleEndian.Uint64(fixed[16:]), big: binary.LittleEndian.Uint64(fixed[24:]), outN: uint32(outN), id: string(id)}
+				out: binary.LittleEndian.Uint64(fixed[16:]), outN: uint32(outN), id: string(id)}
 			if len(es) > 0 && compareEntries(es[len(es)-1], e) >= 0 {
 				return bad("order", nil)
 			}

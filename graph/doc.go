@@ -117,13 +117,12 @@
 // change, gets its line SET in place; others are deleted and created; a
 // node whose edges nearly all changed has them all replaced), nodes
 // deleted, changed properties SET (only those that differ: a string column
-// written is rewritten whole at the checkpoint), a symbol whose content
-// changed (its contentHash, in the digest) deleted and created again with
-// every edge into and out of it (when the tables still stored source text,
-// a content SET that outgrew its column's room made Kuzu's checkpoint
-// rewrite the table's whole content column: kubernetes, one function
-// edited, 1.2 s, 300 MiB of buffer pool and 134 MB of file, against 0.13 s
-// and none; not measured again since), nodes and edges created
+// written is rewritten whole at the checkpoint; a symbol whose body
+// changed is one more such row, its contentHash and lines SET: deleting
+// and creating it with every edge into and out of it was cheaper only
+// while the tables stored source text, whose SET could make Kuzu's
+// checkpoint rewrite the whole column; prometheus one-body edits, load
+// 1.30 → 0.90 s and peak 190 → 142 MiB once it went), nodes and edges created
 // in batched UNWIND … CREATE statements (not COPY: a COPY into a rel table
 // that has rows rewrites the table, 300 ms and more than a 160 MiB pool
 // on prometheus). Up to eight rows go as a statement each with their

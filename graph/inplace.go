@@ -39,13 +39,10 @@ type LoadStats struct {
 	NodesAdded   int `json:"nodes_added"`
 	NodesChanged int `json:"nodes_changed"`
 	NodesRemoved int `json:"nodes_removed"`
-	// NodesReplaced counts the changed nodes deleted and created again
-	// with their edges (symbols whose content changed: inPlacePlan.replaced).
-	NodesReplaced int `json:"nodes_replaced"`
-	EdgesCreated  int `json:"edges_created"`
-	EdgesDeleted  int `json:"edges_deleted"`
-	EdgesMoved    int `json:"edges_moved"` // only their line changed: set in place
-	Statements    int `json:"statements"`
+	EdgesCreated int `json:"edges_created"`
+	EdgesDeleted int `json:"edges_deleted"`
+	EdgesMoved   int `json:"edges_moved"` // only their line changed: set in place
+	Statements   int `json:"statements"`
 }
 
 // Bounds of the in-place load (variables for tests).
@@ -138,19 +135,10 @@ type inPlacePlan struct {
 	// nodes that had none); diff: nodes that had edges and whose edges
 	// changed, compared edge by edge. Both map an id hash to the id.
 	fresh, diff map[schema.Label]map[uint64]string
-	// replaced: symbols whose content changed, deleted and created again
-	// (in removed, in set to create, fresh when they have edges), their
-	// incoming edges created again too (planEdges). Setting a content in
-	// place can make Kuzu's checkpoint rewrite the table's whole content
-	// column: one kubernetes function edited, 1.2 s, about 300 MiB of
-	// buffer pool (more than the build's: the update failed and was
-	// checkpointed again on a larger pool) and 134 MB more file; deleted
-	// and created, 0.13 s and none.
-	replaced   map[schema.Label]map[uint64]string
-	freshEdges int // edges of the fresh nodes
-	diffOld    int // edges the diff nodes have in the base
-	diffNew    int // and now
-	counts     struct{ added, changed, removed, replaced int }
+	freshEdges  int // edges of the fresh nodes
+	diffOld     int // edges the diff nodes have in the base
+	diffNew     int // and now
+	counts      struct{ added, changed, removed int }
 }
 
 // byLabel describes the plan by label, for the debug log.
@@ -176,8 +164,7 @@ func (p *inPlacePlan) byLabel() string {
 // planInPlace compares the base's digest old with this build's.
 func (b *Build) planInPlace(old *rowDigest) *inPlacePlan {
 	p := &inPlacePlan{removed: map[schema.Label][]string{}, set: map[schema.Label]map[uint32]bool{},
-		fresh: map[schema.Label]map[uint64]string{}, diff: map[schema.Label]map[uint64]string{},
-		replaced: map[schema.Label]map[uint64]string{}}
+		fresh: map[schema.Label]map[uint64]string{}, diff: map[schema.Label]map[uint64]string{}}
 	labels := map[schema.Label]bool{}
 	for l := range old.nodes {
 		labels[l] = true
@@ -229,21 +216,6 @@ func (b *Build) planInPlace(old *rowDigest) *inPlacePlan {
 				j++
 			default:
 				o, n := olds[i], ns[j]
-				if o.row != n.row && o.big != n.big && l.IsSymbol() {
-					// content changed: deleted and created (replaced)
-					p.removed[l] = append(p.removed[l], o.id)
-					mark(n, false)
-					if n.outN > 0 {
-						add(p.fresh, l, n)
-						p.freshEdges += int(n.outN)
-					}
-					add(p.replaced, l, n)
-					p.counts.changed++
-					p.counts.replaced++
-					i++
-					j++
-					continue
-				}
 				if o.row != n.row {
 					mark(n, true)
 					p.counts.changed++
@@ -367,8 +339,8 @@ func (u *updater) planEdges(p *inPlacePlan, kept map[string]int) (*edgeWork, err
 	for _, r := range schema.Rels {
 		for _, pair := range r.Pairs {
 			key := relKey(r.Type, pair.From, pair.To)
-			fresh, diff, repl := p.fresh[pair.From], p.diff[pair.From], p.replaced[pair.To]
-			if len(fresh)+len(diff)+len(repl) == 0 || kept[key] == 0 {
+			fresh, diff := p.fresh[pair.From], p.diff[pair.From]
+			if len(fresh)+len(diff) == 0 || kept[key] == 0 {
 				continue
 			}
 			err := eachLine(u.b.loaded[key], func(line []byte) error {
@@ -376,20 +348,10 @@ func (u *updater) planEdges(p *inPlacePlan, kept map[string]int) (*edgeWork, err
 				// source is read in place and hashed, and only the edges
 				// of fresh and diff nodes are parsed (kubernetes: the scan
 				// 209 ms -> 82-121 ms).
-				if from, to, ok := edgeEnds(line); ok {
+				if from, _, ok := edgeEnds(line); ok {
 					h := u.b.digest.hash64(from)
 					fid, isFresh := fresh[h]
 					isFresh = isFresh && fid == string(from)
-					if !isFresh {
-						// An edge into a replaced node from one that is
-						// not created again: created again (its source,
-						// when a diff node, leaves it out: diffSource).
-						if id, ok := replacedID(repl, u.b.digest, to); ok && id == string(to) {
-							w.creates[key] = append(w.creates[key], slices.Clone(line))
-							w.nCreate++
-							return nil
-						}
-					}
 					if _, ok := diff[h]; !ok && !isFresh {
 						return nil
 					}
@@ -401,9 +363,6 @@ func (u *updater) planEdges(p *inPlacePlan, kept map[string]int) (*edgeWork, err
 				h := u.b.digest.hash64(bytesOf(e.From))
 				if id, ok := fresh[h]; ok && id == e.From {
 					w.creates[key] = append(w.creates[key], slices.Clone(line))
-					w.nCreate++
-				} else if id, ok := replacedID(repl, u.b.digest, bytesOf(e.To)); ok && id == e.To {
-					w.creates[key] = append(w.creates[key], slices.Clone(line)) // into a replaced node, as above
 					w.nCreate++
 				} else if id, ok := diff[h]; ok && id == e.From {
 					now[e.From] = append(now[e.From], sourceEdge{
@@ -450,9 +409,6 @@ func (u *updater) planEdges(p *inPlacePlan, kept map[string]int) (*edgeWork, err
 				e.reason, _ = row[5].(string)
 				e.step, _ = row[6].(int64)
 				line, _ := row[7].(int64)
-				if id, ok := replacedID(p.replaced[schema.Label(e.toLabel)], u.b.digest, bytesOf(e.to)); ok && id == e.to {
-					continue // goes with its target (DETACH DELETE), created again
-				}
 				if was[from] == nil {
 					was[from] = map[edgeIdent][]int64{}
 				}
@@ -464,16 +420,6 @@ func (u *updater) planEdges(p *inPlacePlan, kept map[string]int) (*edgeWork, err
 		}
 	}
 	return w, nil
-}
-
-// replacedID looks id up among the replaced nodes of a label (by id
-// hash; the caller compares the id), hashing it only when there are any.
-func replacedID(repl map[uint64]string, d *rowDigest, id []byte) (string, bool) {
-	if len(repl) == 0 {
-		return "", false
-	}
-	got, ok := repl[d.hash64(id)]
-	return got, ok
 }
 
 // diffSource plans the edges of one diff node id of label l: was holds its
@@ -767,7 +713,7 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 	if est := u.estimate(plan, work); est > limit {
 		return tooMany(est), nil
 	}
-	if n, most := plan.counts.added+plan.counts.replaced+work.nCreate, max(inPlaceMaxCreates, totalRows/inPlaceCreateShare); n > most {
+	if n, most := plan.counts.added+work.nCreate, max(inPlaceMaxCreates, totalRows/inPlaceCreateShare); n > most {
 		return fmt.Sprintf("%d rows to create, more than the %d an update in place creates", n, most), nil
 	}
 	if err := u.apply(plan, work); err != nil {
@@ -785,7 +731,7 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 	}
 	lap("count")
 	b.stats = LoadStats{InPlace: true, NodesAdded: plan.counts.added, NodesChanged: plan.counts.changed,
-		NodesRemoved: plan.counts.removed, NodesReplaced: plan.counts.replaced, EdgesCreated: work.nCreate, EdgesDeleted: work.nDelete, EdgesMoved: work.nMove, Statements: u.statements}
+		NodesRemoved: plan.counts.removed, EdgesCreated: work.nCreate, EdgesDeleted: work.nDelete, EdgesMoved: work.nMove, Statements: u.statements}
 	b.digestHdr = digestHeader{FullSize: hdr.FullSize, Updates: hdr.Updates + 1}
 	// Closing checkpoints the update into the file and gives back the
 	// pages it used (Exec and Query open it again); the C heap goes back

@@ -121,7 +121,7 @@ func TestInPlaceLoadEqualsFullLoad(t *testing.T) {
 	if st.InPlace {
 		t.Fatal("a build without a base was loaded in place")
 	}
-	moved, replaced := 0, 0
+	moved := 0
 	for step, n := range []int{90, 30, 31, 5} {
 		v := step + 1
 		m, err := ReadMeta(root)
@@ -136,7 +136,6 @@ func TestInPlaceLoadEqualsFullLoad(t *testing.T) {
 			t.Errorf("step %d: nothing written in place: %+v", step, st)
 		}
 		moved += st.EdgesMoved
-		replaced += st.NodesReplaced
 		full := newRepo(t)
 		buildWith(t, full, nil, variant(t, n, v))
 		a, b := dumpGraph(t, root), dumpGraph(t, full)
@@ -153,9 +152,6 @@ func TestInPlaceLoadEqualsFullLoad(t *testing.T) {
 	}
 	if moved == 0 {
 		t.Error("no edge was moved in place (the calls of x move a line a step)")
-	}
-	if replaced == 0 {
-		t.Error("no node was replaced (x's content hash changes every other step)")
 	}
 }
 

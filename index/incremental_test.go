@@ -32,7 +32,6 @@ import (
 func TestReanalyzeEqualsColdBuild(t *testing.T) {
 	t.Setenv("GITNEXUS_HOME", t.TempDir())
 	ctx := context.Background()
-	replaced := 0
 	for _, name := range []string{"goshop", "pyapp", "tsapp", "mixed", "ckernel"} {
 		t.Run(name, func(t *testing.T) {
 			root := fixture(t, name)
@@ -75,7 +74,6 @@ func TestReanalyzeEqualsColdBuild(t *testing.T) {
 				t.Errorf("blank line: no file's call sites came from the site cache: %+v", sum.Resolution)
 			}
 			sameAsCold("blank line")
-			replaced += sum.Load.NodesReplaced // a blank line, maybe in a body
 			for step := 0; step < 4; step++ {
 				changed, what := randomEdit(t, rng, root)
 				sum, err := Build(ctx, root, Options{SkipEmbeddings: true})
@@ -98,15 +96,8 @@ func TestReanalyzeEqualsColdBuild(t *testing.T) {
 					t.Errorf("step %d (%s): %d files parsed, %d changed", step, what, sum.Parsed, changed)
 				}
 				sameAsCold(fmt.Sprintf("step %d (%s)", step, what))
-				replaced += sum.Load.NodesReplaced
 			}
 		})
-	}
-	// Symbols whose content changed were deleted and created again with
-	// their edges (graph's replaced nodes) in some of the updates above,
-	// whose indexes equal cold builds'.
-	if replaced == 0 && !t.Failed() {
-		t.Errorf("no update in place replaced a symbol whose content changed")
 	}
 }
 

@@ -107,12 +107,9 @@
 // (checking its sum as it copies: the file is read once; StartInPlace
 // reads the digest and makes the copy early, while index.Build parses,
 // and syncs it: Kuzu's first write waits until every page of the file is
-// on disk; a small copy (earlyOpenBytes: prometheus', not kubernetes')
-// is opened there too, beside the parse, a larger one only at the load:
-// opened beside the parse kubernetes' held 60-70 MiB more at its peak for
-// no gain in the whole run's wall (session 17,
-// bench/results/inplace-early-open-2026-11-26.md), where prometheus'
-// one-body edits gain 0.1-0.15 s (session 26), and Commit then renames it instead of
+// on disk; it is opened only at the load: opened beside the parse it held
+// 60-70 MiB more at kubernetes' peak for no gain in the whole run's wall
+// (session 17, bench/results/inplace-early-open-2026-11-26.md), and Commit then renames it instead of
 // copying it off a memory file system: kubernetes' 200 MB, 0.5-0.8 s) and
 // applies the difference there: the edges that changed, compared edge by
 // edge with

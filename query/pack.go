@@ -24,20 +24,21 @@ import (
 
 // Pack is the search pack: the one keyword engine and the graph behind
 // search, in one file beside the database (db-<stamp>.kuzu.pack). It
-// holds the Snapshot (symbols, files, expanded edges, processes) and three
-// BM25 indexes over node positions:
+// holds the Snapshot (symbols, files, expanded edges, processes, source
+// text) and four BM25 indexes over node positions:
 //
 //   - index/ident: a symbol's name as one word ("getuserbyid") and its
 //     searchText (the words of its name, qualified name and path, and
 //     their whole forms);
 //   - index/doc: its signature and doc comment;
-//   - index/file: a file's name and path (searched with Options.Files).
+//   - index/file: a file's name and path (searched with Options.Files);
+//   - index/body: the words of a symbol's source text (bodyScale says
+//     when a query reads it).
 //
 // analyze builds it from the symbol tables of the database it has just
 // loaded (BuildPack) and writes it (WriteFile); every search reads it
 // (ReadPack): the CLI, multi-repo, the MCP server and query/eval. The
-// database is opened only for what the pack does not hold: vectors and
-// source text (Options.Source).
+// database is opened only for what the pack does not hold: vectors.
 type Pack struct {
 	Snapshot
 	ident, doc, file, body lazy[*bm25Index]
@@ -95,14 +96,16 @@ var packReadRows = 20000
 // BuildPack reads a Pack from an index just loaded (a *graph.Build before
 // commit): the nodes, with their stored isTest, and the text they are
 // searched by straight from the symbol tables (name, searchText,
-// signature, docComment, content) and the File table (name, path), a
-// slice of rows at a time so that a large repository's text is never all
-// in memory at once; then the edges and the processes. Nodes and edges
-// come from the row files the database was loaded from when q hands them
-// over (graph.Build's EachNode and EachEdge: one pass over each file,
-// where the database costs a cgo call per value and, for edges, a table
-// scan per slice), else from the database; the pack is byte for byte the
-// same either way. It is laid out as its file will be (WriteFile writes
+// signature, docComment) with each symbol's source text (the row's text,
+// graph.Rows.EachNode) and the File table (name, path), a slice of rows at
+// a time so that a large repository's text is never all in memory at
+// once; then the edges and the processes. Nodes and edges come from the
+// row files the database was loaded from when q hands them over
+// (graph.Build's EachNode and EachEdge: one pass over each file, where
+// the database costs a cgo call per value and, for edges, a table scan
+// per slice), else from the database; the pack is byte for byte the same
+// either way but for the source text, which the database does not hold
+// (a pack read from one alone has none, and no body index). It is laid out as its file will be (WriteFile writes
 // those bytes) and read back through the same decoder as ReadPack.
 func BuildPack(ctx context.Context, q Querier) (*Pack, error) {
 	p, _, err := BuildPackFrom(ctx, q, nil)

@@ -54,10 +54,15 @@ func newSourceWriter(dir string) (*sourceWriter, error) {
 	return w, nil
 }
 
-// add appends the next node's text.
+// add appends the next node's text. After a failed write the texts are
+// only counted (finish reports the error): a full disk must not turn into
+// the whole section in memory.
 func (w *sourceWriter) add(text string) {
 	w.offs = append(w.offs, w.end)
 	w.end += uint64(len(text))
+	if w.err != nil {
+		return
+	}
 	w.buf = append(w.buf, text...)
 	if w.f != nil && len(w.buf) >= sourceFlush {
 		w.flush(false)

@@ -92,3 +92,24 @@ func TestNodeInPlaceIsDecoded(t *testing.T) {
 		t.Error("the one-shot reader decoded every node's details")
 	}
 }
+
+// TestSourceWriterFailedWrite: once a write to its file fails, the
+// writer holds no more text in memory and finish reports the error.
+func TestSourceWriterFailedWrite(t *testing.T) {
+	w, err := newSourceWriter(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	w.f.Close() // every write now fails
+	big := strings.Repeat("x", sourceFlush)
+	for range 8 {
+		w.add(big)
+	}
+	if len(w.buf) > sourceFlush {
+		t.Errorf("%d bytes held after the write failed", len(w.buf))
+	}
+	if _, _, err := w.finish(8); err == nil {
+		t.Error("finish reported no error after a failed write")
+	}
+}

@@ -1,6 +1,10 @@
 package query
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
 
 // fillSource fills Signature and Content of the symbol hits from the
 // pack: the signature from the details, the source text analyze kept
@@ -8,7 +12,7 @@ import "fmt"
 // place (Options.Content). A hit the pack does not know is left as is.
 func (p *Pack) fillSource(hits []Hit) error {
 	for i := range hits {
-		if hits[i].Label == "File" {
+		if !schema.Label(hits[i].Label).IsSymbol() {
 			continue
 		}
 		n, ok, err := p.Node(hits[i].ID)

@@ -36,6 +36,7 @@ func init() {
 		Name:       "c",
 		Extensions: []string{".c", ".h"},
 		Grammar:    func() *sitter.Language { return sitter.NewLanguage(tsc.Language()) },
+		Inert:      cDefinesOnly,
 		Extract: func(f *File, root *sitter.Node) {
 			if root.HasError() && strings.HasSuffix(f.Path, ".h") && cLooksLikeCpp(f.Src) {
 				if tree := cReparseAsCpp(f.Src); tree != nil {
@@ -100,6 +101,135 @@ func cLooksLikeCpp(src []byte) bool {
 // isWordByte is regexp's \w: an ASCII letter, digit or underscore.
 func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// cDefinesOnly reports whether src is nothing but comments and the
+// preprocessor lines #define of an object-like macro, #undef, and
+// balanced #ifdef/#ifndef … #endif: a generated register header, from
+// which the extractor takes nothing, not even a function-like macro's
+// name. The Linux kernel has 2,784 such files (469 MB, most of them over
+// analyze's 1 MiB cap; 2,688 files and 74 MB under it). Anything else
+// (code, #include, #if with an expression, a function-like #define, a
+// comment inside a continued #define or followed by more text, a comment
+// that does not start its line) makes it false: the grammar is stricter
+// than the preprocessor there, and TestCDefinesOnlyKernel holds this
+// function to it on every kernel file it takes.
+func cDefinesOnly(src []byte) bool {
+	depth := 0
+	inComment := false
+	for len(src) > 0 {
+		var line []byte
+		line, src = cNextLine(src)
+		l := bytes.TrimSpace(line)
+		if inComment {
+			i := bytes.Index(l, []byte("*/"))
+			if i < 0 {
+				continue
+			}
+			inComment = false
+			l = bytes.TrimSpace(l[i+2:])
+		}
+		for bytes.HasPrefix(l, []byte("/*")) {
+			i := bytes.Index(l[2:], []byte("*/"))
+			if i < 0 {
+				inComment = true
+				l = nil
+				break
+			}
+			l = bytes.TrimSpace(l[2+i+2:])
+		}
+		if len(l) == 0 || bytes.HasPrefix(l, []byte("//")) {
+			continue
+		}
+		if l[0] != '#' {
+			return false
+		}
+		d := bytes.TrimLeft(l[1:], " \t")
+		w := 0
+		for w < len(d) && d[w] >= 'a' && d[w] <= 'z' {
+			w++
+		}
+		switch string(d[:w]) {
+		case "define":
+			name := bytes.TrimLeft(d[w:], " \t")
+			if len(name) == len(d[w:]) { // "#defineX"
+				return false
+			}
+			n := 0
+			for n < len(name) && isWordByte(name[n]) {
+				n++
+			}
+			if n == 0 || n < len(name) && name[n] == '(' || !cCommentLast(line) {
+				return false
+			}
+		case "undef", "ifdef", "ifndef":
+			if !cNameThenNothing(d[w:], true) {
+				return false
+			}
+			if d[0] == 'i' {
+				depth++
+			}
+		case "endif":
+			if depth--; depth < 0 || !cNameThenNothing(d[w:], false) {
+				return false
+			}
+		default:
+			return false
+		}
+		// A directive continues over lines ending in a backslash; the
+		// grammar stumbles on comments inside one.
+		for bytes.HasSuffix(l, []byte("\\")) {
+			if bytes.Contains(line, []byte("/*")) || bytes.Contains(line, []byte("//")) || len(src) == 0 {
+				return false
+			}
+			line, src = cNextLine(src)
+			l = bytes.TrimRight(line, " \t\r")
+		}
+		if bytes.Contains(line, []byte("/*")) && !bytes.HasSuffix(line, []byte("*/")) {
+			return false // the grammar rejects text after a directive's closing comment, even a space
+		}
+	}
+	return depth == 0 && !inComment
+}
+
+// cCommentLast reports whether line holds no comment but, maybe, one
+// block comment that ends it.
+func cCommentLast(line []byte) bool {
+	if bytes.Contains(line, []byte("//")) {
+		return false
+	}
+	i := bytes.Index(line, []byte("/*"))
+	return i < 0 || bytes.Index(line[i+2:], []byte("*/")) == len(line)-i-4
+}
+
+// cNameThenNothing reports whether rest, what follows a directive's
+// word, is a space and an identifier (when name is set) and then at most
+// spaces and a comment.
+func cNameThenNothing(rest []byte, name bool) bool {
+	if name {
+		r := bytes.TrimLeft(rest, " \t")
+		if len(r) == len(rest) {
+			return false
+		}
+		n := 0
+		for n < len(r) && isWordByte(r[n]) {
+			n++
+		}
+		if n == 0 || r[0] >= '0' && r[0] <= '9' {
+			return false
+		}
+		rest = r[n:]
+	}
+	rest = bytes.TrimSpace(rest)
+	return len(rest) == 0 || bytes.HasPrefix(rest, []byte("/*")) || bytes.HasPrefix(rest, []byte("//"))
+}
+
+// cNextLine splits src after its first line (without the newline).
+func cNextLine(src []byte) (line, rest []byte) {
+	if i := bytes.IndexByte(src, '\n'); i >= 0 {
+		return src[:i], src[i+1:]
+	}
+	return src, nil
 }
 
 // cReparseTimeout bounds the C++ re-parse of a .h file.

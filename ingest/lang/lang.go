@@ -31,6 +31,12 @@ type Language struct {
 	// the source has syntax errors (what was recovered is extracted). It
 	// must not retain f.Src. Grammar and Extract are then unused.
 	Source func(f *File) (partial bool)
+	// Inert, when set, reports that src holds nothing Extract would take
+	// and nothing the grammar would reject: Parse then returns the empty
+	// facts with ParseOK without running the grammar. It must be exact
+	// (a test compares it with the full parse on real trees); when unsure
+	// it returns false.
+	Inert func(src []byte) bool
 }
 
 // File is the extractor's view of one parsed file and the Facts it builds.

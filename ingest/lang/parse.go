@@ -98,6 +98,9 @@ func (p *Parser) Parse(ctx context.Context, path string, l *Language, src []byte
 		// file, tens of MB/s: no timeout of its own.
 		return p.extract(path, l, src, schema.ParseOK, l.Source)
 	}
+	if l.Inert != nil && l.Inert(src) {
+		return empty, schema.ParseOK, nil
+	}
 	sp, err := p.parserFor(l)
 	if err != nil {
 		return empty, schema.ParseError, fmt.Errorf("parse %s: %w", path, err)

@@ -31,7 +31,7 @@ func runTool[In, Out any](ctx context.Context, in In, call func(context.Context,
 }
 
 // callMapped runs a tool call that reads the index's search pack, which
-// query.ReadPack maps: a pack file cut short under us faults on access,
+// query.MapPack maps: a pack file cut short under us faults on access,
 // which this makes an error (as searchRepo does) instead of a crash.
 func callMapped[In, Out any](ctx context.Context, in In, r toolRepo, call func(context.Context, toolRepo, In) (Out, error)) (out Out, err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
@@ -114,10 +114,11 @@ func onIndexRoot[In, Out any](fn func(context.Context, tools.Index, string, In) 
 	}
 }
 
-// index is what the graph tools read on r: its search pack's snapshot and
-// its database.
+// index is what the graph tools read on r: its search pack's snapshot,
+// mapped for this one call (query.MapPack: the command reads the sections
+// and nodes its answer needs, not the whole pack).
 func (r toolRepo) index() (tools.Index, error) {
-	pack, err := query.ReadPack(graph.CompanionPath(r.Entry.Path, r.DB.Meta(), graph.PackSuffix))
+	pack, err := query.MapPack(graph.CompanionPath(r.Entry.Path, r.DB.Meta(), graph.PackSuffix))
 	if err != nil {
 		return tools.Index{}, queryError(err)
 	}

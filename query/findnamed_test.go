@@ -2,16 +2,19 @@ package query
 
 import (
 	"context"
-	"slices"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
 // TestFindNamedAndFilesAreFind: FindNamed and FindFiles give what Find
-// gives for the same restriction, in the same order and under the same
-// limit, on a read pack (indexes of names and files) and on a mapped
-// one-shot pack (a scan).
+// gives for the same restriction (FindNamed: symbols of that name), in
+// the same order and under the same limit, on a read pack (indexes of
+// names and files), on a mapped one-shot pack that has decoded its nodes
+// (a scan), and on a fresh one-shot pack (the names section and the node
+// records read in place): the same nodes, details included.
 func TestFindNamedAndFilesAreFind(t *testing.T) {
 	path, _, _ := packImage(t)
 	read, mapped := readAndMap(t, path)
@@ -24,28 +27,47 @@ func TestFindNamedAndFilesAreFind(t *testing.T) {
 		}
 		return out
 	}
-	for _, p := range []*Pack{read, mapped} {
-		nodes, err := p.Find(ctx, all, 1<<30)
-		if err != nil || len(nodes) == 0 {
-			t.Fatalf("Find: %d nodes, %v", len(nodes), err)
+	fresh := func() *Pack {
+		p, err := MapPack(path)
+		if err != nil {
+			t.Fatal(err)
 		}
-		names := map[string]bool{"no such name": true, "": true}
-		for _, n := range nodes {
-			names[n.Name] = true
-		}
-		for name := range names {
-			for _, limit := range []int{1, 2, 1 << 30} {
-				want, err1 := p.Find(ctx, func(h *Hit, _ string) bool { return h.Name == name }, limit)
-				got, err2 := p.FindNamed(ctx, name, all, limit)
-				if err1 != nil || err2 != nil || !slices.Equal(ids(got), ids(want)) {
-					t.Fatalf("FindNamed(%q, limit %d) = %v (%v), Find %v (%v)", name, limit, ids(got), err2, ids(want), err1)
+		return p
+	}
+	nodes, err := read.Find(ctx, all, 1<<30)
+	if err != nil || len(nodes) == 0 {
+		t.Fatalf("Find: %d nodes, %v", len(nodes), err)
+	}
+	names := map[string]bool{"no such name": true, "": true}
+	for _, n := range nodes {
+		names[n.Name] = true
+		names[strings.ToUpper(n.Name)] = true // a case the names section sorts beside it
+	}
+	if _, err := mapped.Find(ctx, all, 1); err != nil { // decodes its nodes
+		t.Fatal(err)
+	}
+	for name := range names {
+		for _, limit := range []int{1, 2, 1 << 30} {
+			want, err := read.Find(ctx, func(h *Hit, _ string) bool { return h.Name == name && schema.Label(h.Label).IsSymbol() }, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, p := range []*Pack{read, mapped, fresh()} {
+				got, err := p.FindNamed(ctx, name, all, limit)
+				if err != nil || !reflect.DeepEqual(got, want) {
+					t.Fatalf("pack %d: FindNamed(%q, limit %d) = %v (%v), Find %v", k, name, limit, ids(got), err, ids(want))
 				}
 			}
 		}
-		want, _ := p.Find(ctx, func(h *Hit, _ string) bool { return h.Label == string(schema.LabelFile) }, 1<<30)
+	}
+	want, _ := read.Find(ctx, func(h *Hit, _ string) bool { return h.Label == string(schema.LabelFile) }, 1<<30)
+	for k, p := range []*Pack{read, mapped, fresh()} {
 		got, err := p.FindFiles(ctx, all, 1<<30)
-		if err != nil || len(want) == 0 || !slices.Equal(ids(got), ids(want)) {
-			t.Fatalf("FindFiles = %v (%v), Find %v", ids(got), err, ids(want))
+		if err != nil || len(want) == 0 || !reflect.DeepEqual(got, want) {
+			t.Fatalf("pack %d: FindFiles = %v (%v), Find %v", k, ids(got), err, ids(want))
+		}
+		if got, err := fresh().FindFiles(ctx, all, 1); err != nil || len(got) != 1 || got[0].ID != want[0].ID {
+			t.Fatalf("FindFiles with limit 1 on a fresh pack = %v (%v)", ids(got), err)
 		}
 	}
 }

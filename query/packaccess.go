@@ -307,6 +307,59 @@ func (d *packData) positionBy(id string, n int, idAt func(p int) (string, error)
 	return int32(p), got == id, nil
 }
 
+// named are the positions of the symbol nodes named name exactly, in
+// snapshot order, found in the names section (ordered by lower-cased
+// name, then position).
+func (d *packData) named(name string) ([]int32, error) {
+	v, err := d.nodeView()
+	if err != nil {
+		return nil, err
+	}
+	s, n, err := d.records(secNames, 4)
+	if err != nil {
+		return nil, err
+	}
+	if n > v.n {
+		return nil, s.damaged()
+	}
+	at := func(k int) (int, string, error) {
+		p, err := s.u32(4 + 4*k)
+		if err != nil {
+			return 0, "", err
+		}
+		nm, err := v.field(int(p), 2)
+		return int(p), nm, err
+	}
+	lower := strings.ToLower(name)
+	lo, hi := 0, n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		_, nm, err := at(m)
+		if err != nil {
+			return nil, err
+		}
+		if strings.ToLower(nm) < lower {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	var out []int32
+	for k := lo; k < n; k++ {
+		p, nm, err := at(k)
+		if err != nil {
+			return nil, err
+		}
+		if strings.ToLower(nm) != lower {
+			break
+		}
+		if nm == name {
+			out = append(out, int32(p))
+		}
+	}
+	return out, nil // ascending: equal names are ordered by position
+}
+
 // prefixed are the positions of the symbol nodes whose lower-cased name
 // starts with prefix (lower-case), in the names section's order.
 func (d *packData) prefixed(prefix string) ([]int32, error) {

@@ -262,11 +262,11 @@ func (s *Snapshot) nodeID(i int32) (string, error) {
 
 func (s *Snapshot) adjacency() (adjacency, error) {
 	return s.edgesL.get(func() (adjacency, error) {
-		nt, err := s.nodeTable()
+		n, err := s.nodeCount() // not the decoded table: a one-shot reader reads nodes in place
 		if err != nil {
 			return adjacency{}, err
 		}
-		return s.src.decodeEdges(len(nt.nodes))
+		return s.src.decodeEdges(n)
 	})
 }
 

@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -69,5 +70,49 @@ func TestFindNamedAndFilesAreFind(t *testing.T) {
 		if got, err := fresh().FindFiles(ctx, all, 1); err != nil || len(got) != 1 || got[0].ID != want[0].ID {
 			t.Fatalf("FindFiles with limit 1 on a fresh pack = %v (%v)", ids(got), err)
 		}
+	}
+}
+
+// TestEdgesInPlaceAreDecoded: a fresh one-shot pack reads each node's
+// edges in place (edges/at) and gives what a reader that decoded every
+// node's edges gives, both directions, with and without a relationship
+// filter.
+func TestEdgesInPlaceAreDecoded(t *testing.T) {
+	fx := newFixture(t, true)
+	path := filepath.Join(t.TempDir(), "p.pack")
+	if err := fx.pack.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	read, _ := readAndMap(t, path)
+	ctx := context.Background()
+	nodes, err := read.Find(ctx, func(*Hit, string) bool { return true }, 1<<30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edges := 0
+	for _, n := range nodes {
+		for _, out := range []bool{true, false} {
+			for _, rels := range [][]schema.RelType{nil, {schema.RelCalls}, {schema.RelImports, schema.RelExtends}} {
+				want, err := read.Edges(n.ID, out, rels...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				mapped, err := MapPack(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := mapped.Edges(n.ID, out, rels...)
+				if err != nil || !reflect.DeepEqual(got, want) {
+					t.Fatalf("Edges(%s, out %v, %v) in place = %+v (%v), decoded %+v", n.ID, out, rels, got, err, want)
+				}
+				if mapped.edgesL.decoded() {
+					t.Fatal("the one-shot pack decoded every node's edges")
+				}
+				edges += len(want)
+			}
+		}
+	}
+	if edges == 0 {
+		t.Fatal("the pack has no edges to compare")
 	}
 }

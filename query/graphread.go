@@ -264,10 +264,6 @@ func (s *Snapshot) find(ctx context.Context, positions []int32, only bool, match
 // here; see CommunityOf and Memberships), ordered by relationship, then
 // the other node's id.
 func (s *Snapshot) Edges(id string, out bool, rels ...schema.RelType) ([]Edge, error) {
-	a, err := s.adjacency()
-	if err != nil {
-		return nil, err
-	}
 	i, ok, err := s.position(id)
 	if err != nil || !ok {
 		return nil, err
@@ -276,6 +272,25 @@ func (s *Snapshot) Edges(id string, out bool, rels ...schema.RelType) ([]Edge, e
 	if out {
 		d = 0
 	}
+	var edges []snapEdge
+	var first int
+	if s.oneShot && !s.edgesL.decoded() { // this node's lists, read in place
+		n, err := s.nodeCount()
+		if err != nil {
+			return nil, err
+		}
+		lists, starts, err := s.src.edgesAt(int(i), n)
+		if err != nil {
+			return nil, err
+		}
+		edges, first = lists[d], starts[d]
+	} else {
+		a, err := s.adjacency()
+		if err != nil {
+			return nil, err
+		}
+		edges, first = a.adj[i][d], int(a.start[i][d])
+	}
 	var want [256]bool
 	for _, r := range rels {
 		if ri, ok := relIndex(r); ok {
@@ -283,11 +298,11 @@ func (s *Snapshot) Edges(id string, out bool, rels ...schema.RelType) ([]Edge, e
 		}
 	}
 	var list []Edge
-	for k, e := range a.adj[i][d] {
+	for k, e := range edges {
 		if len(rels) > 0 && !want[e.rel] {
 			continue
 		}
-		at, reason, err := s.src.edgeAttrAt(int(a.start[i][d]) + k)
+		at, reason, err := s.src.edgeAttrAt(first + k)
 		if err != nil {
 			return nil, err
 		}

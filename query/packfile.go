@@ -32,6 +32,10 @@ import (
 //	            that follow, then the strings' bytes
 //	edges       for each node, outgoing then incoming: n, then n × (rel ref,
 //	            node at the other end)
+//	edges/at    n (uint32 LE), then for each node where its lists start
+//	            in the edges section and the position of its first edge in
+//	            the edges section's order (uint32 LE each): one node's
+//	            edges are read in place (edgesAt)
 //	edges/attr  for each edge in the edges section's order, edgeAttrSize
 //	            bytes (read in place): confidence, reason ref (uint32 LE),
 //	            site line (uint32 LE)
@@ -58,6 +62,7 @@ const (
 	secNodes     = "nodes"
 	secEdges     = "edges"
 	secEdgeAttrs = "edges/attr"
+	secEdgesAt   = "edges/at"
 	secProcesses = "processes"
 	secDetails   = "details"
 	secDetailsAt = "details/at"
@@ -170,7 +175,16 @@ func encodePackParts(g *graphCopy, indexes map[string]*bm25Index, srcLen int64, 
 	// string reference and a node index each), so that the section is not
 	// copied as it grows.
 	w.buf = make([]byte, 0, 2*len(g.adj)+6*2*g.edges)
+	edgesAt := make([]byte, 4, 4+8*len(g.adj))
+	binary.LittleEndian.PutUint32(edgesAt, uint32(len(g.adj)))
+	ordinal := 0
 	for _, a := range g.adj {
+		if len(w.buf) > math.MaxUint32 || ordinal > math.MaxUint32 {
+			return nil, fmt.Errorf("pack: more than the format's 4 GiB of edges")
+		}
+		edgesAt = binary.LittleEndian.AppendUint32(edgesAt, uint32(len(w.buf)))
+		edgesAt = binary.LittleEndian.AppendUint32(edgesAt, uint32(ordinal))
+		ordinal += len(a[0]) + len(a[1])
 		for d := range 2 {
 			w.i(len(a[d]))
 			for _, e := range a[d] {
@@ -180,6 +194,7 @@ func encodePackParts(g *graphCopy, indexes map[string]*bm25Index, srcLen int64, 
 		}
 	}
 	done(secEdges)
+	sec[secEdgesAt] = edgesAt
 
 	sw()
 	w.buf = make([]byte, 0, edgeAttrSize*2*g.edges)
@@ -396,7 +411,7 @@ func openPack(all string) (*Pack, error) {
 		}
 		d.sections[name] = newSection(name, s.off, all[s.off:s.off+s.n], s.crcs)
 	}
-	for _, n := range []string{secStrings, secNodes, secIDs, secNames, secEdges, secEdgeAttrs, secDetails, secDetailsAt, secComms, secProcesses, secMembers, secIdent, secDoc, secFile, secBody, secSource} {
+	for _, n := range []string{secStrings, secNodes, secIDs, secNames, secEdges, secEdgesAt, secEdgeAttrs, secDetails, secDetailsAt, secComms, secProcesses, secMembers, secIdent, secDoc, secFile, secBody, secSource} {
 		if _, ok := d.sections[n]; !ok {
 			return nil, fmt.Errorf("%w (no %s section)", ErrPackDamaged, n)
 		}
@@ -516,6 +531,60 @@ func (d *packData) decodeEdges(nodes int) (adjacency, error) {
 		s.release() // read whole: its pages are not needed any more
 	}
 	return a, nil
+}
+
+// edgesAt reads node i's edge lists in place (edges/at): lists[dir] as
+// decodeEdges gives adj[i][dir], first[dir] the position of its first
+// edge in the section's order (what edgeAttrAt takes). A one-shot reader
+// asks for a few nodes' edges, where decodeEdges decodes every node's
+// (the Linux kernel: 0.8 s of `gitnexus context`).
+func (d *packData) edgesAt(i, nodes int) (lists [2][]snapEdge, first [2]int, err error) {
+	at, n, err := d.records(secEdgesAt, 8)
+	if err != nil {
+		return lists, first, err
+	}
+	r, err := d.reader(secEdges)
+	if err != nil {
+		return lists, first, err
+	}
+	if n != nodes || i < 0 || i >= n {
+		return lists, first, at.damaged()
+	}
+	lo, err := at.u32(4 + 8*i)
+	if err != nil {
+		return lists, first, err
+	}
+	ord, err := at.u32(4 + 8*i + 4)
+	if err != nil {
+		return lists, first, err
+	}
+	hi := uint32(len(r.all))
+	if i+1 < n {
+		if hi, err = at.u32(4 + 8*(i+1)); err != nil {
+			return lists, first, err
+		}
+	}
+	if lo > hi || int(hi) > len(r.all) {
+		return lists, first, fmt.Errorf("%w (%s section)", ErrPackDamaged, secEdgesAt)
+	}
+	r.all, r.off = r.all[:hi], int(lo)
+	next := int(ord)
+	for dir := range 2 {
+		k := r.n(len(r.all))
+		first[dir] = next
+		next += k
+		for range k {
+			rel, ok := relIndex(schema.RelType(r.s()))
+			if !ok && r.err == nil {
+				r.err = ErrPackDamaged
+			}
+			lists[dir] = append(lists[dir], snapEdge{rel: rel, to: int32(r.n(nodes - 1))})
+		}
+	}
+	if r.err != nil || r.off != len(r.all) {
+		return [2][]snapEdge{}, [2]int{}, fmt.Errorf("%w (%s section)", ErrPackDamaged, secEdges)
+	}
+	return lists, first, nil
 }
 
 // edgeAttrSize is the size of an edge's properties in the edges/attr

@@ -21,7 +21,7 @@ import (
 // whenever any of them changes (a table, a property, a column's meaning,
 // the pack's format); an index with another version is rebuilt rather than
 // read.
-const Version = 10
+const Version = 11
 
 // Label is a node table.
 type Label string

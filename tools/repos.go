@@ -168,6 +168,17 @@ type StaleMarker interface{ SetStale(*graph.Staleness) }
 // it recorded (nil: up to date). Transports call it on every answer,
 // after NameRepo; a shared (cached) answer must be copied first.
 func MarkStale(out any, root string, m *graph.Meta) *graph.Staleness {
+	return markStale(out, func() *graph.Staleness { return graph.CheckStaleCached(root, m) })
+}
+
+// MarkStaleWith is MarkStale with the staleness the caller checked (a
+// one-shot command checks beside the call: graph.CheckStaleShared).
+func MarkStaleWith(out any, s *graph.Staleness) *graph.Staleness {
+	return markStale(out, func() *graph.Staleness { return s })
+}
+
+// markStale records check's answer on out when out can say it.
+func markStale(out any, check func() *graph.Staleness) *graph.Staleness {
 	n, ok := out.(StaleMarker)
 	if !ok {
 		return nil
@@ -175,7 +186,7 @@ func MarkStale(out any, root string, m *graph.Meta) *graph.Staleness {
 	if v := reflect.ValueOf(n); v.Kind() == reflect.Pointer && v.IsNil() {
 		return nil
 	}
-	s := graph.CheckStaleCached(root, m)
+	s := check()
 	n.SetStale(s)
 	return s
 }

@@ -284,7 +284,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	// (the Linux kernel: the symbols' and call sites' facts and 3.3M edges,
 	// about 1 GB the collector would otherwise mark again each cycle).
 	res.Index, res.Edges = nil, nil
-	pres, err := runProcesses(g, savedProcs, b)
+	pres, attachProcs, err := runProcesses(g, savedProcs, b)
 	if err != nil {
 		return nil, err
 	}
@@ -305,6 +305,9 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		st.Edges[string(e.Type)]++
 		return nil
 	}); err != nil {
+		return nil, err
+	}
+	if err := attachProcs(); err != nil {
 		return nil, err
 	}
 	st.Labels["Community"] = len(pres.Communities)
@@ -452,10 +455,11 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 // runProcesses is processes.Run on g, or the result saved at saved (the
 // live index's, "" for none) when its graph had g's key: Run's result for
 // g, without the work (after a body edit that changed no call: kubernetes
-// 0.6-0.7 s). The result is saved for the next analyze and attached to b,
-// unless its community search ran out of time (such a result may not
-// repeat).
-func runProcesses(g *processes.Graph, saved string, b *graph.Build) (*processes.Result, error) {
+// 0.6-0.7 s). The result is saved for the next analyze, on a goroutine
+// of its own, unless its community search ran out of time (such a result
+// may not repeat); attach waits for the save and attaches the file to b:
+// the caller calls it once it has written the result's rows.
+func runProcesses(g *processes.Graph, saved string, b *graph.Build) (_ *processes.Result, attach func() error, _ error) {
 	var opts processes.Options
 	key := g.Key(opts)
 	var res *processes.Result
@@ -469,20 +473,24 @@ func runProcesses(g *processes.Graph, saved string, b *graph.Build) (*processes.
 		res = processes.Run(g, opts)
 	}
 	if res.Stats.CommunityTimedOut {
-		return res, nil
+		return res, func() error { return nil }, nil
 	}
 	path := filepath.Join(b.StagingDir(), "procs")
 	// A reused result is the saved file's: linked, not written again
 	// (kubernetes: 4 MB of JSON encoded), unless the file system refuses.
-	if !res.Stats.Reused || os.Link(saved, path) != nil {
-		if err := res.Save(path, key); err != nil {
-			return nil, err
+	if res.Stats.Reused && os.Link(saved, path) == nil {
+		return res, func() error { return b.Attach(graph.ProcsSuffix, path) }, nil
+	}
+	// Saved beside the caller's writing of the result's rows (both only
+	// read it): the Linux kernel's 103 MB of JSON took 3 s of the phase.
+	done := make(chan error, 1)
+	go func() { done <- res.Save(path, key) }()
+	return res, func() error {
+		if err := <-done; err != nil {
+			return err
 		}
-	}
-	if err := b.Attach(graph.ProcsSuffix, path); err != nil {
-		return nil, err
-	}
-	return res, nil
+		return b.Attach(graph.ProcsSuffix, path)
+	}, nil
 }
 
 // sameBuild reports whether the live index (nil: none) was written by this

@@ -9,6 +9,7 @@ package processes
 // call graph as it was.
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
@@ -150,23 +151,44 @@ const maxSaved = 1 << 30
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Save writes r, with key (its graph's Key for the options Run had), to
-// path.
-func (r *Result) Save(path, key string) error {
-	var body bytes.Buffer
-	s := saved{Communities: r.Communities, Processes: r.Processes, Entries: r.Entries,
-		Stats: r.Stats, Members: r.members, Steps: r.steps}
-	if err := json.NewEncoder(&body).Encode(&s); err != nil {
-		return fmt.Errorf("save processes: %w", err)
-	}
+// path. The JSON is written through to the file as it is checksummed, not
+// gathered with the header first: on the Linux kernel (a 103 MB file) the
+// buffer that grew to hold it and the copy made to frame it had been
+// 2.4 s and two hundred MB.
+func (r *Result) Save(path, key string) (err error) {
 	if len(key) != keyLen {
 		return fmt.Errorf("save processes: a key of %d bytes, want %d", len(key), keyLen)
 	}
-	out := make([]byte, 0, len(savedMagic)+keyLen+body.Len()+4)
-	out = append(out, savedMagic...)
-	out = append(out, key...)
-	out = append(out, body.Bytes()...)
-	out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(out[len(savedMagic):], castagnoli))
-	if err := os.WriteFile(path, out, 0o644); err != nil {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("save processes: %w", err)
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("save processes: %w", cerr)
+		}
+		if err != nil {
+			os.Remove(path)
+		}
+	}()
+	bw := bufio.NewWriterSize(f, 1<<20)
+	sum := crc32.New(castagnoli)
+	w := io.MultiWriter(bw, sum) // the key and the JSON are checksummed
+	s := saved{Communities: r.Communities, Processes: r.Processes, Entries: r.Entries,
+		Stats: r.Stats, Members: r.members, Steps: r.steps}
+	if _, err := bw.WriteString(savedMagic); err != nil {
+		return fmt.Errorf("save processes: %w", err)
+	}
+	if _, err := io.WriteString(w, key); err != nil {
+		return fmt.Errorf("save processes: %w", err)
+	}
+	if err := json.NewEncoder(w).Encode(&s); err != nil {
+		return fmt.Errorf("save processes: %w", err)
+	}
+	if _, err := bw.Write(binary.LittleEndian.AppendUint32(nil, sum.Sum32())); err != nil {
+		return fmt.Errorf("save processes: %w", err)
+	}
+	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("save processes: %w", err)
 	}
 	return nil

@@ -133,14 +133,16 @@ func (r toolRepo) index() (tools.Index, error) {
 	return tools.Index{Graph: &pack.Snapshot}, nil
 }
 
-// openEntry resolves -r / the working directory and checks its index,
-// to be opened read-only on its first statement (graph.OpenLazy).
+// openEntry resolves -r / the working directory and reads its index's
+// meta.json head; the database is checked and opened read-only by its
+// first statement (graph.OpenLazyHead), which a tool that reads only the
+// search pack never makes.
 func openEntry(ctx context.Context) (graph.RepoEntry, *graph.Lazy, error) {
 	e, err := resolveRepo("")
 	if err != nil {
 		return e, nil, err
 	}
-	db, err := graph.OpenLazy(ctx, e.Path, oneShotOpen)
+	db, err := graph.OpenLazyHead(e.Path, oneShotOpen) // the database is checked by its first statement
 	if err != nil {
 		return e, nil, toolError(err)
 	}

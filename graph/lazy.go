@@ -61,9 +61,8 @@ func OpenLazy(ctx context.Context, repoRoot string, opts OpenOptions) (*Lazy, er
 		if err != nil {
 			return nil, err
 		}
-		if meta.SchemaVersion != schema.Version {
-			return nil, fmt.Errorf("%w: %s was indexed with schema v%d, this gitnexus reads v%d: run `gitnexus analyze` to rebuild it",
-				ErrSchemaVersion, root, meta.SchemaVersion, schema.Version)
+		if err := checkVersion(root, meta); err != nil {
+			return nil, err
 		}
 		path := filepath.Join(IndexDir(root), meta.DBFile)
 		err = checkDBFile(root, meta)
@@ -79,6 +78,35 @@ func OpenLazy(ctx context.Context, repoRoot string, opts OpenOptions) (*Lazy, er
 		}
 		return &Lazy{root: root, meta: meta, opts: opts.withDefaults(), checked: file}, nil
 	}
+}
+
+// checkVersion fails with ErrSchemaVersion for an index of another schema.
+func checkVersion(root string, meta *Meta) error {
+	if meta.SchemaVersion != schema.Version {
+		return fmt.Errorf("%w: %s was indexed with schema v%d, this gitnexus reads v%d: run `gitnexus analyze` to rebuild it",
+			ErrSchemaVersion, root, meta.SchemaVersion, schema.Version)
+	}
+	return nil
+}
+
+// OpenLazyHead is OpenLazy for a command that may not need the database
+// (the graph tools read the search pack): it reads meta.json's head only
+// (ReadMetaHead) and checks the schema; the database file is checked by
+// the first statement, as NewLazy's is. On the Linux kernel OpenLazy's
+// full meta.json and file check were 0.28 s of every `gitnexus context`.
+func OpenLazyHead(repoRoot string, opts OpenOptions) (*Lazy, error) {
+	root, err := canonical(repoRoot)
+	if err != nil {
+		return nil, err
+	}
+	meta, err := ReadMetaHead(root)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkVersion(root, meta); err != nil {
+		return nil, err
+	}
+	return NewLazy(root, meta, opts), nil
 }
 
 // NewLazy is a Lazy for the index of root (canonical, as RepoEntry.Path

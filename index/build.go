@@ -328,13 +328,19 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	}
 
 	// The index and edges are in the NDJSON files now: give their memory
-	// back before Kuzu needs its own.
+	// back before Kuzu needs its own, for a full load. An update in place
+	// keeps it for the pack beside it to reuse: on this 2-core VM a page
+	// the process touches fresh costs about 14 µs, and prometheus's
+	// one-function edit faulted 45-46k of them, 6k fewer without the
+	// release (its peak RSS unchanged: the pack reuses the pages).
 	samples, resolution, procStats, discovery := res.Samples, res.Resolution, pres.Stats, res.Discovery
 	unresolvedByFile := res.Unresolved
 	res, pres = nil, nil
-	slog.Debug("before release", "heap", heapMiB())
-	ingest.ReleaseMemory()
-	slog.Debug("after release", "heap", heapMiB())
+	if !inPlace {
+		slog.Debug("before release", "heap", heapMiB())
+		ingest.ReleaseMemory()
+		slog.Debug("after release", "heap", heapMiB())
+	}
 
 	// 4. The format writers: graph load (in place when UpdateFrom was
 	// called above), search pack, vectors.

@@ -308,61 +308,34 @@ func (d *packData) positionBy(id string, n int, idAt func(p int) (string, error)
 }
 
 // named are the positions of the symbol nodes named name exactly, in
-// snapshot order, found in the names section (ordered by lower-cased
-// name, then position).
+// snapshot order (equal names are ordered by position in the names
+// section).
 func (d *packData) named(name string) ([]int32, error) {
-	v, err := d.nodeView()
-	if err != nil {
-		return nil, err
-	}
-	s, n, err := d.records(secNames, 4)
-	if err != nil {
-		return nil, err
-	}
-	if n > v.n {
-		return nil, s.damaged()
-	}
-	at := func(k int) (int, string, error) {
-		p, err := s.u32(4 + 4*k)
-		if err != nil {
-			return 0, "", err
-		}
-		nm, err := v.field(int(p), 2)
-		return int(p), nm, err
-	}
 	lower := strings.ToLower(name)
-	lo, hi := 0, n
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		_, nm, err := at(m)
-		if err != nil {
-			return nil, err
-		}
-		if strings.ToLower(nm) < lower {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	var out []int32
-	for k := lo; k < n; k++ {
-		p, nm, err := at(k)
-		if err != nil {
-			return nil, err
-		}
+	return d.namesFrom(lower, func(nm string) (keep, more bool) {
 		if strings.ToLower(nm) != lower {
-			break
+			return false, false
 		}
-		if nm == name {
-			out = append(out, int32(p))
-		}
-	}
-	return out, nil // ascending: equal names are ordered by position
+		return nm == name, true
+	})
 }
 
 // prefixed are the positions of the symbol nodes whose lower-cased name
 // starts with prefix (lower-case), in the names section's order.
 func (d *packData) prefixed(prefix string) ([]int32, error) {
+	return d.namesFrom(prefix, func(nm string) (keep, more bool) {
+		if !strings.HasPrefix(strings.ToLower(nm), prefix) {
+			return false, false
+		}
+		return hasLowerPrefix(nm, prefix), true
+	})
+}
+
+// namesFrom walks the names section (symbol nodes ordered by lower-cased
+// name, then position) from the first name whose lower-cased form is not
+// below from, reading the names in place, and returns the positions of
+// those match keeps, until it says there are no more.
+func (d *packData) namesFrom(from string, match func(name string) (keep, more bool)) ([]int32, error) {
 	v, err := d.nodeView()
 	if err != nil {
 		return nil, err
@@ -389,7 +362,7 @@ func (d *packData) prefixed(prefix string) ([]int32, error) {
 		if err != nil {
 			return nil, err
 		}
-		if strings.ToLower(nm) < prefix {
+		if strings.ToLower(nm) < from {
 			lo = m + 1
 		} else {
 			hi = m
@@ -401,10 +374,11 @@ func (d *packData) prefixed(prefix string) ([]int32, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !strings.HasPrefix(strings.ToLower(nm), prefix) {
+		keep, more := match(nm)
+		if !more {
 			break
 		}
-		if hasLowerPrefix(nm, prefix) {
+		if keep {
 			out = append(out, int32(p))
 		}
 	}

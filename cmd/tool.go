@@ -53,16 +53,36 @@ func runToolChecked[In, Out any](ctx context.Context, in In, call func(context.C
 		return err
 	}
 	defer func() { db.Close() }()
-	// Whether the repository moved on from the index is checked beside
-	// the call, on the other core (stat'ing every indexed file: 0.3 s on
-	// the Linux kernel), unless a command checked it less than 2 s ago
-	// (graph.CheckStaleShared), as searchRepo does.
-	staleDone := make(chan *graph.Staleness, 1)
-	go func(root string, m *graph.Meta) { staleDone <- graph.CheckStaleShared(root, m) }(e.Path, db.Meta())
-	out, err := callMapped(ctx, in, toolRepo{Entry: e, DB: db}, call)
+	// Beside the call, on the other core: the check of the database file
+	// a statement would make (Lazy.Check: a damaged index is reported even
+	// by a tool that reads only the search pack), and whether the
+	// repository moved on from the index (stat'ing every indexed file:
+	// 0.3 s on the Linux kernel), unless a command checked that less than
+	// 2 s ago (graph.CheckStaleShared, as searchRepo does).
+	var checked chan error
+	var staleDone chan *graph.Staleness
+	beside := func(e graph.RepoEntry, db *graph.Lazy) {
+		checked, staleDone = make(chan error, 1), make(chan *graph.Staleness, 1)
+		go func() { checked <- db.Check(ctx) }()
+		go func() { staleDone <- graph.CheckStaleShared(e.Path, db.Meta()) }()
+	}
+	// run is the call and the check of the database beside it: a damaged
+	// or swapped index is the command's error, whatever the call answered
+	// (but a call that found the index swapped is tried again, whatever
+	// its check found of the retired one).
+	run := func(e graph.RepoEntry, db *graph.Lazy) (Out, error) {
+		beside(e, db)
+		out, err := callMapped(ctx, in, toolRepo{Entry: e, DB: db}, call)
+		if cerr := <-checked; cerr != nil && !errors.Is(err, graph.ErrSwapped) {
+			var zero Out
+			return zero, cerr
+		}
+		return out, err
+	}
+	out, err := run(e, db)
 	if errors.Is(err, graph.ErrSwapped) {
 		// A re-analyze retired the database before its first statement
-		// opened it: once more, on the new index.
+		// opened it, or before its check: once more, on the new index.
 		db.Close()
 		again, db2, oerr := openEntry(ctx)
 		if oerr != nil {
@@ -70,8 +90,7 @@ func runToolChecked[In, Out any](ctx context.Context, in In, call func(context.C
 		}
 		e, db = again, db2
 		<-staleDone // of the retired index
-		go func(root string, m *graph.Meta) { staleDone <- graph.CheckStaleShared(root, m) }(e.Path, db.Meta())
-		out, err = callMapped(ctx, in, toolRepo{Entry: e, DB: db}, call)
+		out, err = run(e, db)
 	}
 	if err != nil {
 		return toolError(err)
@@ -159,13 +178,15 @@ var oneShotOpen = graph.OpenOptions{MemoryExceeded: func() {
 }}
 
 // toolError gives an error its exit code: bad input is a usage error, a
-// missing symbol, process or index (or a damaged one: no usable index) is
-// "not found", a held lock is "locked", anything else a plain failure.
+// missing symbol, process or index (or a damaged one, or one of another
+// schema: no usable index) is "not found", a held lock is "locked",
+// anything else a plain failure.
 func toolError(err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, tools.ErrNotFound), errors.Is(err, graph.ErrNoIndex), errors.Is(err, graph.ErrDamaged):
+	case errors.Is(err, tools.ErrNotFound), errors.Is(err, graph.ErrNoIndex), errors.Is(err, graph.ErrDamaged),
+		errors.Is(err, graph.ErrSchemaVersion): // no index this gitnexus can read (query: ErrNoPack, 3 too)
 		return &Error{Code: ExitNotFound, Err: err}
 	case errors.Is(err, tools.ErrInput):
 		return &Error{Code: ExitUsage, Err: err}

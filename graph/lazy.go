@@ -32,14 +32,14 @@ var ErrSwapped = errors.New("index was replaced")
 // Lazy is an index whose Kuzu database opens on its first statement. Its
 // methods are safe for concurrent use; Close it as a DB.
 type Lazy struct {
-	root    string
-	meta    *Meta
-	opts    OpenOptions
-	checked os.FileInfo // the database file as OpenLazy checked it; nil: not checked yet
+	root string
+	meta *Meta
+	opts OpenOptions
 
-	mu     sync.Mutex
-	db     *DB
-	closed bool
+	mu      sync.Mutex
+	checked os.FileInfo // the database file as OpenLazy checked it; nil: not checked yet
+	db      *DB
+	closed  bool
 }
 
 // OpenLazy reads the live index of the repository at repoRoot and checks
@@ -189,16 +189,11 @@ func (l *Lazy) open(ctx context.Context) (*DB, error) {
 	path := filepath.Join(IndexDir(root), name)
 	checked := l.checked
 	if checked == nil {
-		// The check OpenLazy makes, of the live index: it must still be
-		// the database meta named.
-		live, err := OpenLazy(ctx, root, l.opts)
-		if err != nil {
+		var err error
+		if checked, err = l.checkLive(ctx); err != nil {
 			return nil, err
 		}
-		if live.meta.DBFile != name {
-			return nil, l.swapped(errors.New("meta.json names " + live.meta.DBFile))
-		}
-		checked = live.checked
+		l.checked = checked
 	}
 	if err := clearReadDebris(path); err != nil {
 		return nil, fmt.Errorf("index of %s: %w", root, err)
@@ -225,6 +220,44 @@ func (l *Lazy) open(ctx context.Context) (*DB, error) {
 	}
 	slog.Debug("index opened", "db", name, "took", time.Since(t0), "rss_MiB", RSS)
 	return d, nil
+}
+
+// Check makes now the check of the database file that the first
+// statement would make (OpenLazy's: meta.json read whole, the file's size,
+// header and checksum), unless it was made: a command that may never make
+// a statement (a graph tool reading the search pack) runs it beside its
+// call and still reports a damaged index (a *DamageError). ErrSwapped
+// when meta.json names another database now.
+func (l *Lazy) Check(ctx context.Context) error {
+	l.mu.Lock()
+	done := l.checked != nil
+	l.mu.Unlock()
+	if done {
+		return nil
+	}
+	checked, err := l.checkLive(ctx)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	if l.checked == nil {
+		l.checked = checked
+	}
+	l.mu.Unlock()
+	return nil
+}
+
+// checkLive is OpenLazy's check of the live index, which must still be
+// the database l's meta named.
+func (l *Lazy) checkLive(ctx context.Context) (os.FileInfo, error) {
+	live, err := OpenLazy(ctx, l.root, l.opts)
+	if err != nil {
+		return nil, err
+	}
+	if live.meta.DBFile != l.meta.DBFile {
+		return nil, l.swapped(errors.New("meta.json names " + live.meta.DBFile))
+	}
+	return live.checked, nil
 }
 
 // orSwapped is err, or ErrSwapped when meta.json names another database

@@ -156,3 +156,58 @@ func TestLazyDamagedBeforeOpen(t *testing.T) {
 		l.Close()
 	}
 }
+
+// TestLazyCheck: Check makes a head-only Lazy's database check now: nil
+// on a sound index (and the first statement then opens it), ErrDamaged on
+// a garbled one without opening Kuzu, ErrSwapped once meta.json names
+// another database.
+func TestLazyCheck(t *testing.T) {
+	root := newRepo(t)
+	m := buildIndex(t, root, 2)
+	l, err := OpenLazyHead(root, testLazyOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Check(context.Background()); err != nil {
+		t.Fatalf("Check of a sound index: %v", err)
+	}
+	if err := l.Check(context.Background()); err != nil { // made once
+		t.Fatalf("Check again: %v", err)
+	}
+	if _, err := l.Query(context.Background(), "RETURN 1", nil); err != nil {
+		t.Fatalf("a statement after Check: %v", err)
+	}
+	l.Close()
+
+	other := *m
+	other.DBFile = "db-20990101T000000-00000000.kuzu"
+	l = NewLazy(l.RepoRoot(), &other, testLazyOpts)
+	if err := l.Check(context.Background()); !errors.Is(err, ErrSwapped) {
+		t.Errorf("Check of a Lazy whose database meta.json no longer names: %v, want ErrSwapped", err)
+	}
+
+	path := filepath.Join(IndexDir(root), m.DBFile)
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte("garbage garbage garbage"), fi.Size()/2); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	l, err = OpenLazyHead(root, testLazyOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Check(context.Background()); !errors.Is(err, ErrDamaged) {
+		t.Errorf("Check of a garbled index: %v, want ErrDamaged", err)
+	}
+	if l.Opened() {
+		t.Error("Check opened Kuzu")
+	}
+	l.Close()
+}

@@ -193,10 +193,14 @@ const staleFile = "stale.json"
 
 // sharedStale is staleFile's content.
 type sharedStale struct {
-	DBFile    string     `json:"db_file"`
-	IndexedAt time.Time  `json:"indexed_at"`
-	CheckedAt time.Time  `json:"checked_at"`
-	Stale     *Staleness `json:"stale"`
+	DBFile    string    `json:"db_file"`
+	IndexedAt time.Time `json:"indexed_at"`
+	CheckedAt time.Time `json:"checked_at"`
+	// Head is the commit HEAD named when the check began ("" outside git):
+	// an answer is not taken once HEAD moved, so a command right after a
+	// commit or a checkout says stale at once.
+	Head  string     `json:"head"`
+	Stale *Staleness `json:"stale"`
 }
 
 // CheckStaleShared is CheckStalePaths for the index whose meta.json head
@@ -207,7 +211,8 @@ type sharedStale struct {
 // of stat'ing the tree again (the Linux kernel: 86k files, 180-220 ms of
 // stat calls, with 22-47 ms to read the file list, which had been the
 // floor of every CLI query). An answer is at most staleTTL old, as the
-// MCP server's are; the file is written without syncing (a lost one only
+// MCP server's are, and is taken only while HEAD names the commit it was
+// checked at (sharedStale.Head); the file is written without syncing (a lost one only
 // costs the next command a check) and not at all where the index
 // directory is read-only.
 func CheckStaleShared(root string, m *Meta) *Staleness {
@@ -215,9 +220,10 @@ func CheckStaleShared(root string, m *Meta) *Staleness {
 		return nil
 	}
 	path := filepath.Join(IndexDir(root), staleFile)
+	head, _ := gitHead(root) // a few small reads
 	if b, err := os.ReadFile(path); err == nil && len(b) < 1<<20 {
 		var s sharedStale
-		if json.Unmarshal(b, &s) == nil && s.DBFile == m.DBFile && s.IndexedAt.Equal(m.IndexedAt) {
+		if json.Unmarshal(b, &s) == nil && s.DBFile == m.DBFile && s.IndexedAt.Equal(m.IndexedAt) && s.Head == head {
 			if age := time.Since(s.CheckedAt); age >= 0 && age < staleTTL {
 				return s.Stale
 			}
@@ -229,7 +235,7 @@ func CheckStaleShared(root string, m *Meta) *Staleness {
 		return nil
 	}
 	st := CheckStalePaths(root, full, paths)
-	if b, err := json.Marshal(sharedStale{DBFile: m.DBFile, IndexedAt: m.IndexedAt, CheckedAt: t0, Stale: st}); err == nil {
+	if b, err := json.Marshal(sharedStale{DBFile: m.DBFile, IndexedAt: m.IndexedAt, CheckedAt: t0, Head: head, Stale: st}); err == nil {
 		if f, err := os.CreateTemp(IndexDir(root), "."+staleFile+".tmp-*"); err == nil {
 			_, werr := f.Write(b)
 			if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), path) != nil {

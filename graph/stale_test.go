@@ -257,3 +257,38 @@ func TestCheckStaleShared(t *testing.T) {
 		t.Errorf("read-only index directory: %+v", s)
 	}
 }
+
+// TestCheckStaleSharedSeesACommit: the shared answer is not taken once
+// HEAD moved, even within its TTL: a command right after a commit says
+// the index is stale.
+func TestCheckStaleSharedSeesACommit(t *testing.T) {
+	old := staleTTL
+	staleTTL = time.Hour // only HEAD can make the answer go
+	defer func() { staleTTL = old }()
+	dir := t.TempDir()
+	runGitIn(t, dir, "init", "-q", "-b", "main")
+	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runGitIn(t, dir, "add", "-A")
+	runGitIn(t, dir, "commit", "-q", "-m", "one")
+	if err := os.MkdirAll(IndexDir(dir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m := &Meta{SchemaVersion: schema.Version, DBFile: dbPrefix + "1" + dbSuffix, Commit: runGitIn(t, dir, "rev-parse", "HEAD"),
+		IndexedAt: time.Now().Add(time.Minute), Files: map[string]string{"a.go": "x"}}
+	if err := writeMeta(dir, m); err != nil {
+		t.Fatal(err)
+	}
+	head, err := ReadMetaHead(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := CheckStaleShared(dir, head); s != nil {
+		t.Fatalf("fresh index: %+v", s)
+	}
+	runGitIn(t, dir, "commit", "-q", "--allow-empty", "-m", "two")
+	if s := CheckStaleShared(dir, head); s == nil || !s.HeadMoved {
+		t.Fatalf("right after a commit: %+v, want HEAD moved", s)
+	}
+}

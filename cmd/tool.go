@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"sync"
 
 	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/query"
@@ -59,12 +60,16 @@ func runToolChecked[In, Out any](ctx context.Context, in In, call func(context.C
 	// repository moved on from the index (stat'ing every indexed file:
 	// 0.3 s on the Linux kernel), unless a command checked that less than
 	// 2 s ago (graph.CheckStaleShared, as searchRepo does).
+	// The staleness check is waited for on every way out (it may be
+	// writing its shared answer into the index directory).
 	var checked chan error
-	var staleDone chan *graph.Staleness
+	var staleness *graph.Staleness
+	var staleDone sync.WaitGroup
+	defer staleDone.Wait()
 	beside := func(e graph.RepoEntry, db *graph.Lazy) {
-		checked, staleDone = make(chan error, 1), make(chan *graph.Staleness, 1)
+		checked = make(chan error, 1)
 		go func() { checked <- db.Check(ctx) }()
-		go func() { staleDone <- graph.CheckStaleShared(e.Path, db.Meta()) }()
+		staleDone.Go(func() { staleness = graph.CheckStaleShared(e.Path, db.Meta()) })
 	}
 	// run is the call and the check of the database beside it: a damaged
 	// or swapped index is the command's error, whatever the call answered
@@ -89,13 +94,14 @@ func runToolChecked[In, Out any](ctx context.Context, in In, call func(context.C
 			return oerr // the deferred Close finds db closed: a no-op
 		}
 		e, db = again, db2
-		<-staleDone // of the retired index
+		staleDone.Wait() // of the retired index
 		out, err = run(e, db)
 	}
 	if err != nil {
 		return toolError(err)
 	}
-	stale := tools.MarkStaleWith(out, <-staleDone)
+	staleDone.Wait()
+	stale := tools.MarkStaleWith(out, staleness)
 	if flagJSON {
 		tools.NameRepo(out, e)
 		err = printAnswer(out)

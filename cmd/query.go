@@ -175,6 +175,9 @@ func searchRepo(ctx context.Context, root string, in tools.QueryInput) (res *que
 		defer close(staleDone)
 		stale = graph.CheckStaleShared(root, meta)
 	}()
+	// Waited for on every way out: it may be writing its shared answer
+	// into the index directory.
+	defer func() { <-staleDone }()
 	t0 := time.Now()
 	pack, err := query.MapPack(graph.CompanionPath(root, meta, graph.PackSuffix))
 	if err != nil {
@@ -202,7 +205,7 @@ func searchRepo(ctx context.Context, root string, in tools.QueryInput) (res *que
 		res.Notices = append(res.Notices, notice)
 	}
 	<-staleDone
-	res.SetStale(stale) // what tools.MarkStale does, from the meta read above
+	tools.MarkStaleWith(res, stale)
 	return res, nil
 }
 

@@ -131,19 +131,7 @@ func TestLazyDamagedBeforeOpen(t *testing.T) {
 			}
 			l = NewLazy(canon, m, testLazyOpts)
 		}
-		path := filepath.Join(IndexDir(root), m.DBFile)
-		fi, err := os.Stat(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := f.WriteAt([]byte("garbage garbage garbage"), fi.Size()/2); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
+		garbleDB(t, filepath.Join(IndexDir(root), m.DBFile))
 		if _, err := l.Query(context.Background(), "RETURN 1", nil); !errors.Is(err, ErrDamaged) {
 			t.Errorf("checked first %v: a statement on a garbled file: %v, want ErrDamaged", checkedFirst, err)
 		}
@@ -186,19 +174,7 @@ func TestLazyCheck(t *testing.T) {
 		t.Errorf("Check of a Lazy whose database meta.json no longer names: %v, want ErrSwapped", err)
 	}
 
-	path := filepath.Join(IndexDir(root), m.DBFile)
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteAt([]byte("garbage garbage garbage"), fi.Size()/2); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	garbleDB(t, filepath.Join(IndexDir(root), m.DBFile))
 	l, err = OpenLazyHead(root, testLazyOpts)
 	if err != nil {
 		t.Fatal(err)
@@ -210,4 +186,22 @@ func TestLazyCheck(t *testing.T) {
 		t.Error("Check opened Kuzu")
 	}
 	l.Close()
+}
+
+// garbleDB writes garbage into the middle of the database file at path,
+// keeping its size.
+func garbleDB(t *testing.T, path string) {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteAt([]byte("garbage garbage garbage"), fi.Size()/2); err != nil {
+		t.Fatal(err)
+	}
 }

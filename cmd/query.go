@@ -169,15 +169,8 @@ func searchRepo(ctx context.Context, root string, in tools.QueryInput) (res *que
 	if err != nil {
 		return nil, queryError(err)
 	}
-	var stale *graph.Staleness
-	staleDone := make(chan struct{})
-	go func() {
-		defer close(staleDone)
-		stale = graph.CheckStaleShared(root, meta)
-	}()
-	// Waited for on every way out: it may be writing its shared answer
-	// into the index directory.
-	defer func() { <-staleDone }()
+	staleness := staleBeside(root, meta)
+	defer func() { staleness() }()
 	t0 := time.Now()
 	pack, err := query.MapPack(graph.CompanionPath(root, meta, graph.PackSuffix))
 	if err != nil {
@@ -204,8 +197,7 @@ func searchRepo(ctx context.Context, root string, in tools.QueryInput) (res *que
 		// As the MCP server does: the notice is part of the answer.
 		res.Notices = append(res.Notices, notice)
 	}
-	<-staleDone
-	tools.MarkStaleWith(res, stale)
+	tools.MarkStaleWith(res, staleness())
 	return res, nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
-	"sync"
 
 	"github.com/gitnexus/gitnexus/graph"
 	"github.com/gitnexus/gitnexus/query"
@@ -60,16 +59,13 @@ func runToolChecked[In, Out any](ctx context.Context, in In, call func(context.C
 	// repository moved on from the index (stat'ing every indexed file:
 	// 0.3 s on the Linux kernel), unless a command checked that less than
 	// 2 s ago (graph.CheckStaleShared, as searchRepo does).
-	// The staleness check is waited for on every way out (it may be
-	// writing its shared answer into the index directory).
 	var checked chan error
-	var staleness *graph.Staleness
-	var staleDone sync.WaitGroup
-	defer staleDone.Wait()
+	staleness := func() *graph.Staleness { return nil }
+	defer func() { staleness() }()
 	beside := func(e graph.RepoEntry, db *graph.Lazy) {
 		checked = make(chan error, 1)
 		go func() { checked <- db.Check(ctx) }()
-		staleDone.Go(func() { staleness = graph.CheckStaleShared(e.Path, db.Meta()) })
+		staleness = staleBeside(e.Path, db.Meta())
 	}
 	// run is the call and the check of the database beside it: a damaged
 	// or swapped index is the command's error, whatever the call answered
@@ -94,14 +90,13 @@ func runToolChecked[In, Out any](ctx context.Context, in In, call func(context.C
 			return oerr // the deferred Close finds db closed: a no-op
 		}
 		e, db = again, db2
-		staleDone.Wait() // of the retired index
+		staleness() // of the retired index
 		out, err = run(e, db)
 	}
 	if err != nil {
 		return toolError(err)
 	}
-	staleDone.Wait()
-	stale := tools.MarkStaleWith(out, staleness)
+	stale := tools.MarkStaleWith(out, staleness())
 	if flagJSON {
 		tools.NameRepo(out, e)
 		err = printAnswer(out)
@@ -121,6 +116,23 @@ func runToolChecked[In, Out any](ctx context.Context, in In, call func(context.C
 		return &Error{Code: ExitNotFound, Err: err, Answered: true}
 	}
 	return nil
+}
+
+// staleBeside starts graph.CheckStaleShared of the index at root (meta
+// its meta.json head) on a goroutine of its own; the func returned waits
+// for it and gives its answer. A command calls it on every way out: the
+// check may be writing its shared answer into the index directory.
+func staleBeside(root string, meta *graph.Meta) func() *graph.Staleness {
+	var s *graph.Staleness
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s = graph.CheckStaleShared(root, meta)
+	}()
+	return func() *graph.Staleness {
+		<-done
+		return s
+	}
 }
 
 // onDB adapts a tool that runs Cypher on the database (cypher) to runTool.

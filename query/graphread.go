@@ -117,19 +117,25 @@ func (s *Snapshot) nodeAtInPlace(i int32) (Node, error) {
 	if err != nil {
 		return Node{}, err
 	}
-	n, err := s.nodeCount()
-	if err != nil {
-		return Node{}, err
-	}
-	cs, err := s.Communities()
-	if err != nil {
-		return Node{}, err
-	}
-	d, err := s.src.detailAt(int(i), n, len(cs))
+	d, err := s.detailInPlace(i)
 	if err != nil {
 		return Node{}, err
 	}
 	return d.node(h), nil
+}
+
+// detailInPlace is the details of the node at position i, read in place
+// (details/at).
+func (s *Snapshot) detailInPlace(i int32) (nodeDetails, error) {
+	n, err := s.nodeCount()
+	if err != nil {
+		return nodeDetails{}, err
+	}
+	cs, err := s.Communities()
+	if err != nil {
+		return nodeDetails{}, err
+	}
+	return s.src.detailAt(int(i), n, len(cs))
 }
 
 func (s *Snapshot) nodesAndDetails() (nodeTable, []nodeDetails, error) {
@@ -328,11 +334,7 @@ func (s *Snapshot) CommunityOf(id string) (c Community, ok bool, err error) {
 	}
 	var d nodeDetails
 	if s.oneShot && !s.detailsL.decoded() { // this node's details, read in place
-		n, err := s.nodeCount()
-		if err != nil {
-			return Community{}, false, err
-		}
-		if d, err = s.src.detailAt(int(i), n, len(cs)); err != nil {
+		if d, err = s.detailInPlace(i); err != nil {
 			return Community{}, false, err
 		}
 	} else {

@@ -511,11 +511,7 @@ func (d *packData) decodeEdges(nodes int) (adjacency, error) {
 			n := r.n(len(r.all))
 			start := len(flat)
 			for range n {
-				rel, ok := relIndex(schema.RelType(r.s()))
-				if !ok && r.err == nil {
-					r.err = ErrPackDamaged
-				}
-				flat = append(flat, snapEdge{rel: rel, to: int32(r.n(nodes - 1))})
+				flat = append(flat, r.edge(nodes))
 			}
 			a.adj[i][dir] = flat[start:len(flat):len(flat)]
 			a.start[i][dir] = int32(start)
@@ -533,24 +529,57 @@ func (d *packData) decodeEdges(nodes int) (adjacency, error) {
 	return a, nil
 }
 
+// atSpan is where node i's entry lies, from lo to hi, in a section of
+// end bytes whose offsets section atName holds a count (uint32 LE), which
+// must be nodes, and then a record of width bytes per node starting with
+// the offset of its entry (uint32 LE): an entry ends where the next
+// node's starts, the last one at end. at is the offsets section, for the
+// rest of node i's record.
+func (d *packData) atSpan(atName string, width, i, nodes, end int) (lo, hi int, at *section, err error) {
+	at, n, err := d.records(atName, width)
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	if n != nodes || i < 0 || i >= n {
+		return 0, 0, nil, at.damaged()
+	}
+	l, err := at.u32(4 + width*i)
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	h := uint32(end)
+	if i+1 < n {
+		if h, err = at.u32(4 + width*(i+1)); err != nil {
+			return 0, 0, nil, err
+		}
+	}
+	if l > h || int(h) > end {
+		return 0, 0, nil, at.damaged()
+	}
+	return int(l), int(h), at, nil
+}
+
+// edge reads one edge of a node's list: its relationship and the node at
+// the other end (an index below nodes).
+func (r *packReader) edge(nodes int) snapEdge {
+	rel, ok := relIndex(schema.RelType(r.s()))
+	if !ok && r.err == nil {
+		r.err = ErrPackDamaged
+	}
+	return snapEdge{rel: rel, to: int32(r.n(nodes - 1))}
+}
+
 // edgesAt reads node i's edge lists in place (edges/at): lists[dir] as
 // decodeEdges gives adj[i][dir], first[dir] the position of its first
 // edge in the section's order (what edgeAttrAt takes). A one-shot reader
 // asks for a few nodes' edges, where decodeEdges decodes every node's
 // (the Linux kernel: 0.8 s of `gitnexus context`).
 func (d *packData) edgesAt(i, nodes int) (lists [2][]snapEdge, first [2]int, err error) {
-	at, n, err := d.records(secEdgesAt, 8)
-	if err != nil {
-		return lists, first, err
-	}
 	r, err := d.reader(secEdges)
 	if err != nil {
 		return lists, first, err
 	}
-	if n != nodes || i < 0 || i >= n {
-		return lists, first, at.damaged()
-	}
-	lo, err := at.u32(4 + 8*i)
+	lo, hi, at, err := d.atSpan(secEdgesAt, 8, i, nodes, len(r.all))
 	if err != nil {
 		return lists, first, err
 	}
@@ -558,27 +587,14 @@ func (d *packData) edgesAt(i, nodes int) (lists [2][]snapEdge, first [2]int, err
 	if err != nil {
 		return lists, first, err
 	}
-	hi := uint32(len(r.all))
-	if i+1 < n {
-		if hi, err = at.u32(4 + 8*(i+1)); err != nil {
-			return lists, first, err
-		}
-	}
-	if lo > hi || int(hi) > len(r.all) {
-		return lists, first, fmt.Errorf("%w (%s section)", ErrPackDamaged, secEdgesAt)
-	}
-	r.all, r.off = r.all[:hi], int(lo)
+	r.all, r.off = r.all[:hi], lo
 	next := int(ord)
 	for dir := range 2 {
 		k := r.n(len(r.all))
 		first[dir] = next
 		next += k
 		for range k {
-			rel, ok := relIndex(schema.RelType(r.s()))
-			if !ok && r.err == nil {
-				r.err = ErrPackDamaged
-			}
-			lists[dir] = append(lists[dir], snapEdge{rel: rel, to: int32(r.n(nodes - 1))})
+			lists[dir] = append(lists[dir], r.edge(nodes))
 		}
 	}
 	if r.err != nil || r.off != len(r.all) {
@@ -641,31 +657,15 @@ func (r *packReader) detail(comms int) nodeDetails {
 // reader asks of one node, where decodeDetails decodes every node's (the
 // Linux kernel: hundreds of MB).
 func (d *packData) detailAt(i, nodes, comms int) (nodeDetails, error) {
-	at, n, err := d.records(secDetailsAt, 4)
-	if err != nil {
-		return nodeDetails{}, err
-	}
 	s, err := d.sec(secDetails)
 	if err != nil {
 		return nodeDetails{}, err
 	}
-	if n != nodes || i < 0 || i >= n {
-		return nodeDetails{}, at.damaged()
-	}
-	lo, err := at.u32(4 + 4*i)
+	lo, hi, _, err := d.atSpan(secDetailsAt, 4, i, nodes, len(s.data))
 	if err != nil {
 		return nodeDetails{}, err
 	}
-	hi := uint32(len(s.data))
-	if i+1 < n {
-		if hi, err = at.u32(4 + 4*(i+1)); err != nil {
-			return nodeDetails{}, err
-		}
-	}
-	if lo > hi || int(hi) > len(s.data) {
-		return nodeDetails{}, s.damaged()
-	}
-	b, err := s.span(int(lo), int(hi-lo))
+	b, err := s.span(lo, hi-lo)
 	if err != nil {
 		return nodeDetails{}, err
 	}

@@ -2,6 +2,8 @@ package query
 
 import (
 	"context"
+	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -114,5 +116,58 @@ func TestEdgesInPlaceAreDecoded(t *testing.T) {
 	}
 	if edges == 0 {
 		t.Fatal("the pack has no edges to compare")
+	}
+}
+
+// TestOneShotReadsOfDamagedSections: a one-shot pack whose edges, edges/at,
+// details, details/at or names section has a byte flipped in every block
+// answers the in-place reads of those sections (Edges, Node, FindNamed)
+// with ErrPackDamaged, never a panic or an answer from damaged bytes.
+func TestOneShotReadsOfDamagedSections(t *testing.T) {
+	fx := newFixture(t, true)
+	path := filepath.Join(t.TempDir(), "p.pack")
+	if err := fx.pack.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := MapPack(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, ok, err := good.Node(fx.handleLogin)
+	if err != nil || !ok {
+		t.Fatalf("node: %v %v", ok, err)
+	}
+	secs := good.src.sections
+	reads := map[string]func(p *Pack) error{
+		secEdges:     func(p *Pack) error { _, err := p.Edges(fx.handleLogin, true); return err },
+		secEdgesAt:   func(p *Pack) error { _, err := p.Edges(fx.handleLogin, true); return err },
+		secDetails:   func(p *Pack) error { _, _, err := p.Node(fx.handleLogin); return err },
+		secDetailsAt: func(p *Pack) error { _, _, err := p.Node(fx.handleLogin); return err },
+		secNames: func(p *Pack) error {
+			_, err := p.FindNamed(context.Background(), n.Name, func(*Hit, string) bool { return true }, 10)
+			return err
+		},
+	}
+	for name, read := range reads {
+		s := secs[name]
+		bad := append([]byte(nil), data...)
+		for at := 0; at < len(s.data); at += packBlock {
+			bad[s.off+at+min(len(s.data)-at, packBlock)/2] ^= 0xff
+		}
+		badPath := filepath.Join(t.TempDir(), "bad.pack")
+		if err := os.WriteFile(badPath, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p, err := MapPack(badPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := read(p); !errors.Is(err, ErrPackDamaged) {
+			t.Errorf("%s damaged: a one-shot read gave %v, want ErrPackDamaged", name, err)
+		}
 	}
 }

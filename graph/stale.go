@@ -154,8 +154,9 @@ var staleTTL = 2 * time.Second // a variable for tests
 var staleCache sync.Map // root + "\x00" + dbFile → staleEntry
 
 type staleEntry struct {
-	at time.Time
-	s  *Staleness
+	at   time.Time
+	head string // the commit HEAD named when the check began ("" outside git)
+	s    *Staleness
 }
 
 // CheckStaleCached is CheckStale, reusing an answer per index: the first
@@ -164,28 +165,41 @@ type staleEntry struct {
 // after it get. So a server answering many calls stats the tree at most
 // every staleTTL and no call after the first waits for it (the Linux
 // kernel: 86k lstats, 0.2-0.5 s, which had been the slow tail of warm
-// calls); an answer is at most staleTTL plus one check old. The Staleness
+// calls); an answer is at most staleTTL plus one check old. HEAD is read
+// on every call (a few small reads, as CheckStaleShared does): an answer
+// checked at another commit is not taken, the call checks again, so the
+// first call after a commit or a checkout says stale. The Staleness
 // returned is shared: do not modify it.
 func CheckStaleCached(root string, m *Meta) *Staleness {
 	if m == nil {
 		return nil
 	}
 	key := root + "\x00" + m.DBFile
-	if v, ok := staleCache.Load(key); ok {
+	head, _ := gitHead(root)
+	if v, ok := staleCache.Load(key); ok && v.(staleEntry).head == head {
 		e := v.(staleEntry)
 		if time.Since(e.at) >= staleTTL {
 			if _, running := staleRefreshing.LoadOrStore(key, true); !running {
 				go func() {
 					defer staleRefreshing.Delete(key)
-					staleCache.Store(key, staleEntry{at: time.Now(), s: CheckStale(root, m)})
+					staleCache.Store(key, checkStaleEntry(root, m))
 				}()
 			}
 		}
 		return e.s
 	}
-	s := CheckStale(root, m)
-	staleCache.Store(key, staleEntry{at: time.Now(), s: s})
-	return s
+	e := checkStaleEntry(root, m)
+	staleCache.Store(key, e)
+	return e.s
+}
+
+// checkStaleEntry checks m's index at root for staleCache, HEAD read
+// before the tree: a commit made during the check leaves an entry that
+// the next call does not take.
+func checkStaleEntry(root string, m *Meta) staleEntry {
+	at := time.Now()
+	head, _ := gitHead(root)
+	return staleEntry{at: at, head: head, s: CheckStale(root, m)}
 }
 
 // staleFile, in the index directory, holds CheckStaleShared's last answer.

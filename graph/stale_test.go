@@ -292,3 +292,35 @@ func TestCheckStaleSharedSeesACommit(t *testing.T) {
 		t.Fatalf("right after a commit: %+v, want HEAD moved", s)
 	}
 }
+
+// TestCheckStaleCachedSeesACommit: the MCP server's cached answer is not
+// taken once HEAD moved; the call right after a commit says HEAD moved,
+// however young the cached answer.
+func TestCheckStaleCachedSeesACommit(t *testing.T) {
+	old := staleTTL
+	staleTTL = time.Hour // only HEAD can make the answer go
+	defer func() { staleTTL = old }()
+	dir := t.TempDir()
+	runGitIn(t, dir, "init", "-q", "-b", "main")
+	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runGitIn(t, dir, "add", "-A")
+	runGitIn(t, dir, "commit", "-q", "-m", "one")
+	m := &Meta{SchemaVersion: schema.Version, DBFile: dbPrefix + "cached" + dbSuffix, Commit: runGitIn(t, dir, "rev-parse", "HEAD"),
+		IndexedAt: time.Now().Add(time.Minute), Files: map[string]string{"a.go": "x"}}
+	if s := CheckStaleCached(dir, m); s != nil {
+		t.Fatalf("fresh index: %+v", s)
+	}
+	if s := CheckStaleCached(dir, m); s != nil {
+		t.Fatalf("fresh index, cached: %+v", s)
+	}
+	runGitIn(t, dir, "commit", "-q", "--allow-empty", "-m", "two")
+	if s := CheckStaleCached(dir, m); s == nil || !s.HeadMoved {
+		t.Fatalf("right after a commit: %+v, want HEAD moved", s)
+	}
+	runGitIn(t, dir, "reset", "-q", "--hard", "HEAD~1")
+	if s := CheckStaleCached(dir, m); s != nil {
+		t.Fatalf("HEAD back at the indexed commit: %+v, want fresh", s)
+	}
+}

@@ -313,13 +313,13 @@ func lxJoin(parts ...string) string {
 
 // lxArgCount counts the named, non-comment children of an argument list;
 // -1 when there is no list.
-func lxArgCount(args *sitter.Node) int {
+func lxArgCount(f *File, args *sitter.Node) int {
 	if args == nil {
 		return -1
 	}
 	n := 0
-	eachNamedChild(args, func(c *sitter.Node) {
-		if !isCommentKind(kindOf(c)) {
+	f.eachNamedChild(args, func(_ *sitter.Node, kind string) {
+		if !isCommentKind(kind) {
 			n++
 		}
 	})
@@ -744,7 +744,7 @@ func (w *cppWalker) registrar(name string, args *sitter.Node, caller string) {
 		return
 	}
 	i := 0
-	eachNamedChild(args, func(a *sitter.Node) {
+	w.f.eachNamedChild(args, func(a *sitter.Node, _ string) {
 		if isCommentKind(kindOf(a)) {
 			return
 		}
@@ -828,7 +828,7 @@ func (w *cppWalker) store(v *sitter.Node, typ, recv, fieldName, table, caller st
 // `{ .open = foo_open, ... }` of struct type typ; arrays of such structs
 // (`{ {...}, {...} }`) are walked element by element.
 func (w *cppWalker) initStores(list *sitter.Node, typ, table, caller string) {
-	eachNamedChild(list, func(c *sitter.Node) {
+	w.f.eachNamedChild(list, func(c *sitter.Node, _ string) {
 		switch kindOf(c) {
 		case "initializer_list":
 			w.initStores(c, typ, table, caller)
@@ -838,7 +838,7 @@ func (w *cppWalker) initStores(list *sitter.Node, typ, table, caller string) {
 			eachField(c, "designator", func(d *sitter.Node) {
 				n++
 				if kindOf(d) == "field_designator" {
-					eachNamedChild(d, func(id *sitter.Node) {
+					w.f.eachNamedChild(d, func(id *sitter.Node, _ string) {
 						if kindOf(id) == "field_identifier" {
 							fieldName = w.f.Text(id)
 						}

@@ -426,11 +426,11 @@ func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor
 		DocComment: doc,
 		IsExported: w.memberExported(),
 	}, anchor)
-	eachNamedChild(n, func(c *sitter.Node) {
+	w.f.eachNamedChild(n, func(c *sitter.Node, _ string) {
 		if kindOf(c) != "base_class_clause" {
 			return
 		}
-		eachNamedChild(c, func(b *sitter.Node) {
+		w.f.eachNamedChild(c, func(b *sitter.Node, _ string) {
 			parent := ""
 			switch kindOf(b) {
 			case "access_specifier", "comment":
@@ -451,7 +451,7 @@ func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor
 	// Data members are collected before the body is walked: inline methods
 	// may use members declared below them.
 	members := map[string]bool{}
-	eachNamedChild(body, func(c *sitter.Node) {
+	w.f.eachNamedChild(body, func(c *sitter.Node, _ string) {
 		if kindOf(c) != "field_declaration" {
 			return
 		}
@@ -524,7 +524,7 @@ func cppDeclName(f *File, d *sitter.Node) string {
 			// reference_declarator and parenthesized_declarator keep the
 			// inner declarator as an unnamed-field child.
 			found := false
-			eachNamedChild(d, func(c *sitter.Node) {
+			f.eachNamedChild(d, func(c *sitter.Node, _ string) {
 				if !found && !isCommentKind(kindOf(c)) && kindOf(c) != "type_qualifier" {
 					next, found = *c, true
 				}
@@ -569,7 +569,7 @@ func cppFuncDeclarator(d *sitter.Node) *sitter.Node {
 
 func cppIsStatic(f *File, n *sitter.Node) bool {
 	static := false
-	eachNamedChild(n, func(c *sitter.Node) {
+	f.eachNamedChild(n, func(c *sitter.Node, _ string) {
 		if kindOf(c) == "storage_class_specifier" && f.Text(c) == "static" {
 			static = true
 		}
@@ -663,7 +663,7 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 }
 
 func (w *cppWalker) params(list *sitter.Node, scope string) {
-	eachNamedChild(list, func(p *sitter.Node) {
+	w.f.eachNamedChild(list, func(p *sitter.Node, _ string) {
 		switch kindOf(p) {
 		case "parameter_declaration", "optional_parameter_declaration":
 		default:
@@ -774,12 +774,12 @@ func (w *cppWalker) call(n *sitter.Node, caller string) {
 		name = cppName(w.f, fn)
 	}
 	if lxIdentLike(name) {
-		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "call", Args: lxArgCount(args), Line: lineOf(n)})
+		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "call", Args: lxArgCount(w.f, args), Line: lineOf(n)})
 		if recv == "" {
 			w.registrar(name, args, caller)
 		}
 	}
-	eachNamedChild(args, func(a *sitter.Node) {
+	w.f.eachNamedChild(args, func(a *sitter.Node, _ string) {
 		ref := a
 		addr := false
 		if kindOf(a) == "pointer_expression" && strings.HasPrefix(w.f.Text(a), "&") {
@@ -824,5 +824,5 @@ func (w *cppWalker) newExpr(n *sitter.Node, caller string) {
 	if !lxIdentLike(name) {
 		return
 	}
-	w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "new", Args: lxArgCount(field(n, "arguments")), Line: lineOf(n)})
+	w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "new", Args: lxArgCount(w.f, field(n, "arguments")), Line: lineOf(n)})
 }

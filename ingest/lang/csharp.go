@@ -474,7 +474,7 @@ func (w *csWalker) invocation(n *sitter.Node, caller string) {
 		})
 	}
 	if name != "" {
-		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "call", Args: lxArgCount(args), Line: lineOf(n)})
+		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "call", Args: lxArgCount(w.f, args), Line: lineOf(n)})
 	}
 	w.references(args, caller)
 }
@@ -535,7 +535,7 @@ func (w *csWalker) creation(n *sitter.Node, caller string) {
 			args = c
 		}
 	})
-	w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "new", Args: lxArgCount(args), Line: lineOf(n)})
+	w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "new", Args: lxArgCount(w.f, args), Line: lineOf(n)})
 	w.references(args, caller)
 }
 

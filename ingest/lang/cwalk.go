@@ -82,11 +82,15 @@ static gnFields gn_field_children(gnNode n, uint16_t id) {
 // gn_collect writes the named descendants of root (root excluded) in
 // preorder into out, at most cap of them, and returns how many it wrote.
 // out[i].skip is the index just past entry i's subtree and out[i].symbol
-// the node's kind id (alias applied, as ts_node_type). open is scratch of
-// cap entries (the stack of ancestors).
+// the node's kind id (alias applied, as ts_node_type), with gnUnnamedParent
+// set when the node's parent is not named (not an entry, nor a named
+// root). open is scratch of cap entries (the stack of ancestors).
+#define gnSymbolMask 0xffffu
+#define gnUnnamedParent 0x10000u
 static uint32_t gn_collect(gnNode root, gnEntry *out, uint32_t *open, uint32_t cap) {
 	gnCursor c = ts_tree_cursor_new(root);
 	uint32_t n = 0, top = 0;
+	bool rootNamed = ts_node_is_named(root);
 	if (!ts_tree_cursor_goto_first_child(&c)) {
 		ts_tree_cursor_delete(&c);
 		return 0;
@@ -98,6 +102,7 @@ static uint32_t gn_collect(gnNode root, gnEntry *out, uint32_t *open, uint32_t c
 			out[n].node = node;
 			out[n].skip = 0;
 			out[n].symbol = ts_node_symbol(node);
+			if (top > 0 ? open[top-1] == UINT32_MAX : !rootNamed) out[n].symbol |= gnUnnamedParent;
 			idx = n++;
 		}
 		if (top < cap && ts_tree_cursor_goto_first_child(&c)) {
@@ -219,7 +224,7 @@ func (w *namedWalk) visit(lo, hi int, fn func(c *sitter.Node, kind string) bool)
 		e := &w.es[i]
 		*node = *(*sitter.Node)(unsafe.Pointer(&e.node))
 		var kind string
-		if sym := int(e.symbol); sym < len(w.kinds) {
+		if sym := int(e.symbol & C.gnSymbolMask); sym < len(w.kinds) {
 			kind = w.kinds[sym]
 		} else {
 			kind = node.Kind()
@@ -362,6 +367,50 @@ func eachFieldC(n *sitter.Node, id uint16, fn func(c *sitter.Node)) bool {
 	}
 	return true
 }
+
+// eachNamedChild is the package's eachNamedChild, with the node's kind,
+// for a node of the walk f is in (walkNamedKind): its named children are
+// read from the walk's entries, without a cgo call for them or their
+// kinds. Elsewhere (no walk, a node outside it, a named child under an
+// unnamed one, which a walk's entries do not tell apart) it asks C.
+func (f *File) eachNamedChild(n *sitter.Node, fn func(c *sitter.Node, kind string)) {
+	if n != nil && cWalkOK && f != nil && len(f.walks) > 0 && !noWalkChildren {
+		w := f.walks[len(f.walks)-1]
+		if i := w.find((*C.gnNode)(unsafe.Pointer(n))); i >= 0 {
+			end := int(w.es[i].skip)
+			direct := true
+			for j := i + 1; j < end; j = int(w.es[j].skip) {
+				if w.es[j].symbol&C.gnUnnamedParent != 0 {
+					direct = false
+					break
+				}
+			}
+			if direct {
+				node := new(sitter.Node)
+				for j := i + 1; j < end; j = int(w.es[j].skip) {
+					e := &w.es[j]
+					*node = *(*sitter.Node)(unsafe.Pointer(&e.node))
+					kind := ""
+					if sym := int(e.symbol & C.gnSymbolMask); sym < len(w.kinds) {
+						kind = w.kinds[sym]
+					} else {
+						kind = node.Kind()
+					}
+					fn(node, kind)
+					if walkPoison {
+						*node = sitter.Node{}
+					}
+				}
+				return
+			}
+		}
+	}
+	eachNamedChild(n, func(c *sitter.Node) { fn(c, kindOf(c)) })
+}
+
+// noWalkChildren, set by the package's tests, makes File.eachNamedChild
+// ask C always, for the output to compare with.
+var noWalkChildren bool
 
 // eachNamedChild is namedChildren for a callback that does not keep the
 // child past its return (the same contract as a walk's callback): the

@@ -403,7 +403,7 @@ func (w *phpWalker) call(n *sitter.Node, caller string) {
 		name = w.f.Text(nm)
 		recv = strings.TrimPrefix(exprText(w.f, field(n, "scope")), `\`)
 	}
-	w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "call", Args: lxArgCount(field(n, "arguments")), Line: lineOf(n)})
+	w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "call", Args: lxArgCount(w.f, field(n, "arguments")), Line: lineOf(n)})
 }
 
 func (w *phpWalker) creation(n *sitter.Node, caller string) {
@@ -418,7 +418,7 @@ func (w *phpWalker) creation(n *sitter.Node, caller string) {
 			args = c
 		}
 	})
-	argc := lxArgCount(args)
+	argc := lxArgCount(w.f, args)
 	if args == nil {
 		argc = 0
 	}

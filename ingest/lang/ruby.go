@@ -365,7 +365,7 @@ func (w *rubyWalker) call(n *sitter.Node, caller string) bool {
 				return true
 			}
 		case "method":
-			if lxArgCount(args) == 1 {
+			if lxArgCount(w.f, args) == 1 {
 				if a := args.NamedChild(0); kindOf(a) == "simple_symbol" {
 					w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: strings.TrimPrefix(w.f.Text(a), ":"), Kind: "reference", Args: -1, Line: line})
 					return true
@@ -377,10 +377,10 @@ func (w *rubyWalker) call(n *sitter.Node, caller string) bool {
 		segs := rubyConstPath(w.f, recv)
 		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{
 			CallerID: caller, Name: segs[len(segs)-1], Receiver: strings.Join(segs[:len(segs)-1], "::"),
-			Kind: "new", Args: lxArgCount(args), Line: line,
+			Kind: "new", Args: lxArgCount(w.f, args), Line: line,
 		})
 	} else if method != "" {
-		argc := lxArgCount(args)
+		argc := lxArgCount(w.f, args)
 		if args == nil {
 			argc = 0
 		}
@@ -396,7 +396,7 @@ func (w *rubyWalker) call(n *sitter.Node, caller string) bool {
 
 // rubyStringArg is the content of a call's single plain string argument.
 func rubyStringArg(f *File, args *sitter.Node) string {
-	if lxArgCount(args) != 1 {
+	if lxArgCount(f, args) != 1 {
 		return ""
 	}
 	s := args.NamedChild(0)

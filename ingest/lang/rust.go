@@ -530,7 +530,7 @@ func (w *rustWalker) call(n *sitter.Node, caller string) {
 	}
 	args := field(n, "arguments")
 	if name != "" {
-		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "call", Args: lxArgCount(args), Line: lineOf(n)})
+		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "call", Args: lxArgCount(w.f, args), Line: lineOf(n)})
 	}
 	namedChildren(args, func(a *sitter.Node) {
 		var nm, rc string

@@ -555,8 +555,8 @@ func cMacroParamType(t string) string {
 // ...)` call followed by its body, emits the function it defines and makes
 // the body current (w.sys); it reports whether call was one.
 func (w *cppWalker) syscallCall(call *sitter.Node) bool {
-	fn := field(call, "function")
-	if kindOf(fn) != "identifier" {
+	fn := w.f.field(call, "function")
+	if w.f.kind(fn) != "identifier" {
 		return false
 	}
 	macro := w.f.Text(fn)
@@ -564,7 +564,7 @@ func (w *cppWalker) syscallCall(call *sitter.Node) bool {
 	if !ok {
 		return false
 	}
-	args := cMacroArgs(w.f.Text(field(call, "arguments")))
+	args := cMacroArgs(w.f.Text(w.f.field(call, "arguments")))
 	if len(args) == 0 || !lxIdentLike(args[0]) {
 		return false
 	}
@@ -690,10 +690,10 @@ func (w *cppWalker) syscallSymbol(macro, name string, params []string, start, en
 // grammar reads as a function definition of type SYSCALL_DEFINE0 with a
 // parenthesized declarator; it reports whether n was one.
 func (w *cppWalker) syscallDefinition(n *sitter.Node) bool {
-	t := field(n, "type")
-	d := field(n, "declarator")
-	body := field(n, "body")
-	if kindOf(t) != "type_identifier" || kindOf(d) != "parenthesized_declarator" || body == nil {
+	t := w.f.field(n, "type")
+	d := w.f.field(n, "declarator")
+	body := w.f.field(n, "body")
+	if w.f.kind(t) != "type_identifier" || w.f.kind(d) != "parenthesized_declarator" || body == nil {
 		return false
 	}
 	macro := w.f.Text(t)
@@ -715,11 +715,11 @@ func (w *cppWalker) syscallDefinition(n *sitter.Node) bool {
 // like C++); it reports whether n was one.
 func (w *cppWalker) syscallDeclarator(n, fd *sitter.Node, macro string) bool {
 	prefix, ok := cSyscallMacro(macro)
-	body := field(n, "body")
+	body := w.f.field(n, "body")
 	if !ok || body == nil {
 		return false
 	}
-	args := cMacroArgs(w.f.Text(field(fd, "parameters")))
+	args := cMacroArgs(w.f.Text(w.f.field(fd, "parameters")))
 	if len(args) == 0 || !lxIdentLike(args[0]) {
 		return false
 	}
@@ -745,7 +745,7 @@ func (w *cppWalker) registrar(name string, args *sitter.Node, caller string) {
 	}
 	i := 0
 	w.f.eachNamedChild(args, func(a *sitter.Node, _ string) {
-		if isCommentKind(kindOf(a)) {
+		if isCommentKind(w.f.kind(a)) {
 			return
 		}
 		for _, p := range pos {
@@ -763,10 +763,10 @@ func (w *cppWalker) registrar(name string, args *sitter.Node, caller string) {
 // `&f`), "" when it names a variable, a parameter, a constant or anything
 // other than a plain identifier.
 func (w *cppWalker) funcName(v *sitter.Node) string {
-	if kindOf(v) == "pointer_expression" && strings.HasPrefix(w.f.Text(v), "&") {
-		v = field(v, "argument")
+	if w.f.kind(v) == "pointer_expression" && strings.HasPrefix(w.f.Text(v), "&") {
+		v = w.f.field(v, "argument")
 	}
-	if kindOf(v) != "identifier" {
+	if w.f.kind(v) != "identifier" {
 		return ""
 	}
 	nm := w.f.Text(v)
@@ -779,10 +779,10 @@ func (w *cppWalker) funcName(v *sitter.Node) string {
 // globalName is the file-level variable a value expression names (`t` or
 // `&t`), "".
 func (w *cppWalker) globalName(v *sitter.Node) string {
-	if kindOf(v) == "pointer_expression" && strings.HasPrefix(w.f.Text(v), "&") {
-		v = field(v, "argument")
+	if w.f.kind(v) == "pointer_expression" && strings.HasPrefix(w.f.Text(v), "&") {
+		v = w.f.field(v, "argument")
 	}
-	if kindOf(v) != "identifier" {
+	if w.f.kind(v) != "identifier" {
 		return ""
 	}
 	nm := w.f.Text(v)
@@ -829,7 +829,7 @@ func (w *cppWalker) store(v *sitter.Node, typ, recv, fieldName, table, caller st
 // (`{ {...}, {...} }`) are walked element by element.
 func (w *cppWalker) initStores(list *sitter.Node, typ, table, caller string) {
 	w.f.eachNamedChild(list, func(c *sitter.Node, _ string) {
-		switch kindOf(c) {
+		switch w.f.kind(c) {
 		case "initializer_list":
 			w.initStores(c, typ, table, caller)
 		case "initializer_pair":
@@ -837,9 +837,9 @@ func (w *cppWalker) initStores(list *sitter.Node, typ, table, caller string) {
 			n := 0
 			eachField(c, "designator", func(d *sitter.Node) {
 				n++
-				if kindOf(d) == "field_designator" {
+				if w.f.kind(d) == "field_designator" {
 					w.f.eachNamedChild(d, func(id *sitter.Node, _ string) {
-						if kindOf(id) == "field_identifier" {
+						if w.f.kind(id) == "field_identifier" {
 							fieldName = w.f.Text(id)
 						}
 					})
@@ -848,7 +848,7 @@ func (w *cppWalker) initStores(list *sitter.Node, typ, table, caller string) {
 			if n != 1 { // `.a.b = f`, `[i].f = g`: the member's struct is not typ
 				fieldName = ""
 			}
-			w.store(field(c, "value"), typ, "", fieldName, table, caller)
+			w.store(w.f.field(c, "value"), typ, "", fieldName, table, caller)
 		}
 	})
 }
@@ -858,16 +858,16 @@ func (w *cppWalker) memberStore(n *sitter.Node, caller string) {
 	if strings.TrimSpace(fieldText(w.f, n, "operator")) != "=" {
 		return
 	}
-	left := field(n, "left")
-	right := field(n, "right")
-	if kindOf(left) != "field_expression" {
+	left := w.f.field(n, "left")
+	right := w.f.field(n, "right")
+	if w.f.kind(left) != "field_expression" {
 		if g := w.globalName(right); g != "" {
 			w.tableUses = append(w.tableUses, cTableUse{caller: caller, table: g, line: lineOf(right)})
 		}
 		return
 	}
-	recv := exprText(w.f, field(left, "argument"))
-	w.store(right, "", recv, w.f.Text(field(left, "field")), "", caller)
+	recv := exprText(w.f, w.f.field(left, "argument"))
+	w.store(right, "", recv, w.f.Text(w.f.field(left, "field")), "", caller)
 }
 
 // expandTables turns every use of a file-level table inside a function

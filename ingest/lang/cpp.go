@@ -119,7 +119,7 @@ func (w *cppWalker) prefix() string {
 // walk visits n and, unless its handler took care of them, its
 // descendants.
 func (w *cppWalker) walk(n *sitter.Node, caller string) {
-	if w.visit(n, kindOf(n), caller) {
+	if w.visit(n, w.f.kind(n), caller) {
 		w.walkChildren(n, caller)
 	}
 }
@@ -186,11 +186,11 @@ func (w *cppWalker) visit(n *sitter.Node, kind, caller string) bool {
 	case "template_declaration":
 		// Template parameters are not types the resolver can link.
 		var added []string
-		namedChildren(field(n, "parameters"), func(p *sitter.Node) {
-			switch kindOf(p) {
+		namedChildren(w.f.field(n, "parameters"), func(p *sitter.Node) {
+			switch w.f.kind(p) {
 			case "type_parameter_declaration", "optional_type_parameter_declaration", "variadic_type_parameter_declaration":
 				namedChildren(p, func(c *sitter.Node) {
-					if kindOf(c) == "type_identifier" {
+					if w.f.kind(c) == "type_identifier" {
 						if nm := w.f.Text(c); !w.tparams[nm] {
 							w.tparams[nm] = true
 							added = append(added, nm)
@@ -224,12 +224,12 @@ func (w *cppWalker) visit(n *sitter.Node, kind, caller string) bool {
 }
 
 func (w *cppWalker) include(n *sitter.Node) {
-	p := field(n, "path")
+	p := w.f.field(n, "path")
 	if p == nil {
 		return
 	}
 	imp := Import{Line: lineOf(n)}
-	switch kindOf(p) {
+	switch w.f.kind(p) {
 	case "system_lib_string":
 		imp.Kind = "system"
 		imp.Spec = strings.TrimSuffix(strings.TrimPrefix(w.f.Text(p), "<"), ">")
@@ -249,16 +249,16 @@ func (w *cppWalker) using(n *sitter.Node) {
 	imp := Import{Kind: "using", Line: lineOf(n)}
 	isNS := false
 	children(n, func(c *sitter.Node) {
-		switch kindOf(c) {
+		switch w.f.kind(c) {
 		case "namespace":
 			isNS = true
 		case "identifier", "qualified_identifier", "nested_namespace_specifier", "namespace_identifier":
-			if kindOf(n) == "namespace_alias_definition" && kindOf(c) == "namespace_identifier" && imp.Alias == "" {
+			if w.f.kind(n) == "namespace_alias_definition" && w.f.kind(c) == "namespace_identifier" && imp.Alias == "" {
 				imp.Alias = w.f.Text(c)
 				return
 			}
 			path := strings.Join(strings.Fields(w.f.Text(c)), "")
-			if kindOf(n) == "using_declaration" && !isNS {
+			if w.f.kind(n) == "using_declaration" && !isNS {
 				if i := strings.LastIndex(path, "::"); i >= 0 {
 					imp.Spec, imp.Names = path[:i], []string{path[i+2:]}
 					return
@@ -289,7 +289,7 @@ func (w *cppWalker) namespace(n *sitter.Node, caller string) {
 	}
 	w.ns = append(w.ns, segs...)
 	// Classes never enclose namespaces, so w.cls needs no save here.
-	w.walkChildren(field(n, "body"), caller)
+	w.walkChildren(w.f.field(n, "body"), caller)
 	w.ns = w.ns[:len(w.ns)-len(segs)]
 	if name == "" {
 		w.anon--
@@ -320,13 +320,13 @@ func cppDoc(f *File, decl, anchor *sitter.Node) string {
 // cppTypeName is the bare class-like name of a type node, "" for primitive
 // types, auto and anonymous specifiers.
 func (w *cppWalker) typeName(t *sitter.Node) string {
-	switch kindOf(t) {
+	switch w.f.kind(t) {
 	case "", "primitive_type", "sized_type_specifier", "placeholder_type_specifier", "auto":
 		return ""
 	case "struct_specifier", "union_specifier", "enum_specifier", "class_specifier":
-		return w.typeName(field(t, "name"))
+		return w.typeName(w.f.field(t, "name"))
 	case "template_type":
-		return w.typeName(field(t, "name"))
+		return w.typeName(w.f.field(t, "name"))
 	}
 	name := baseType(w.f.Text(t))
 	if w.tparams[name] {
@@ -341,9 +341,9 @@ func (w *cppWalker) typeName(t *sitter.Node) string {
 // "operatornew", "operator()" stays).
 func cppName(f *File, n *sitter.Node) string {
 	for n != nil {
-		switch kindOf(n) {
+		switch f.kind(n) {
 		case "template_function", "template_method", "template_type":
-			n = field(n, "name")
+			n = f.field(n, "name")
 			continue
 		case "dependent_name", "dependent_type", "dependent_field":
 			var inner *sitter.Node
@@ -365,14 +365,14 @@ func cppName(f *File, n *sitter.Node) string {
 // cppFlatten splits a (possibly nested) qualified_identifier into its scope
 // segments (template arguments dropped) and its final name node.
 func cppFlatten(f *File, q *sitter.Node) (scope []string, name *sitter.Node) {
-	for kindOf(q) == "qualified_identifier" {
-		s := field(q, "scope")
-		if kindOf(s) == "template_type" {
+	for f.kind(q) == "qualified_identifier" {
+		s := f.field(q, "scope")
+		if f.kind(s) == "template_type" {
 			scope = append(scope, fieldText(f, s, "name"))
 		} else if s != nil {
 			scope = append(scope, baseType(f.Text(s)))
 		}
-		q = field(q, "name")
+		q = f.field(q, "name")
 	}
 	return scope, q
 }
@@ -381,14 +381,14 @@ func cppFlatten(f *File, q *sitter.Node) (scope []string, name *sitter.Node) {
 // names an anonymous specifier (typedef struct {...} name). anchor, when not
 // nil, is the node whose lines and doc comment the symbol takes.
 func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor *sitter.Node) string {
-	body := field(n, "body")
-	nameNode := field(n, "name")
+	body := w.f.field(n, "body")
+	nameNode := w.f.field(n, "name")
 	if body == nil {
 		return ""
 	}
 	name := nameOverride
 	var scope []string
-	switch kindOf(nameNode) {
+	switch w.f.kind(nameNode) {
 	case "":
 	case "template_type":
 		name = fieldText(w.f, nameNode, "name")
@@ -405,7 +405,7 @@ func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor
 	}
 	var kind schema.Kind
 	access := "public"
-	switch kindOf(n) {
+	switch w.f.kind(n) {
 	case "class_specifier":
 		kind, access = schema.KindClass, "private"
 	case "struct_specifier":
@@ -427,12 +427,12 @@ func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor
 		IsExported: w.memberExported(),
 	}, anchor)
 	w.f.eachNamedChild(n, func(c *sitter.Node, _ string) {
-		if kindOf(c) != "base_class_clause" {
+		if w.f.kind(c) != "base_class_clause" {
 			return
 		}
 		w.f.eachNamedChild(c, func(b *sitter.Node, _ string) {
 			parent := ""
-			switch kindOf(b) {
+			switch w.f.kind(b) {
 			case "access_specifier", "comment":
 				return
 			case "template_type":
@@ -452,7 +452,7 @@ func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor
 	// may use members declared below them.
 	members := map[string]bool{}
 	w.f.eachNamedChild(body, func(c *sitter.Node, _ string) {
-		if kindOf(c) != "field_declaration" {
+		if w.f.kind(c) != "field_declaration" {
 			return
 		}
 		eachField(c, "declarator", func(d *sitter.Node) {
@@ -474,17 +474,17 @@ func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor
 }
 
 func (w *cppWalker) typedef(n *sitter.Node, caller string) {
-	t := field(n, "type")
+	t := w.f.field(n, "type")
 	var names []string
 	eachField(n, "declarator", func(d *sitter.Node) {
 		if nm := cppDeclName(w.f, d); nm != "" {
 			names = append(names, nm)
 		}
 	})
-	switch kindOf(t) {
+	switch w.f.kind(t) {
 	case "struct_specifier", "union_specifier", "enum_specifier", "class_specifier":
-		if field(t, "body") != nil {
-			if field(t, "name") == nil && len(names) > 0 {
+		if w.f.field(t, "body") != nil {
+			if w.f.field(t, "name") == nil && len(names) > 0 {
 				w.typeSpec(t, caller, names[0], n)
 				names = names[1:]
 			} else {
@@ -507,7 +507,7 @@ func (w *cppWalker) typedef(n *sitter.Node, caller string) {
 func cppDeclName(f *File, d *sitter.Node) string {
 	var at sitter.Node
 	for d != nil {
-		switch kindOf(d) {
+		switch f.kind(d) {
 		case "identifier", "field_identifier", "type_identifier":
 			return f.Text(d)
 		case "qualified_identifier":
@@ -525,7 +525,7 @@ func cppDeclName(f *File, d *sitter.Node) string {
 			// inner declarator as an unnamed-field child.
 			found := false
 			f.eachNamedChild(d, func(c *sitter.Node, _ string) {
-				if !found && !isCommentKind(kindOf(c)) && kindOf(c) != "type_qualifier" {
+				if !found && !isCommentKind(f.kind(c)) && f.kind(c) != "type_qualifier" {
 					next, found = *c, true
 				}
 			})
@@ -570,7 +570,7 @@ func cppFuncDeclarator(d *sitter.Node) *sitter.Node {
 func cppIsStatic(f *File, n *sitter.Node) bool {
 	static := false
 	f.eachNamedChild(n, func(c *sitter.Node, _ string) {
-		if kindOf(c) == "storage_class_specifier" && f.Text(c) == "static" {
+		if f.kind(c) == "storage_class_specifier" && f.Text(c) == "static" {
 			static = true
 		}
 	})
@@ -588,7 +588,7 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 		w.walkChildren(n, caller)
 		return
 	}
-	fd := cppFuncDeclarator(field(n, "declarator"))
+	fd := cppFuncDeclarator(w.f.field(n, "declarator"))
 	if fd == nil {
 		if caller == "" && w.syscallDefinition(n) {
 			return
@@ -596,7 +596,7 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 		w.walkChildren(n, caller)
 		return
 	}
-	scope, nameNode := cppFlatten(w.f, field(fd, "declarator"))
+	scope, nameNode := cppFlatten(w.f, w.f.field(fd, "declarator"))
 	name := cppName(w.f, nameNode)
 	if !lxIdentLike(name) { // error recovery can make anything a "declarator"
 		w.walkChildren(n, caller)
@@ -629,11 +629,11 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 		sym.QualifiedName = lxJoin(w.prefix(), name)
 		sym.IsExported = w.anon == 0 && !cppIsStatic(w.f, n)
 	}
-	body := field(n, "body")
+	body := w.f.field(n, "body")
 	sigEnd := body
 	var inits *sitter.Node
 	namedChildren(n, func(c *sitter.Node) {
-		if kindOf(c) == "field_initializer_list" {
+		if w.f.kind(c) == "field_initializer_list" {
 			inits, sigEnd = c, c
 		}
 	})
@@ -642,7 +642,7 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 	id := w.f.AddSymbol(sym, n)
 
 	if sym.Kind != schema.KindConstructor {
-		if rt := w.typeName(field(n, "type")); rt != "" {
+		if rt := w.typeName(w.f.field(n, "type")); rt != "" {
 			w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: id, Name: "return", Type: rt, Kind: "return", Line: lineOf(n)})
 		}
 	}
@@ -653,7 +653,7 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 			w.members = w.fields[sym.QualifiedName[:dot]]
 		}
 	}
-	w.params(field(fd, "parameters"), id)
+	w.params(w.f.field(fd, "parameters"), id)
 	savedBody := w.inBody
 	w.inBody = false
 	w.walkChildren(inits, id)
@@ -664,17 +664,17 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 
 func (w *cppWalker) params(list *sitter.Node, scope string) {
 	w.f.eachNamedChild(list, func(p *sitter.Node, _ string) {
-		switch kindOf(p) {
+		switch w.f.kind(p) {
 		case "parameter_declaration", "optional_parameter_declaration":
 		default:
 			return
 		}
-		name := cppDeclName(w.f, field(p, "declarator"))
+		name := cppDeclName(w.f, w.f.field(p, "declarator"))
 		if name == "" {
 			return
 		}
 		w.locals[name] = true
-		if t := w.typeName(field(p, "type")); t != "" {
+		if t := w.typeName(w.f.field(p, "type")); t != "" {
 			w.f.Facts.Types = append(w.f.Facts.Types, TypeFact{Scope: scope, Name: name, Type: t, Kind: "param", Line: lineOf(p)})
 		}
 	})
@@ -683,17 +683,17 @@ func (w *cppWalker) params(list *sitter.Node, scope string) {
 // declaration handles declarations at every level: globals, fields, locals,
 // prototypes, and specifiers with bodies declared inline.
 func (w *cppWalker) declaration(n *sitter.Node, caller string) {
-	t := field(n, "type")
-	switch kindOf(t) {
+	t := w.f.field(n, "type")
+	switch w.f.kind(t) {
 	case "class_specifier", "struct_specifier", "union_specifier", "enum_specifier":
 		w.typeSpec(t, caller, "", nil)
 	}
 	typ := w.typeName(t)
-	isField := kindOf(n) == "field_declaration" && len(w.cls) > 0
+	isField := w.f.kind(n) == "field_declaration" && len(w.cls) > 0
 	eachField(n, "declarator", func(d *sitter.Node) {
 		if fd := cppFuncDeclarator(d); fd != nil {
 			if caller == "" && !isField && w.f.Language == "c" {
-				_, nameNode := cppFlatten(w.f, field(fd, "declarator"))
+				_, nameNode := cppFlatten(w.f, w.f.field(fd, "declarator"))
 				if name := cppName(w.f, nameNode); lxIdentLike(name) {
 					w.f.Facts.Prototypes = append(w.f.Facts.Prototypes, name)
 				}
@@ -701,7 +701,7 @@ func (w *cppWalker) declaration(n *sitter.Node, caller string) {
 			// A prototype. Pure virtual members are the only declaration an
 			// abstract method has: emit those.
 			if isField && strings.TrimSpace(fieldText(w.f, n, "default_value")) == "0" {
-				_, nameNode := cppFlatten(w.f, field(fd, "declarator"))
+				_, nameNode := cppFlatten(w.f, w.f.field(fd, "declarator"))
 				name := cppName(w.f, nameNode)
 				if !lxIdentLike(name) {
 					return
@@ -736,9 +736,9 @@ func (w *cppWalker) declaration(n *sitter.Node, caller string) {
 				w.f.Facts.Types = append(w.f.Facts.Types, tf)
 			}
 		}
-		if kindOf(d) == "init_declarator" {
-			if v := field(d, "value"); v != nil {
-				if kindOf(v) == "initializer_list" {
+		if w.f.kind(d) == "init_declarator" {
+			if v := w.f.field(d, "value"); v != nil {
+				if w.f.kind(v) == "initializer_list" {
 					table := ""
 					if caller == "" && !isField {
 						table = name
@@ -751,21 +751,21 @@ func (w *cppWalker) declaration(n *sitter.Node, caller string) {
 			}
 		}
 	})
-	if dv := field(n, "default_value"); dv != nil {
+	if dv := w.f.field(n, "default_value"); dv != nil {
 		w.walk(dv, caller)
 	}
 }
 
 func (w *cppWalker) call(n *sitter.Node, caller string) {
-	fn := field(n, "function")
-	args := field(n, "arguments")
+	fn := w.f.field(n, "function")
+	args := w.f.field(n, "arguments")
 	var name, recv string
-	switch kindOf(fn) {
+	switch w.f.kind(fn) {
 	case "identifier":
 		name = w.f.Text(fn)
 	case "field_expression":
-		name = cppName(w.f, field(fn, "field"))
-		recv = exprText(w.f, field(fn, "argument"))
+		name = cppName(w.f, w.f.field(fn, "field"))
+		recv = exprText(w.f, w.f.field(fn, "argument"))
 	case "qualified_identifier":
 		scope, last := cppFlatten(w.f, fn)
 		recv = strings.Join(scope, "::")
@@ -782,10 +782,10 @@ func (w *cppWalker) call(n *sitter.Node, caller string) {
 	w.f.eachNamedChild(args, func(a *sitter.Node, _ string) {
 		ref := a
 		addr := false
-		if kindOf(a) == "pointer_expression" && strings.HasPrefix(w.f.Text(a), "&") {
-			ref, addr = field(a, "argument"), true
+		if w.f.kind(a) == "pointer_expression" && strings.HasPrefix(w.f.Text(a), "&") {
+			ref, addr = w.f.field(a, "argument"), true
 		}
-		switch kindOf(ref) {
+		switch w.f.kind(ref) {
 		case "identifier":
 			nm := w.f.Text(ref)
 			if w.globals[nm] && !w.locals[nm] && caller != "" {
@@ -811,9 +811,9 @@ func (w *cppWalker) call(n *sitter.Node, caller string) {
 }
 
 func (w *cppWalker) newExpr(n *sitter.Node, caller string) {
-	t := field(n, "type")
+	t := w.f.field(n, "type")
 	var name, recv string
-	switch kindOf(t) {
+	switch w.f.kind(t) {
 	case "qualified_identifier":
 		scope, last := cppFlatten(w.f, t)
 		recv = strings.Join(scope, "::")
@@ -824,5 +824,5 @@ func (w *cppWalker) newExpr(n *sitter.Node, caller string) {
 	if !lxIdentLike(name) {
 		return
 	}
-	w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "new", Args: lxArgCount(w.f, field(n, "arguments")), Line: lineOf(n)})
+	w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: name, Receiver: recv, Kind: "new", Args: lxArgCount(w.f, w.f.field(n, "arguments")), Line: lineOf(n)})
 }

@@ -20,7 +20,7 @@ extern bool ts_tree_cursor_goto_first_child(gnCursor *self);
 extern bool ts_node_is_named(gnNode self);
 extern uint16_t ts_node_symbol(gnNode self);
 
-typedef struct { gnNode node; uint32_t skip; uint32_t symbol; } gnEntry;
+typedef struct { gnNode node; uint32_t skip; uint32_t symbol; uint16_t field; uint16_t flags; } gnEntry;
 
 extern const void *ts_tree_language(const void *self);
 extern uint32_t ts_node_named_child_count(gnNode self);
@@ -81,12 +81,14 @@ static gnFields gn_field_children(gnNode n, uint16_t id) {
 
 // gn_collect writes the named descendants of root (root excluded) in
 // preorder into out, at most cap of them, and returns how many it wrote.
-// out[i].skip is the index just past entry i's subtree and out[i].symbol
-// the node's kind id (alias applied, as ts_node_type), with gnUnnamedParent
-// set when the node's parent is not named (not an entry, nor a named
-// root). open is scratch of cap entries (the stack of ancestors).
-#define gnSymbolMask 0xffffu
-#define gnUnnamedParent 0x10000u
+// out[i].skip is the index just past entry i's subtree, out[i].symbol
+// the node's kind id (alias applied, as ts_node_type), out[i].field the
+// field it is its parent's child under (0 for none) and out[i].flags
+// gnUnnamedParent when its parent is not named (not an entry, nor a named
+// root) and gnUnnamedField when one of its children under a field is not
+// named. open is scratch of cap entries (the stack of ancestors).
+#define gnUnnamedParent 1u
+#define gnUnnamedField 2u
 static uint32_t gn_collect(gnNode root, gnEntry *out, uint32_t *open, uint32_t cap) {
 	gnCursor c = ts_tree_cursor_new(root);
 	uint32_t n = 0, top = 0;
@@ -102,8 +104,11 @@ static uint32_t gn_collect(gnNode root, gnEntry *out, uint32_t *open, uint32_t c
 			out[n].node = node;
 			out[n].skip = 0;
 			out[n].symbol = ts_node_symbol(node);
-			if (top > 0 ? open[top-1] == UINT32_MAX : !rootNamed) out[n].symbol |= gnUnnamedParent;
+			out[n].field = ts_tree_cursor_current_field_id(&c);
+			out[n].flags = (top > 0 ? open[top-1] == UINT32_MAX : !rootNamed) ? gnUnnamedParent : 0;
 			idx = n++;
+		} else if (top > 0 && open[top-1] != UINT32_MAX && ts_tree_cursor_current_field_id(&c) != 0) {
+			out[open[top-1]].flags |= gnUnnamedField;
 		}
 		if (top < cap && ts_tree_cursor_goto_first_child(&c)) {
 			open[top++] = idx;
@@ -200,7 +205,10 @@ var walkCollects atomic.Int64
 type namedWalk struct {
 	es    []C.gnEntry
 	kinds []string // kind names by symbol id
-	at    int      // the entry being visited, -1 before the first
+	// fields caches field ids by name (File.field): one tree, one
+	// language.
+	fields map[string]uint16
+	at     int // the entry being visited, -1 before the first
 }
 
 // walkPoison, set by the package's tests, zeroes the node a visit hands
@@ -224,7 +232,7 @@ func (w *namedWalk) visit(lo, hi int, fn func(c *sitter.Node, kind string) bool)
 		e := &w.es[i]
 		*node = *(*sitter.Node)(unsafe.Pointer(&e.node))
 		var kind string
-		if sym := int(e.symbol & C.gnSymbolMask); sym < len(w.kinds) {
+		if sym := int(e.symbol); sym < len(w.kinds) {
 			kind = w.kinds[sym]
 		} else {
 			kind = node.Kind()
@@ -380,7 +388,7 @@ func (f *File) eachNamedChild(n *sitter.Node, fn func(c *sitter.Node, kind strin
 			end := int(w.es[i].skip)
 			direct := true
 			for j := i + 1; j < end; j = int(w.es[j].skip) {
-				if w.es[j].symbol&C.gnUnnamedParent != 0 {
+				if w.es[j].flags&C.gnUnnamedParent != 0 {
 					direct = false
 					break
 				}
@@ -391,7 +399,7 @@ func (f *File) eachNamedChild(n *sitter.Node, fn func(c *sitter.Node, kind strin
 					e := &w.es[j]
 					*node = *(*sitter.Node)(unsafe.Pointer(&e.node))
 					kind := ""
-					if sym := int(e.symbol & C.gnSymbolMask); sym < len(w.kinds) {
+					if sym := int(e.symbol); sym < len(w.kinds) {
 						kind = w.kinds[sym]
 					} else {
 						kind = node.Kind()
@@ -408,8 +416,70 @@ func (f *File) eachNamedChild(n *sitter.Node, fn func(c *sitter.Node, kind strin
 	eachNamedChild(n, func(c *sitter.Node) { fn(c, kindOf(c)) })
 }
 
-// noWalkChildren, set by the package's tests, makes File.eachNamedChild
-// ask C always, for the output to compare with.
+// field is the package's field for a node of the walk f is in: the child
+// under the field is found among the node's named children in the walk's
+// entries, by the field each was collected under, without a cgo call
+// (two had been a tenth of the C walker's time on the kernel: the child
+// and the tree's language for the field's id). A node with a child under
+// a field that is not named, or a named child under an unnamed one, is
+// asked of C as before, as is a node outside the walk.
+func (f *File) field(n *sitter.Node, name string) *sitter.Node {
+	if n != nil && cWalkOK && f != nil && len(f.walks) > 0 && !noWalkChildren {
+		w := f.walks[len(f.walks)-1]
+		if i := w.find((*C.gnNode)(unsafe.Pointer(n))); i >= 0 && w.es[i].flags&C.gnUnnamedField == 0 {
+			id, ok := w.fields[name]
+			if !ok {
+				id = fieldID(n, name)
+				if w.fields == nil {
+					w.fields = map[string]uint16{}
+				}
+				w.fields[name] = id
+			}
+			if id == 0 {
+				return nil
+			}
+			end := int(w.es[i].skip)
+			found := -1
+			for j := i + 1; j < end; j = int(w.es[j].skip) {
+				if w.es[j].flags&C.gnUnnamedParent != 0 {
+					found = -2
+					break
+				}
+				if w.es[j].field == C.uint16_t(id) {
+					found = j
+					break
+				}
+			}
+			switch {
+			case found >= 0:
+				c := new(sitter.Node)
+				*c = *(*sitter.Node)(unsafe.Pointer(&w.es[found].node))
+				return c
+			case found == -1:
+				return nil
+			}
+		}
+	}
+	return field(n, name)
+}
+
+// kind is kindOf for a node of the walk f is in: its kind from the walk's
+// entry, without the cgo call for it (a node outside the walk, or not
+// named, asks C as before).
+func (f *File) kind(n *sitter.Node) string {
+	if n != nil && cWalkOK && f != nil && len(f.walks) > 0 && !noWalkChildren {
+		w := f.walks[len(f.walks)-1]
+		if i := w.find((*C.gnNode)(unsafe.Pointer(n))); i >= 0 {
+			if sym := int(w.es[i].symbol); sym < len(w.kinds) {
+				return w.kinds[sym]
+			}
+		}
+	}
+	return kindOf(n)
+}
+
+// noWalkChildren, set by the package's tests, makes File.eachNamedChild,
+// File.field and File.kind ask C always, for the output to compare with.
 var noWalkChildren bool
 
 // eachNamedChild is namedChildren for a callback that does not keep the

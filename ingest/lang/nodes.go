@@ -70,7 +70,7 @@ func fieldID(n *sitter.Node, name string) uint16 {
 
 // fieldText is the source text of n's child under field name, "" if none.
 func fieldText(f *File, n *sitter.Node, name string) string {
-	return f.Text(field(n, name))
+	return f.Text(f.field(n, name))
 }
 
 // lineOf is the 1-based line n starts on, 0 for nil.

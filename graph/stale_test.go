@@ -258,13 +258,13 @@ func TestCheckStaleShared(t *testing.T) {
 	}
 }
 
-// TestCheckStaleSharedSeesACommit: the shared answer is not taken once
-// HEAD moved, even within its TTL: a command right after a commit says
-// the index is stale.
-func TestCheckStaleSharedSeesACommit(t *testing.T) {
+// committedRepo is a git repository of one commit holding a.go, with
+// staleTTL an hour for the test (so that only HEAD can make an answer go).
+func committedRepo(t *testing.T) string {
+	t.Helper()
 	old := staleTTL
-	staleTTL = time.Hour // only HEAD can make the answer go
-	defer func() { staleTTL = old }()
+	staleTTL = time.Hour
+	t.Cleanup(func() { staleTTL = old })
 	dir := t.TempDir()
 	runGitIn(t, dir, "init", "-q", "-b", "main")
 	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n"), 0o644); err != nil {
@@ -272,6 +272,14 @@ func TestCheckStaleSharedSeesACommit(t *testing.T) {
 	}
 	runGitIn(t, dir, "add", "-A")
 	runGitIn(t, dir, "commit", "-q", "-m", "one")
+	return dir
+}
+
+// TestCheckStaleSharedSeesACommit: the shared answer is not taken once
+// HEAD moved, even within its TTL: a command right after a commit says
+// the index is stale.
+func TestCheckStaleSharedSeesACommit(t *testing.T) {
+	dir := committedRepo(t)
 	if err := os.MkdirAll(IndexDir(dir), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -297,16 +305,7 @@ func TestCheckStaleSharedSeesACommit(t *testing.T) {
 // taken once HEAD moved; the call right after a commit says HEAD moved,
 // however young the cached answer.
 func TestCheckStaleCachedSeesACommit(t *testing.T) {
-	old := staleTTL
-	staleTTL = time.Hour // only HEAD can make the answer go
-	defer func() { staleTTL = old }()
-	dir := t.TempDir()
-	runGitIn(t, dir, "init", "-q", "-b", "main")
-	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	runGitIn(t, dir, "add", "-A")
-	runGitIn(t, dir, "commit", "-q", "-m", "one")
+	dir := committedRepo(t)
 	m := &Meta{SchemaVersion: schema.Version, DBFile: dbPrefix + "cached" + dbSuffix, Commit: runGitIn(t, dir, "rev-parse", "HEAD"),
 		IndexedAt: time.Now().Add(time.Minute), Files: map[string]string{"a.go": "x"}}
 	if s := CheckStaleCached(dir, m); s != nil {

@@ -81,21 +81,11 @@ func TestCDefinesOnly(t *testing.T) {
 // every file of the Linux kernel it takes, when the corpus is present
 // (`../shared/bench/corpora.sh linux`).
 func TestCDefinesOnlyKernel(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kernel check skipped with -short")
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		t.Skip("no home directory, so no kernel corpus")
-	}
-	root := filepath.Join(home, ".cache", "gitnexus-corpora", "linux")
-	if _, err := os.Stat(filepath.Join(root, "Makefile")); err != nil {
-		t.Skipf("kernel corpus absent at %s (fetch it with ../shared/bench/corpora.sh linux)", root)
-	}
+	root := corpusRoot(t, "linux")
 	p := NewParser()
 	defer p.Close()
 	taken, bytes, small, smallBytes := 0, 0, 0, 0
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			if d != nil && d.IsDir() && d.Name() == ".git" {
 				return filepath.SkipDir

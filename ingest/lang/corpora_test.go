@@ -18,20 +18,10 @@ import (
 // files). It logs the
 // per-language throughput.
 func TestCorporaSmoke(t *testing.T) {
-	if testing.Short() {
-		t.Skip("corpora smoke test skipped with -short")
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		t.Skip("no home directory, so no corpora")
-	}
 	mine := map[string]bool{"go": true, "python": true, "javascript": true, "typescript": true, "tsx": true, "java": true}
 	for _, name := range []string{"gin", "prometheus", "requests", "flask", "django"} {
 		t.Run(name, func(t *testing.T) {
-			root := filepath.Join(home, ".cache", "gitnexus-corpora", name)
-			if _, err := os.Stat(root); err != nil {
-				t.Skipf("corpus %s absent at %s (fetch it with /work/shared/bench/corpora.sh %s)", name, root, name)
-			}
+			root := corpusRoot(t, name)
 			p := NewParser()
 			defer p.Close()
 			type stat struct {

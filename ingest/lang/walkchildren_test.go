@@ -72,17 +72,7 @@ func TestWalkNamedChildrenSame(t *testing.T) {
 // TestWalkNamedChildrenSameKernel is TestWalkNamedChildrenSame on the
 // Linux kernel's fs/ and kernel/ trees (when the corpus is present).
 func TestWalkNamedChildrenSameKernel(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kernel check skipped with -short")
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		t.Skip("no home directory, so no kernel corpus")
-	}
-	root := filepath.Join(home, ".cache", "gitnexus-corpora", "linux")
-	if _, err := os.Stat(filepath.Join(root, "Makefile")); err != nil {
-		t.Skipf("kernel corpus absent at %s (fetch it with ../shared/bench/corpora.sh linux)", root)
-	}
+	root := corpusRoot(t, "linux")
 	p := NewParser()
 	defer p.Close()
 	n, bad := 0, 0

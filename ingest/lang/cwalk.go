@@ -166,14 +166,11 @@ func (f *File) walkNamedKind(n *sitter.Node, fn func(c *sitter.Node, kind string
 		walkNamedCursor(n, func(c *sitter.Node) bool { return fn(c, c.Kind()) })
 		return
 	}
-	if f != nil && len(f.walks) > 0 {
-		w := f.walks[len(f.walks)-1]
-		if i := w.find((*C.gnNode)(unsafe.Pointer(n))); i >= 0 {
-			saved := w.at
-			w.visit(i+1, int(w.es[i].skip), fn)
-			w.at = saved
-			return
-		}
+	if w, i := f.walkOf(n); i >= 0 {
+		saved := w.at
+		w.visit(i+1, int(w.es[i].skip), fn)
+		w.at = saved
+		return
 	}
 	total := n.DescendantCount() // includes n itself
 	if total <= 1 {
@@ -189,7 +186,8 @@ func (f *File) walkNamedKind(n *sitter.Node, fn func(c *sitter.Node, kind string
 	entries := (*C.gnEntry)(buf)
 	open := (*C.uint32_t)(unsafe.Add(buf, uintptr(total)*C.sizeof_gnEntry))
 	got := int(C.gn_collect(*(*C.gnNode)(unsafe.Pointer(n)), entries, open, C.uint32_t(total)))
-	w := &namedWalk{es: unsafe.Slice(entries, got), kinds: kindNames(n), at: -1}
+	lang := nodeLanguage(n)
+	w := &namedWalk{es: unsafe.Slice(entries, got), lang: lang, kinds: kindNames(lang, n), at: -1}
 	if f != nil {
 		f.walks = append(f.walks, w)
 		defer func() { f.walks = f.walks[:len(f.walks)-1] }()
@@ -204,11 +202,43 @@ var walkCollects atomic.Int64
 // by gn_collect in one cgo call, while a walk visits them.
 type namedWalk struct {
 	es    []C.gnEntry
-	kinds []string // kind names by symbol id
-	// fields caches field ids by name (File.field): one tree, one
-	// language.
-	fields map[string]uint16
-	at     int // the entry being visited, -1 before the first
+	lang  unsafe.Pointer // the tree's grammar (TSLanguage)
+	kinds []string       // kind names by symbol id
+	at    int            // the entry being visited, -1 before the first
+}
+
+// walkOf is the innermost walk of f in progress and n's index among the
+// entry it is visiting and that entry's descendants (find); -1 when there
+// is none (a nil f or n, no walk, n not one of them).
+func (f *File) walkOf(n *sitter.Node) (*namedWalk, int) {
+	if n == nil || !cWalkOK || f == nil || len(f.walks) == 0 {
+		return nil, -1
+	}
+	w := f.walks[len(f.walks)-1]
+	return w, w.find((*C.gnNode)(unsafe.Pointer(n)))
+}
+
+// kindAt is the kind of entry i, whose node is n: its name from the
+// grammar's table by the entry's symbol, without a cgo call.
+func (w *namedWalk) kindAt(i int, n *sitter.Node) string {
+	if sym := int(w.es[i].symbol); sym < len(w.kinds) {
+		return w.kinds[sym]
+	}
+	return n.Kind()
+}
+
+// childrenDirect reports whether entry i's named children are the
+// entries its subtree's skips lead through (the node's first child
+// entry, then each one's skip): not so when one of those has an unnamed
+// parent, a named node under an unnamed child of i, which is no child of
+// i's (tree-sitter's named children are its direct children).
+func (w *namedWalk) childrenDirect(i int) bool {
+	for j, end := i+1, int(w.es[i].skip); j < end; j = int(w.es[j].skip) {
+		if w.es[j].flags&C.gnUnnamedParent != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // walkPoison, set by the package's tests, zeroes the node a visit hands
@@ -231,12 +261,7 @@ func (w *namedWalk) visit(lo, hi int, fn func(c *sitter.Node, kind string) bool)
 	for i := lo; i < hi; {
 		e := &w.es[i]
 		*node = *(*sitter.Node)(unsafe.Pointer(&e.node))
-		var kind string
-		if sym := int(e.symbol); sym < len(w.kinds) {
-			kind = w.kinds[sym]
-		} else {
-			kind = node.Kind()
-		}
+		kind := w.kindAt(i, node)
 		w.at = i
 		more := fn(node, kind)
 		if walkPoison {
@@ -301,7 +326,7 @@ func kindOf(n *sitter.Node) string {
 	if t, ok := kindTables.Load(k.lang); ok {
 		names = t.([]string)
 	} else {
-		names = kindNames(n)
+		names = kindNames(k.lang, n)
 	}
 	if int(k.symbol) < len(names) {
 		return names[k.symbol]
@@ -379,36 +404,16 @@ func eachFieldC(n *sitter.Node, id uint16, fn func(c *sitter.Node)) bool {
 // kinds. Elsewhere (no walk, a node outside it, a named child under an
 // unnamed one, which a walk's entries do not tell apart) it asks C.
 func (f *File) eachNamedChild(n *sitter.Node, fn func(c *sitter.Node, kind string)) {
-	if n != nil && cWalkOK && f != nil && len(f.walks) > 0 && !noWalkChildren {
-		w := f.walks[len(f.walks)-1]
-		if i := w.find((*C.gnNode)(unsafe.Pointer(n))); i >= 0 {
-			end := int(w.es[i].skip)
-			direct := true
-			for j := i + 1; j < end; j = int(w.es[j].skip) {
-				if w.es[j].flags&C.gnUnnamedParent != 0 {
-					direct = false
-					break
-				}
-			}
-			if direct {
-				node := new(sitter.Node)
-				for j := i + 1; j < end; j = int(w.es[j].skip) {
-					e := &w.es[j]
-					*node = *(*sitter.Node)(unsafe.Pointer(&e.node))
-					kind := ""
-					if sym := int(e.symbol); sym < len(w.kinds) {
-						kind = w.kinds[sym]
-					} else {
-						kind = node.Kind()
-					}
-					fn(node, kind)
-					if walkPoison {
-						*node = sitter.Node{}
-					}
-				}
-				return
+	if w, i := f.walkOf(n); i >= 0 && !noWalkChildren && w.childrenDirect(i) {
+		node := new(sitter.Node)
+		for j, end := i+1, int(w.es[i].skip); j < end; j = int(w.es[j].skip) {
+			*node = *(*sitter.Node)(unsafe.Pointer(&w.es[j].node))
+			fn(node, w.kindAt(j, node))
+			if walkPoison {
+				*node = sitter.Node{}
 			}
 		}
+		return
 	}
 	eachNamedChild(n, func(c *sitter.Node) { fn(c, kindOf(c)) })
 }
@@ -421,41 +426,19 @@ func (f *File) eachNamedChild(n *sitter.Node, fn func(c *sitter.Node, kind strin
 // a field that is not named, or a named child under an unnamed one, is
 // asked of C as before, as is a node outside the walk.
 func (f *File) field(n *sitter.Node, name string) *sitter.Node {
-	if n != nil && cWalkOK && f != nil && len(f.walks) > 0 && !noWalkChildren {
-		w := f.walks[len(f.walks)-1]
-		if i := w.find((*C.gnNode)(unsafe.Pointer(n))); i >= 0 && w.es[i].flags&C.gnUnnamedField == 0 {
-			id, ok := w.fields[name]
-			if !ok {
-				id = fieldID(n, name)
-				if w.fields == nil {
-					w.fields = map[string]uint16{}
-				}
-				w.fields[name] = id
-			}
-			if id == 0 {
-				return nil
-			}
-			end := int(w.es[i].skip)
-			found := -1
-			for j := i + 1; j < end; j = int(w.es[j].skip) {
-				if w.es[j].flags&C.gnUnnamedParent != 0 {
-					found = -2
-					break
-				}
-				if w.es[j].field == C.uint16_t(id) {
-					found = j
-					break
-				}
-			}
-			switch {
-			case found >= 0:
+	if w, i := f.walkOf(n); i >= 0 && !noWalkChildren && w.es[i].flags&C.gnUnnamedField == 0 && w.childrenDirect(i) {
+		id := fieldIDIn(w.lang, n, name)
+		if id == 0 {
+			return nil
+		}
+		for j, end := i+1, int(w.es[i].skip); j < end; j = int(w.es[j].skip) {
+			if w.es[j].field == C.uint16_t(id) {
 				c := new(sitter.Node)
-				*c = *(*sitter.Node)(unsafe.Pointer(&w.es[found].node))
+				*c = *(*sitter.Node)(unsafe.Pointer(&w.es[j].node))
 				return c
-			case found == -1:
-				return nil
 			}
 		}
+		return nil
 	}
 	return field(n, name)
 }
@@ -464,13 +447,8 @@ func (f *File) field(n *sitter.Node, name string) *sitter.Node {
 // entry, without the cgo call for it (a node outside the walk, or not
 // named, asks C as before).
 func (f *File) kind(n *sitter.Node) string {
-	if n != nil && cWalkOK && f != nil && len(f.walks) > 0 && !noWalkChildren {
-		w := f.walks[len(f.walks)-1]
-		if i := w.find((*C.gnNode)(unsafe.Pointer(n))); i >= 0 {
-			if sym := int(w.es[i].symbol); sym < len(w.kinds) {
-				return w.kinds[sym]
-			}
-		}
+	if w, i := f.walkOf(n); i >= 0 && !noWalkChildren {
+		return w.kindAt(i, n)
 	}
 	return kindOf(n)
 }
@@ -538,8 +516,9 @@ var childBufs = sync.Pool{New: func() any { return new(childBuf) }}
 
 const maxPooledChildren = 1 << 10
 
-func kindNames(n *sitter.Node) []string {
-	key := nodeLanguage(n)
+// kindNames is the kind names by symbol id of grammar key (n's, as
+// nodeLanguage gives it), made once per grammar.
+func kindNames(key unsafe.Pointer, n *sitter.Node) []string {
 	if t, ok := kindTables.Load(key); ok {
 		return t.([]string)
 	}

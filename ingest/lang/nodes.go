@@ -59,7 +59,12 @@ type fieldKey struct {
 var fieldIDs sync.Map // fieldKey → uint16
 
 func fieldID(n *sitter.Node, name string) uint16 {
-	k := fieldKey{nodeLanguage(n), name}
+	return fieldIDIn(nodeLanguage(n), n, name)
+}
+
+// fieldIDIn is fieldID for a node of grammar lang (nodeLanguage's).
+func fieldIDIn(lang unsafe.Pointer, n *sitter.Node, name string) uint16 {
+	k := fieldKey{lang, name}
 	if id, ok := fieldIDs.Load(k); ok {
 		return id.(uint16)
 	}

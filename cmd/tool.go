@@ -59,20 +59,16 @@ func runToolChecked[In, Out any](ctx context.Context, in In, call func(context.C
 	// repository moved on from the index (stat'ing every indexed file:
 	// 0.3 s on the Linux kernel), unless a command checked that less than
 	// 2 s ago (graph.CheckStaleShared, as searchRepo does).
-	var checked chan error
 	staleness := func() *graph.Staleness { return nil }
 	defer func() { staleness() }()
-	beside := func(e graph.RepoEntry, db *graph.Lazy) {
-		checked = make(chan error, 1)
-		go func() { checked <- db.Check(ctx) }()
-		staleness = staleBeside(e.Path, db.Meta())
-	}
 	// run is the call and the check of the database beside it: a damaged
 	// or swapped index is the command's error, whatever the call answered
 	// (but a call that found the index swapped is tried again, whatever
 	// its check found of the retired one).
 	run := func(e graph.RepoEntry, db *graph.Lazy) (Out, error) {
-		beside(e, db)
+		checked := make(chan error, 1)
+		go func() { checked <- db.Check(ctx) }()
+		staleness = staleBeside(e.Path, db.Meta())
 		out, err := callMapped(ctx, in, toolRepo{Entry: e, DB: db}, call)
 		if cerr := <-checked; cerr != nil && !errors.Is(err, graph.ErrSwapped) {
 			var zero Out
@@ -171,15 +167,15 @@ func (r toolRepo) index() (tools.Index, error) {
 }
 
 // openEntry resolves -r / the working directory and reads its index's
-// meta.json head; the database is checked and opened read-only by its
-// first statement (graph.OpenLazyHead), which a tool that reads only the
-// search pack never makes.
+// meta.json head (graph.OpenLazyHead); the database file is checked beside
+// the call (runToolChecked) and opened read-only by the first statement,
+// which a tool that reads only the search pack never makes.
 func openEntry(ctx context.Context) (graph.RepoEntry, *graph.Lazy, error) {
 	e, err := resolveRepo("")
 	if err != nil {
 		return e, nil, err
 	}
-	db, err := graph.OpenLazyHead(e.Path, oneShotOpen) // the database is checked by its first statement
+	db, err := graph.OpenLazyHead(e.Path, oneShotOpen)
 	if err != nil {
 		return e, nil, toolError(err)
 	}

@@ -288,26 +288,32 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	if err != nil {
 		return nil, err
 	}
-	for _, cm := range pres.Communities {
-		if err := b.AddCommunity(cm); err != nil {
-			return nil, fmt.Errorf("write community: %w", err)
+	// The result's rows are written while it is saved; the save is waited
+	// for on every way out, as it writes into the staging directory an
+	// error removes.
+	err = func() error {
+		for _, cm := range pres.Communities {
+			if err := b.AddCommunity(cm); err != nil {
+				return fmt.Errorf("write community: %w", err)
+			}
 		}
-	}
-	for _, p := range pres.Processes {
-		if err := b.AddProcess(p); err != nil {
-			return nil, fmt.Errorf("write process: %w", err)
+		for _, p := range pres.Processes {
+			if err := b.AddProcess(p); err != nil {
+				return fmt.Errorf("write process: %w", err)
+			}
 		}
+		return pres.EachEdge(func(e schema.Edge) error {
+			if err := b.AddEdge(e); err != nil {
+				return fmt.Errorf("write %s edge: %w", e.Type, err)
+			}
+			st.Edges[string(e.Type)]++
+			return nil
+		})
+	}()
+	if aerr := attachProcs(); err == nil {
+		err = aerr
 	}
-	if err := pres.EachEdge(func(e schema.Edge) error {
-		if err := b.AddEdge(e); err != nil {
-			return fmt.Errorf("write %s edge: %w", e.Type, err)
-		}
-		st.Edges[string(e.Type)]++
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	if err := attachProcs(); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	st.Labels["Community"] = len(pres.Communities)
@@ -820,8 +826,6 @@ func writeHeapProfile(stage string) {
 	slog.Debug("heap profile written", "stage", stage, "file", p, "heap", heapMiB())
 }
 
-// heapMiB describes the Go heap and the process's resident memory, for the
-// debug log around the release before the load.
 // keepHeapMax is the most heap an update in place keeps for its pack
 // instead of giving it back before the load (prometheus: about 58 MiB).
 const keepHeapMax = 96 << 20
@@ -833,6 +837,8 @@ func heapHeld() uint64 {
 	return m.HeapSys - m.HeapReleased
 }
 
+// heapMiB describes the Go heap and the process's resident memory, for the
+// debug log around the release before the load.
 func heapMiB() string {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)

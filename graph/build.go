@@ -222,9 +222,10 @@ func (b *Build) Query(ctx context.Context, cypher string, params map[string]any)
 	return collect(res, 0)
 }
 
-// openedLocked opens the loaded database again if Load left it closed (an
-// in-place load closes it: its pages and C heap are not kept through the
-// steps after it). Callers hold b.mu.
+// openedLocked opens the loaded database again if Load left it closed
+// (every Load does: its pages and C heap are not kept through the steps
+// after it, and a keyword-only build never opens it again). Callers hold
+// b.mu.
 func (b *Build) openedLocked() error {
 	if b.conn != nil {
 		return nil

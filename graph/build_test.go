@@ -37,6 +37,14 @@ func TestBuildLoadQuery(t *testing.T) {
 	if got := strings.Join(stages, ","); got != "schema,nodes,edges" {
 		t.Errorf("stages %s", got)
 	}
+	// Load leaves the database closed and checkpointed (a keyword-only
+	// build never opens it again); Exec and Query open it again.
+	if b.conn != nil || b.db != nil {
+		t.Error("Load left the database open")
+	}
+	if fi, err := os.Stat(b.dbPath() + ".wal"); err == nil && fi.Size() > 0 {
+		t.Errorf("Load left a %d-byte WAL", fi.Size())
+	}
 	// The build itself can be queried and extended before Commit.
 	if err := b.Exec(ctx, "CREATE NODE TABLE Extra(id STRING PRIMARY KEY)"); err != nil {
 		t.Fatal(err)

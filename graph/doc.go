@@ -140,7 +140,7 @@
 // open read-only and check its sum), and over a full load by a cost
 // estimate: a Kuzu write statement costs 1-3 ms, a COPY 30-70 ms whatever
 // its size (a COPY or a CREATE list of 1,000 literal rows 45 ms against
-// 650 ms), and a full load has 0.7 s of fixed cost (DDL, open, settle);
+// 650 ms), and a full load has 0.7 s of fixed cost (DDL, open, close);
 // rows created cost Kuzu memory, so an update creating more than 500 rows
 // (or one per 200 rows of a larger build: a full run's peak grows with
 // the build) loads whole. On prometheus a one-function edit loads in 0.7-0.8 s in
@@ -188,10 +188,11 @@
 //
 // Memory: Kuzu keeps, after each statement, the buffer-pool pages it
 // touched and the C heap it freed (glibc arenas). The peak of a build would
-// then be the sum of its steps. Settle closes and reopens the new database
-// between steps (Load settles at its end), so the peak is the largest
-// step plus what opening the database costs (about 7 MiB a node table: its
-// primary-key hash index). internal/cheap's Tune caps glibc at one malloc
+// then be the sum of its steps. Load ends with the new database closed
+// (Exec and Query open it again; a keyword-only build never does) and
+// Settle closes and reopens it between later steps, so the peak is the
+// largest step plus what opening the database costs (about 7 MiB a node
+// table: its primary-key hash index). internal/cheap's Tune caps glibc at one malloc
 // arena per core and a 64 KiB trim threshold; it changes the whole
 // process, so the package never calls it: gitnexus's main does, once, at
 // start. On prometheus the two took analyze's peak from about 345 MiB to

@@ -62,9 +62,9 @@ func copyPool(threads int, group int64) uint64 {
 // group needs (copyPool), capped at three quarters of the machine's
 // memory. The pool is address space that Kuzu fills only as far as a
 // statement needs, but it keeps what it touched until the database is
-// closed: Load reopens the database with the build's own pool at its end,
-// so the reads after it (the search pack) do not fill one sized for the
-// COPYs. Callers hold b.mu.
+// closed: Load closes the database at its end, and Exec and Query open it
+// again with the build's own pool, so that the statements after the load
+// (vectors) do not fill one sized for the COPYs. Callers hold b.mu.
 func (b *Build) poolForLoad(threads int) uint64 {
 	var group int64
 	for _, rf := range b.files {

@@ -265,7 +265,7 @@
 // 700k C functions with their source) fails with "The buffer pool is full"
 // in 256 MiB. Row files track the NDJSON bytes of their largest node group
 // and Load sizes the pool from it (copyPool, capped at 3/4 of RAM), then
-// reopens the database on the build's own pool. Only one process may open
-// a database read-write (only a Build does, on its new database); any
-// number may open it read-only.
+// closes the database; Exec and Query open it again on the build's own
+// pool. Only one process may open a database read-write (only a Build
+// does, on its new database); any number may open it read-only.
 package graph

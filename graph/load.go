@@ -74,7 +74,7 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 		// each again: the Linux kernel's load took 30.9 s against
 		// 37.6-39.0 s (3.08M page faults in the whole run against
 		// 3.55-3.62M; one run each, session 24). The C heap is
-		// trimmed when the load ends (the database is reopened by then),
+		// trimmed when the load ends (the database is closed by then),
 		// before the steps after it. Beside the search pack (kubernetes)
 		// the memory it keeps adds to the pack's: 20-50 MiB more at the
 		// run's peak, for 1.4-1.9 s less.

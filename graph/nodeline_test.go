@@ -62,3 +62,109 @@ func TestNodeLinesAreEncodeRows(t *testing.T) {
 		same(i, "file", appendFileLine(nil, &f), ref, &schema.File{}, &schema.File{})
 	}
 }
+
+// ParseSymbolLine and ParseFileLine read back what appendSymbolLine and
+// appendFileLine wrote, as encoding/json reads it, whether the hand-written
+// reader takes the line (strings without escapes) or leaves it to
+// encoding/json; lines of another form (fields reordered, missing or
+// added, spaces, trailing garbage) are left to encoding/json, which
+// reads them or fails.
+func TestParseNodeLines(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	plain := []string{"a", "Z", "9", "é", "路", "/", "#", " ", "<>&", "_", ".", ":"}
+	escaped := []string{`"`, `\`, "\x00", "\n", "\t", "\xff", "\u2028"}
+	word := func(escapes bool) string {
+		var b strings.Builder
+		for range rng.Intn(12) {
+			if escapes && rng.Intn(8) == 0 {
+				b.WriteString(escaped[rng.Intn(len(escaped))])
+			} else {
+				b.WriteString(plain[rng.Intn(len(plain))])
+			}
+		}
+		return b.String()
+	}
+	num := func() int { return rng.Intn(400000) - 5 }
+	scanned := 0
+	for i := range 4000 {
+		esc := i%2 == 1
+		s := schema.Symbol{ID: word(esc), Kind: schema.Kind(word(esc)), Name: word(esc), QualifiedName: word(esc),
+			FilePath: word(esc), StartLine: num(), EndLine: num(), Language: word(esc), Signature: word(esc),
+			DocComment: word(esc), IsExported: rng.Intn(2) == 0, ContentHash: word(esc), SearchText: word(esc), IsTest: rng.Intn(2) == 0}
+		if checkParse(t, i, appendSymbolLine(nil, &s), ParseSymbolLine, scanSymbolLine, esc) {
+			scanned++
+		}
+		f := schema.File{ID: word(esc), Path: word(esc), Name: word(esc), Language: word(esc), Size: int64(num()) << 12,
+			Lines: num(), ParseStatus: schema.ParseStatus(word(esc)), ContentHash: word(esc), Unresolved: num(),
+			SearchText: word(esc), IsTest: rng.Intn(2) == 0}
+		checkParse(t, i, appendFileLine(nil, &f), ParseFileLine, scanFileLine, esc)
+	}
+	if scanned < 2000 {
+		t.Errorf("the hand reader took %d of 4000 symbol lines, want at least the 2000 without escapes", scanned)
+	}
+
+	// Other forms: encoding/json's answer, never a half-read line.
+	for _, line := range []string{
+		`{"kind":"function","id":"a","name":"f","startLine":3}`,
+		`{"id":"a","kind":"function","name":"f","qualifiedName":"f","filePath":"x.go","startLine":1,"endLine":2,"language":"go","signature":"","docComment":"","isExported":true,"contentHash":"h","searchText":"f","isTest":false,"extra":1}`,
+		`{"id":"a", "kind":"function"}`,
+		`{"id":"a","kind":"function","name":"f","qualifiedName":"f","filePath":"x.go","startLine":1.5,"endLine":2,"language":"go","signature":"","docComment":"","isExported":true,"contentHash":"h","searchText":"f","isTest":false}`,
+		`{"id":"a","kind":"function","name":"f","qualifiedName":"f","filePath":"x.go","startLine":1,"endLine":2,"language":"go","signature":"","docComment":"","isExported":true,"contentHash":"h","searchText":"f","isTest":false}x`,
+		`{"id":"a","kind":"function","name":"f","qualifiedName":"f","filePath":"x.go","startLine":1,"endLine":2,"language":"go","signature":"","docComment":"","isExported":1,"contentHash":"h","searchText":"f","isTest":false}`,
+		`{"id":"a"`,
+		``,
+	} {
+		var want schema.Symbol
+		wantErr := json.Unmarshal([]byte(line), &want)
+		got, err := ParseSymbolLine([]byte(line))
+		if (err != nil) != (wantErr != nil) || (err == nil && !reflect.DeepEqual(got, want)) {
+			t.Errorf("%q reads %+v (%v), encoding/json %+v (%v)", line, got, err, want, wantErr)
+		}
+	}
+}
+
+// checkParse checks that parse reads line as encoding/json does and
+// reports whether the hand reader scan took it (it must when the line's
+// strings hold no escape: !esc).
+func checkParse[T any](t *testing.T, i int, line []byte, parse func([]byte) (T, error), scan func([]byte) (T, bool), esc bool) bool {
+	t.Helper()
+	var want T
+	if err := json.Unmarshal(line, &want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := parse(line)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("line %d: %q reads %+v (%v), encoding/json %+v", i, line, got, err, want)
+	}
+	_, ok := scan(line)
+	if !ok && !esc {
+		t.Fatalf("line %d: the hand reader refused %q, which holds no escape", i, line)
+	}
+	return ok
+}
+
+// BenchmarkParseSymbolLine: a kernel-like function row, read by hand and
+// with encoding/json.
+func BenchmarkParseSymbolLine(b *testing.B) {
+	s := schema.Symbol{ID: "drivers/net/ethernet/intel/ice/ice_main.c#ice_probe:function", Kind: "function", Name: "ice_probe",
+		QualifiedName: "ice_probe", FilePath: "drivers/net/ethernet/intel/ice/ice_main.c", StartLine: 5123, EndLine: 5301,
+		Language: "c", Signature: "static int ice_probe(struct pci_dev *pdev, const struct pci_device_id __always_unused *ent)",
+		DocComment: "ice_probe - Device initialization routine", ContentHash: "9f2c4e1a0b7d3c5e8f6a2b4c6d8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d3e",
+		SearchText: "ice probe ice main", IsExported: false}
+	line := appendSymbolLine(nil, &s)
+	b.Run("hand", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := ParseSymbolLine(line); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("encoding/json", func(b *testing.B) {
+		for b.Loop() {
+			var v schema.Symbol
+			if err := json.Unmarshal(line, &v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -3,7 +3,6 @@ package query
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -295,29 +294,49 @@ type nodeChunk struct {
 }
 
 // nodeRow is what the pack reads of a node: a symbol's columns, or a
-// File's (Path, Lines, Unresolved). Its JSON names are the row files'.
+// File's (Path, Lines, Unresolved), with the row's text.
 type nodeRow struct {
-	ID            string `json:"id"`
-	Name          string `json:"name"`
-	Kind          string `json:"kind"`
-	FilePath      string `json:"filePath"`
-	StartLine     int    `json:"startLine"`
-	EndLine       int    `json:"endLine"`
-	Language      string `json:"language"`
-	IsTest        bool   `json:"isTest"`
-	SearchText    string `json:"searchText"`
-	Signature     string `json:"signature"`
-	DocComment    string `json:"docComment"`
-	QualifiedName string `json:"qualifiedName"`
-	Content       string `json:"-"` // the row's text (graph.Rows.EachNode), not a property
-	Path          string `json:"path"`
-	Lines         int    `json:"lines"`
-	Unresolved    int    `json:"unresolved"`
+	ID            string
+	Name          string
+	Kind          string
+	FilePath      string
+	StartLine     int
+	EndLine       int
+	Language      string
+	IsTest        bool
+	SearchText    string
+	Signature     string
+	DocComment    string
+	QualifiedName string
+	Content       string // the row's text (graph.Rows.EachNode), not a property
+	Path          string
+	Lines         int
+	Unresolved    int
 	// hash is the row's hash (rowHasher; 0 unknown); base, when not 0,
 	// the 1-based position of the base node derived from the same row:
 	// then the row was not decoded and nothing else is set.
 	hash uint64
 	base int32
+}
+
+// parse sets r's properties from line, a row of node table l (graph's
+// row format: ParseFileLine for File, else ParseSymbolLine).
+func (r *nodeRow) parse(l schema.Label, line []byte) error {
+	if l == schema.LabelFile {
+		f, err := graph.ParseFileLine(line)
+		if err != nil {
+			return err
+		}
+		r.ID, r.Name, r.Path, r.Lines, r.Language, r.IsTest, r.Unresolved = f.ID, f.Name, f.Path, f.Lines, f.Language, f.IsTest, f.Unresolved
+		return nil
+	}
+	s, err := graph.ParseSymbolLine(line)
+	if err != nil {
+		return err
+	}
+	r.ID, r.Name, r.Kind, r.FilePath, r.StartLine, r.EndLine = s.ID, s.Name, string(s.Kind), s.FilePath, s.StartLine, s.EndLine
+	r.Language, r.IsTest, r.SearchText, r.Signature, r.DocComment, r.QualifiedName = s.Language, s.IsTest, s.SearchText, s.Signature, s.DocComment, s.QualifiedName
+	return nil
 }
 
 // rowReader is a Querier that can also hand over the rows its database
@@ -413,7 +432,7 @@ func readNodeTables(ctx context.Context, q Querier, base *packBase, out chan<- n
 				}
 				if j, ok := base.lookup(l, r.hash); ok {
 					r.base = j + 1
-				} else if err := json.Unmarshal(line, &r); err != nil {
+				} else if err := r.parse(l, line); err != nil {
 					return err
 				} else {
 					r.Content = string(text)

@@ -68,6 +68,87 @@ func (s *jsonScanner) rawStr() ([]byte, bool) {
 	return nil, false
 }
 
+// strEsc is str for a string that may hold escapes: those encoding/json
+// and appendJSONString write (\" \\ \/ \b \f \n \r \t), and \uXXXX
+// outside the surrogates (a pair would need joining: the caller falls
+// back instead), decoded. Its bytes must be valid UTF-8, as str's.
+func (s *jsonScanner) strEsc() (string, bool) {
+	if !s.eat('"') {
+		return "", false
+	}
+	for i, c := range s.b {
+		switch {
+		case c == '"':
+			v := s.b[:i]
+			s.b = s.b[i+1:]
+			if !utf8.Valid(v) {
+				return "", false
+			}
+			return string(v), true
+		case c == '\\':
+			return s.unescape(i)
+		case c < 0x20:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// unescape is strEsc from the first backslash, at i, on.
+func (s *jsonScanner) unescape(i int) (string, bool) {
+	out := make([]byte, i, len(s.b))
+	copy(out, s.b[:i])
+	for j := i; j < len(s.b); {
+		c := s.b[j]
+		switch {
+		case c == '"':
+			s.b = s.b[j+1:]
+			if !utf8.Valid(out) {
+				return "", false
+			}
+			return string(out), true
+		case c < 0x20:
+			return "", false
+		case c != '\\':
+			out = append(out, c)
+			j++
+			continue
+		}
+		if j+1 >= len(s.b) {
+			return "", false
+		}
+		switch e := s.b[j+1]; e {
+		case '"', '\\', '/':
+			out = append(out, e)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			if j+6 > len(s.b) {
+				return "", false
+			}
+			r, err := strconv.ParseUint(string(s.b[j+2:j+6]), 16, 16)
+			if err != nil || (r >= 0xd800 && r <= 0xdfff) {
+				return "", false
+			}
+			out = utf8.AppendRune(out, rune(r))
+			j += 6
+			continue
+		default:
+			return "", false
+		}
+		j += 2
+	}
+	return "", false
+}
+
 // skipStr reads past a string as str would read it, without making it.
 func (s *jsonScanner) skipStr() bool {
 	_, ok := s.rawStr()

@@ -78,8 +78,8 @@ func appendFileLine(dst []byte, f *schema.File) []byte {
 }
 
 // ParseSymbolLine reads a symbol table's row line (as Rows.EachNode hands
-// it): by hand where it has appendSymbolLine's form and its strings hold
-// no escape (scanSymbolLine), else with encoding/json. The line holds no
+// it): by hand where it has appendSymbolLine's form (scanSymbolLine: any
+// line appendSymbolLine writes), else with encoding/json. The line holds no
 // Label, Content or ParentID. The search pack reads every symbol row of a
 // build through it: encoding/json took 7.4 CPU-s of the Linux kernel's
 // 958k nodes (BenchmarkParseSymbolLine: about a fifth of that by hand).
@@ -125,7 +125,7 @@ func (s *nodeLineScanner) key(k string) bool {
 
 func (s *nodeLineScanner) str(k string, dst *string) {
 	if s.key(k) {
-		*dst, s.ok = s.jsonScanner.str()
+		*dst, s.ok = s.strEsc()
 	}
 }
 
@@ -152,8 +152,9 @@ func (s *nodeLineScanner) boolean(k string, dst *bool) {
 // done reads the line's closing brace: ok once the whole line was read.
 func (s *nodeLineScanner) done() bool { return s.ok && s.eat('}') && s.end() }
 
-// scanSymbolLine reads a line of appendSymbolLine's form whose strings
-// hold no escape; ok is false for any other line.
+// scanSymbolLine reads a line of appendSymbolLine's form (its strings'
+// escapes as jsonScanner.strEsc reads them); ok is false for any other
+// line.
 func scanSymbolLine(line []byte) (v schema.Symbol, ok bool) {
 	s := newNodeLineScanner(line)
 	var kind string

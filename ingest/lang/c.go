@@ -744,8 +744,8 @@ func (w *cppWalker) registrar(name string, args *sitter.Node, caller string) {
 		return
 	}
 	i := 0
-	w.f.eachNamedChild(args, func(a *sitter.Node, _ string) {
-		if isCommentKind(w.f.kind(a)) {
+	w.f.eachNamedChild(args, func(a *sitter.Node, kind string) {
+		if isCommentKind(kind) {
 			return
 		}
 		for _, p := range pos {
@@ -828,8 +828,8 @@ func (w *cppWalker) store(v *sitter.Node, typ, recv, fieldName, table, caller st
 // `{ .open = foo_open, ... }` of struct type typ; arrays of such structs
 // (`{ {...}, {...} }`) are walked element by element.
 func (w *cppWalker) initStores(list *sitter.Node, typ, table, caller string) {
-	w.f.eachNamedChild(list, func(c *sitter.Node, _ string) {
-		switch w.f.kind(c) {
+	w.f.eachNamedChild(list, func(c *sitter.Node, kind string) {
+		switch kind {
 		case "initializer_list":
 			w.initStores(c, typ, table, caller)
 		case "initializer_pair":
@@ -838,8 +838,8 @@ func (w *cppWalker) initStores(list *sitter.Node, typ, table, caller string) {
 			eachField(c, "designator", func(d *sitter.Node) {
 				n++
 				if w.f.kind(d) == "field_designator" {
-					w.f.eachNamedChild(d, func(id *sitter.Node, _ string) {
-						if w.f.kind(id) == "field_identifier" {
+					w.f.eachNamedChild(d, func(id *sitter.Node, kind string) {
+						if kind == "field_identifier" {
 							fieldName = w.f.Text(id)
 						}
 					})

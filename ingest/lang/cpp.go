@@ -426,13 +426,13 @@ func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor
 		DocComment: doc,
 		IsExported: w.memberExported(),
 	}, anchor)
-	w.f.eachNamedChild(n, func(c *sitter.Node, _ string) {
-		if w.f.kind(c) != "base_class_clause" {
+	w.f.eachNamedChild(n, func(c *sitter.Node, ck string) {
+		if ck != "base_class_clause" {
 			return
 		}
-		w.f.eachNamedChild(c, func(b *sitter.Node, _ string) {
+		w.f.eachNamedChild(c, func(b *sitter.Node, bk string) {
 			parent := ""
-			switch w.f.kind(b) {
+			switch bk {
 			case "access_specifier", "comment":
 				return
 			case "template_type":
@@ -451,8 +451,8 @@ func (w *cppWalker) typeSpec(n *sitter.Node, caller, nameOverride string, anchor
 	// Data members are collected before the body is walked: inline methods
 	// may use members declared below them.
 	members := map[string]bool{}
-	w.f.eachNamedChild(body, func(c *sitter.Node, _ string) {
-		if w.f.kind(c) != "field_declaration" {
+	w.f.eachNamedChild(body, func(c *sitter.Node, ck string) {
+		if ck != "field_declaration" {
 			return
 		}
 		eachField(c, "declarator", func(d *sitter.Node) {
@@ -524,8 +524,8 @@ func cppDeclName(f *File, d *sitter.Node) string {
 			// reference_declarator and parenthesized_declarator keep the
 			// inner declarator as an unnamed-field child.
 			found := false
-			f.eachNamedChild(d, func(c *sitter.Node, _ string) {
-				if !found && !isCommentKind(f.kind(c)) && f.kind(c) != "type_qualifier" {
+			f.eachNamedChild(d, func(c *sitter.Node, kind string) {
+				if !found && !isCommentKind(kind) && kind != "type_qualifier" {
 					next, found = *c, true
 				}
 			})
@@ -569,8 +569,8 @@ func cppFuncDeclarator(d *sitter.Node) *sitter.Node {
 
 func cppIsStatic(f *File, n *sitter.Node) bool {
 	static := false
-	f.eachNamedChild(n, func(c *sitter.Node, _ string) {
-		if f.kind(c) == "storage_class_specifier" && f.Text(c) == "static" {
+	f.eachNamedChild(n, func(c *sitter.Node, kind string) {
+		if kind == "storage_class_specifier" && f.Text(c) == "static" {
 			static = true
 		}
 	})
@@ -663,8 +663,8 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 }
 
 func (w *cppWalker) params(list *sitter.Node, scope string) {
-	w.f.eachNamedChild(list, func(p *sitter.Node, _ string) {
-		switch w.f.kind(p) {
+	w.f.eachNamedChild(list, func(p *sitter.Node, kind string) {
+		switch kind {
 		case "parameter_declaration", "optional_parameter_declaration":
 		default:
 			return
@@ -779,10 +779,10 @@ func (w *cppWalker) call(n *sitter.Node, caller string) {
 			w.registrar(name, args, caller)
 		}
 	}
-	w.f.eachNamedChild(args, func(a *sitter.Node, _ string) {
+	w.f.eachNamedChild(args, func(a *sitter.Node, kind string) {
 		ref := a
 		addr := false
-		if w.f.kind(a) == "pointer_expression" && strings.HasPrefix(w.f.Text(a), "&") {
+		if kind == "pointer_expression" && strings.HasPrefix(w.f.Text(a), "&") {
 			ref, addr = w.f.field(a, "argument"), true
 		}
 		switch w.f.kind(ref) {

@@ -71,34 +71,25 @@ func (s *jsonScanner) rawStr() ([]byte, bool) {
 // strEsc is str for a string that may hold escapes: those encoding/json
 // and appendJSONString write (\" \\ \/ \b \f \n \r \t), and \uXXXX
 // outside the surrogates (a pair would need joining: the caller falls
-// back instead), decoded. Its bytes must be valid UTF-8, as str's.
+// back instead), decoded. Its bytes must be valid UTF-8, as str's. A
+// string without escapes is rawStr's.
 func (s *jsonScanner) strEsc() (string, bool) {
+	rest := s.b
+	if v, ok := s.rawStr(); ok {
+		return string(v), true
+	}
+	s.b = rest
 	if !s.eat('"') {
 		return "", false
 	}
-	for i, c := range s.b {
-		switch {
-		case c == '"':
-			v := s.b[:i]
-			s.b = s.b[i+1:]
-			if !utf8.Valid(v) {
-				return "", false
-			}
-			return string(v), true
-		case c == '\\':
-			return s.unescape(i)
-		case c < 0x20:
-			return "", false
-		}
-	}
-	return "", false
+	return s.unescape()
 }
 
-// unescape is strEsc from the first backslash, at i, on.
-func (s *jsonScanner) unescape(i int) (string, bool) {
-	out := make([]byte, i, len(s.b))
-	copy(out, s.b[:i])
-	for j := i; j < len(s.b); {
+// unescape is strEsc after the opening quote, for a string rawStr did not
+// take.
+func (s *jsonScanner) unescape() (string, bool) {
+	out := make([]byte, 0, len(s.b))
+	for j := 0; j < len(s.b); {
 		c := s.b[j]
 		switch {
 		case c == '"':

@@ -182,23 +182,23 @@ func CheckStaleCached(root string, m *Meta) *Staleness {
 			if _, running := staleRefreshing.LoadOrStore(key, true); !running {
 				go func() {
 					defer staleRefreshing.Delete(key)
-					staleCache.Store(key, checkStaleEntry(root, m))
+					head, _ := gitHead(root)
+					staleCache.Store(key, checkStaleEntry(root, m, head))
 				}()
 			}
 		}
 		return e.s
 	}
-	e := checkStaleEntry(root, m)
+	e := checkStaleEntry(root, m, head)
 	staleCache.Store(key, e)
 	return e.s
 }
 
-// checkStaleEntry checks m's index at root for staleCache, HEAD read
-// before the tree: a commit made during the check leaves an entry that
-// the next call does not take.
-func checkStaleEntry(root string, m *Meta) staleEntry {
+// checkStaleEntry checks m's index at root for staleCache; head is HEAD
+// as read before the check of the tree, so that a commit made during the
+// check leaves an entry the next call does not take.
+func checkStaleEntry(root string, m *Meta, head string) staleEntry {
 	at := time.Now()
-	head, _ := gitHead(root)
 	return staleEntry{at: at, head: head, s: CheckStale(root, m)}
 }
 

@@ -296,6 +296,76 @@ func (b *indexBuilder) done(nodes int) *bm25Index {
 	return b.ix
 }
 
+// mergeShards is the index of the shards' documents over nodes
+// documents: shards are builders each given a disjoint share of the
+// documents (startBodies), and the result is what a single builder given
+// them all would have built. A term in one shard keeps that shard's
+// postings; a term in several gets theirs merged in document order.
+func mergeShards(shards []*indexBuilder, nodes int) *bm25Index {
+	var total uint64
+	for _, s := range shards {
+		total += s.totalLen
+		s.done(nodes)
+	}
+	ix := shards[0].ix
+	for _, s := range shards[1:] {
+		o := s.ix
+		for d, l := range o.docLen {
+			if l > 0 {
+				ix.docLen[d] = l
+			}
+		}
+		ix.numDocs += o.numDocs
+		for t, pl := range o.built {
+			if have := ix.built[t]; have != nil {
+				ix.built[t] = mergePostings(have, pl)
+				// The merged lists' bytes go now, not with their shards'.
+				have.buf, pl.buf = nil, nil
+			} else {
+				ix.built[t] = pl
+			}
+		}
+		s.ix = nil
+	}
+	ix.avgLen = 0
+	if ix.numDocs > 0 {
+		ix.avgLen = float64(total) / float64(ix.numDocs)
+	}
+	return ix
+}
+
+// mergePostings is the postings of a and b, two lists with no document in
+// common, in document order.
+func mergePostings(a, b *postingList) *postingList {
+	out := &postingList{buf: make([]byte, 0, len(a.buf)+len(b.buf)+8)}
+	as, bs := unsafe.String(unsafe.SliceData(a.buf), len(a.buf)), unsafe.String(unsafe.SliceData(b.buf), len(b.buf))
+	// next decodes the posting at the head of s, whose previous document
+	// was doc: its document, its frequency, the rest of s, and false at
+	// the end.
+	next := func(s string, doc uint64) (uint64, uint64, string, bool) {
+		d, tf, rest, ok := nextPosting(s)
+		if !ok {
+			if len(s) > 0 {
+				panic("query: a posting list the builder wrote does not decode")
+			}
+			return 0, 0, s, false
+		}
+		return doc + d, tf, rest, true
+	}
+	ad, atf, as, aok := next(as, 0)
+	bd, btf, bs, bok := next(bs, 0)
+	for aok || bok {
+		if aok && (!bok || ad < bd) {
+			out.append(int32(ad), uint32(atf))
+			ad, atf, as, aok = next(as, ad)
+		} else {
+			out.append(int32(bd), uint32(btf))
+			bd, btf, bs, bok = next(bs, bd)
+		}
+	}
+	return out
+}
+
 // scoreWeighted returns the BM25 score of every document matching at
 // least one of the query terms (words as Parse makes them), each term's
 // BM25 multiplied by weight[term] (1 for a term weight does not name;

@@ -200,8 +200,9 @@
 // copies (cheap.Bulk: Kuzu's large buffers stay in glibc's arenas instead
 // of being mapped and faulted in again), then trims, and so does an
 // update in place (small beside a full run's peak); a full load shared
-// with the search pack (ShareLoad) keeps them, its C heap adding to the
-// pack's memory, and runs its COPYs on one thread fewer.
+// with the search pack (ShareLoad) loosens them less (cheap.BulkBeside:
+// the arenas keep at most 8 MiB free at their top), its C heap adding to
+// the pack's memory, and runs its COPYs on one thread fewer.
 //
 // Strings: "" stays "" (not NULL), and quotes, backslashes, newlines and
 // any Unicode round-trip exactly. Kuzu cuts a string at a NUL byte, so NUL

@@ -68,16 +68,18 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 	}
 
 	threads := b.loadThreads()
-	if !b.shared {
-		// Alone, the load lets glibc serve Kuzu's large blocks from its
-		// arenas and keep their free memory, rather than map and fault in
-		// each again: the Linux kernel's load took 30.9 s against
-		// 37.6-39.0 s (3.08M page faults in the whole run against
-		// 3.55-3.62M; one run each, session 24). The C heap is
-		// trimmed when the load ends (the database is closed by then),
-		// before the steps after it. Beside the search pack (kubernetes)
-		// the memory it keeps adds to the pack's: 20-50 MiB more at the
-		// run's peak, for 1.4-1.9 s less.
+	// The load lets glibc serve Kuzu's large blocks from its arenas and
+	// keep their free memory, rather than map and fault in each again:
+	// alone, the Linux kernel's load took 30.9 s against 37.6-39.0 s
+	// (3.08M page faults in the whole run against 3.55-3.62M; one run
+	// each, session 24). Beside the search pack, whose memory it adds to,
+	// the arenas keep less free memory (cheap.BulkBeside: prometheus' cold
+	// analyze 4.8-5.0 -> 3.4-3.9 s, peak 164-170 -> 191-194 MiB). The C
+	// heap is trimmed when the load ends (the database is closed by then),
+	// before the steps after it.
+	if b.shared {
+		defer cheap.BulkBeside()()
+	} else {
 		defer cheap.Bulk()()
 	}
 	b.loadPool = b.poolForLoad(threads)
@@ -183,13 +185,13 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 // ShareLoad tells the build that something will run beside a full load
 // (one that does not update in place): index.Build's search pack, built
 // beside the full load of a small build. The load then runs Kuzu's COPYs
-// on one thread fewer than the build's own (at least one), and keeps
-// glibc's thresholds tight, since what its C heap keeps adds to the
-// memory of what runs beside it. On 2 cores two COPY threads beside the
+// on one thread fewer than the build's own (at least one), and lets
+// glibc's arenas keep less free memory (cheap.BulkBeside, not Bulk),
+// since what its C heap keeps adds to the memory of what runs beside it.
+// On 2 cores two COPY threads beside the
 // pack only took turns with it: kubernetes' cold analyze took 12.45 s
 // with two and 11.6 s with one, peak RSS 468 and 443 MiB (medians of 8
-// alternated runs, session 24). A load alone loosens the C heap
-// (cheap.Bulk) while it copies. Call it before Load.
+// alternated runs, session 24). Call it before Load.
 func (b *Build) ShareLoad() {
 	b.mu.Lock()
 	defer b.mu.Unlock()

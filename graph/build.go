@@ -80,6 +80,9 @@ type Build struct {
 	inPlaceStart func()
 	// early is the base read ahead of Load (StartInPlace), nil if not.
 	early *inPlaceBase
+	// earlyRows is the view EarlyRows made, nil if none: Prepare
+	// completes it, and Abort fails its waits.
+	earlyRows *Rows
 	// edgeRowsInexact: a COPY dropped rows its file has (EachEdge refuses).
 	edgeRowsInexact bool
 	ids             idSet // hashes of the node ids added, by label

@@ -234,6 +234,9 @@ func (b *Build) abortLocked() {
 	if b.state == stateDone {
 		return
 	}
+	if er := b.earlyRows; er != nil && er.full == nil {
+		close(er.ready) // unprepared: its waits fail
+	}
 	b.state = stateDone
 	if b.early != nil {
 		b.early.stop.Store(true)

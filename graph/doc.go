@@ -59,7 +59,12 @@
 // then on Rows is a read-only view of them that needs no database and may
 // be read while Load runs (rowset.go): index.Build builds the search pack
 // from it beside an in-place load (WhenInPlace), and checks after the load
-// that the database holds every row of it.
+// that the database holds every row of it. EarlyRows is such a view made
+// before Prepare, of node tables whose rows are all added (the symbols and
+// files, once ingest is done): it reads those at once and waits for
+// Prepare for the rest, so that the pack of a small update starts beside
+// the processes (kubernetes' one-function edit: 5.1-5.5 -> 4.4-4.6 s);
+// no row of those tables may be added after it.
 // Commit moves the new database beside the old one, replaces meta.json
 // atomically, and only then takes the old database out of the index: it
 // removes it, or, with BuildOptions.Retire (analyze's), moves it and its

@@ -55,6 +55,9 @@ func (b *Build) writeRow(key string, fileName func() string, line []byte, label 
 		return errors.New("graph build: rows added after Load, Commit or Abort")
 	}
 	if label != "" {
+		if b.earlyRows != nil && b.earlyRows.early[label] {
+			return fmt.Errorf("graph build: a %s row added after EarlyRows", label)
+		}
 		b.ids.add(label, id)
 		b.digest.addNode(label, id, line)
 	}

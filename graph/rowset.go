@@ -6,7 +6,8 @@ package graph
 // not touch the database. The search pack is built from that view while
 // Load updates the database (index.Build runs the two side by side when
 // the load is in place), and EachNode, EachEdge and NodeRowHashes of the
-// build read the same view after Load.
+// build read the same view after Load. An early view (EarlyRows) holds
+// some node tables before Prepare and waits for Prepare for the rest.
 
 import (
 	"bufio"
@@ -34,6 +35,12 @@ type Rows struct {
 	edges  map[schema.RelType][]string // rel type → the files Load copies, in schema.Rels's pair order
 	counts map[string]int              // rows by label, and kept edges by rel type
 	hashes map[schema.Label][]uint64   // row digest hashes in file order (NodeRowHashes)
+	// An early view (Build.EarlyRows) holds the node tables in early
+	// itself; what else it is asked for waits until Prepare has made the
+	// whole view (full) and closed ready.
+	early map[schema.Label]bool
+	ready chan struct{}
+	full  *Rows
 }
 
 // ErrRowsOnly is Rows.Query's answer: the view has no database.
@@ -149,11 +156,9 @@ func (b *Build) prepareLocked(ctx context.Context) error {
 			rows.texts[l] = rf.text.path
 		}
 		rows.counts[string(l)] = rf.rows
-		if es := b.digest.nodes[l]; len(es) == rf.rows {
-			hs := make([]uint64, len(es))
-			for _, e := range es {
-				hs[e.seq] = e.row
-			}
+		if b.earlyRows != nil && b.earlyRows.early[l] {
+			rows.hashes[l] = b.earlyRows.hashes[l] // the same, made once
+		} else if hs := nodeHashes(b.digest.nodes[l], rf.rows); hs != nil {
 			rows.hashes[l] = hs
 		}
 	}
@@ -169,7 +174,78 @@ func (b *Build) prepareLocked(ctx context.Context) error {
 	}
 	b.rows = rows
 	b.state = statePrepared
+	if b.earlyRows != nil {
+		b.earlyRows.full = rows
+		close(b.earlyRows.ready)
+	}
 	return nil
+}
+
+// EarlyRows is a view of the rows of node tables labels before Prepare,
+// for the search pack to start reading them while the build goes on
+// (index.Build: beside the processes): it reads those tables as Rows
+// does; what else it is asked for (other tables, edges, the counts of
+// other tables) waits until Prepare, then is the prepared view's. Every
+// row of labels must have been added: one added later fails. A context's
+// end ends the wait; so does an Abort, which fails it. Call it at most
+// once, before Prepare.
+func (b *Build) EarlyRows(labels []schema.Label) (*Rows, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.state != stateAdding || b.earlyRows != nil {
+		return nil, errors.New("graph build: EarlyRows called twice or after Prepare")
+	}
+	r := &Rows{nodes: map[schema.Label]string{}, texts: map[schema.Label]string{}, edges: map[schema.RelType][]string{},
+		counts: map[string]int{}, hashes: map[schema.Label][]uint64{}, early: map[schema.Label]bool{}, ready: make(chan struct{})}
+	for _, l := range labels {
+		r.early[l] = true
+		r.counts[string(l)] = 0
+		rf := b.files[nodeKey(l)]
+		if rf == nil {
+			continue
+		}
+		if err := rf.close(); err != nil {
+			return nil, err
+		}
+		r.nodes[l] = rf.path
+		if rf.text != nil {
+			r.texts[l] = rf.text.path
+		}
+		r.counts[string(l)] = rf.rows
+		r.hashes[l] = nodeHashes(b.digest.nodes[l], rf.rows)
+	}
+	b.earlyRows = r
+	return r, nil
+}
+
+// nodeHashes is the row hashes of a node table's digest entries es in file
+// order, nil unless they cover its rows rows.
+func nodeHashes(es []digestEntry, rows int) []uint64 {
+	if len(es) != rows {
+		return nil
+	}
+	hs := make([]uint64, len(es))
+	for _, e := range es {
+		hs[e.seq] = e.row
+	}
+	return hs
+}
+
+// prepared is the view that answers for r: r itself, or for an early
+// view the prepared one, once there is one.
+func (r *Rows) prepared(ctx context.Context) (*Rows, error) {
+	if r.ready == nil {
+		return r, nil
+	}
+	select {
+	case <-r.ready:
+		if r.full == nil {
+			return nil, errors.New("graph build: aborted before its rows were prepared")
+		}
+		return r.full, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // Rows is the view of the prepared build's rows (nil before Prepare or
@@ -189,6 +265,13 @@ func (b *Build) Rows() *Rows {
 // hold: rowtext.go; nil for other tables). Both are valid only until fn
 // returns.
 func (r *Rows) EachNode(ctx context.Context, l schema.Label, fn func(line, text []byte) error) error {
+	if r.ready != nil && !r.early[l] {
+		full, err := r.prepared(ctx)
+		if err != nil {
+			return err
+		}
+		return full.EachNode(ctx, l, fn)
+	}
 	path, ok := r.nodes[l]
 	if !ok {
 		return nil
@@ -223,6 +306,13 @@ func (r *Rows) EachEdge(ctx context.Context, rt schema.RelType, fn func(EdgeRow)
 // bytes valid only during fn), without making its strings: the search
 // pack looks its ids up and keeps none of them (kubernetes: 230k edges).
 func (r *Rows) EachEdgeView(ctx context.Context, rt schema.RelType, fn func(EdgeView) error) error {
+	if r.ready != nil {
+		full, err := r.prepared(ctx)
+		if err != nil {
+			return err
+		}
+		return full.EachEdgeView(ctx, rt, fn)
+	}
 	for _, path := range r.edges[rt] {
 		if err := eachLineCtx(ctx, path, func(line []byte) error {
 			v, err := parseEdgeView(line)
@@ -243,12 +333,36 @@ func (r *Rows) EachEdgeView(ctx context.Context, rt schema.RelType, fn func(Edge
 // search pack keeps them to reuse what it derived from a row that did not
 // change (query.BuildPackFrom). Nil when the digest does not cover the
 // table's file. The caller must not change the slice.
-func (r *Rows) NodeRowHashes(l schema.Label) []uint64 { return r.hashes[l] }
+func (r *Rows) NodeRowHashes(l schema.Label) []uint64 {
+	if r.ready != nil && !r.early[l] {
+		select {
+		case <-r.ready:
+			if r.full != nil {
+				return r.full.NodeRowHashes(l)
+			}
+		default:
+		}
+		return nil
+	}
+	return r.hashes[l]
+}
 
 // Counts are the rows by node label and the edges Load copies by rel type
 // (the database holds as many after a successful Load, unless a COPY
-// skipped rows: Build.EachEdge then refuses).
-func (r *Rows) Counts() map[string]int { return maps.Clone(r.counts) }
+// skipped rows: Build.EachEdge then refuses). An early view's, before
+// Prepare, are those of its own tables only.
+func (r *Rows) Counts() map[string]int {
+	if r.ready != nil {
+		select {
+		case <-r.ready:
+			if r.full != nil {
+				return r.full.Counts()
+			}
+		default:
+		}
+	}
+	return maps.Clone(r.counts)
+}
 
 // Total is the number of rows of every table.
 func (r *Rows) Total() int {

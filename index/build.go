@@ -270,6 +270,30 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		b.StartInPlace() // a no-op when ingest started it
 	}
 
+	// The search pack is built from the row files, beside the steps after
+	// ingest. The live index's pack, when this gitnexus wrote it, lends
+	// what it derived from every row that did not change
+	// (query.BuildPackFrom).
+	var basePack string
+	if reuse {
+		basePack = graph.CompanionPath(root, live, graph.PackSuffix)
+	}
+	side := &sidePack{}
+	defer side.stop() // before the build's abort removes its staging
+	if inPlace {
+		// An update of a small build starts the pack on the symbols' and
+		// files' rows now, which ingest has written: it reads them beside
+		// the processes and the preparation of the rows, and the edges,
+		// processes and communities once prepared (graph.Build.EarlyRows).
+		early, err := b.EarlyRows(query.PackNodeLabels())
+		if err != nil {
+			return nil, fmt.Errorf("search pack: %w", err)
+		}
+		if early.Total() <= earlyPackRows {
+			side.start(ctx, early, basePack, b.StagingDir())
+		}
+	}
+
 	// 3. Communities and processes over the call graph ingest kept (the
 	// live index's when it was found on the same graph).
 	t0 := time.Now()
@@ -352,32 +376,29 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 
 	// 4. The format writers: graph load (in place when UpdateFrom was
 	// called above), search pack, vectors.
-	// The live index's pack, when this gitnexus wrote it, lends what it
-	// derived from every row that did not change (query.BuildPackFrom).
-	var basePack string
-	if reuse {
-		basePack = graph.CompanionPath(root, live, graph.PackSuffix)
-	}
-	// The pack is built from the row files. When the load is in place
-	// (a few statements on a copy of the live database, mostly Kuzu's
-	// own time), or a full load of at most sidePackRows rows, it is built
-	// beside the load, on the rows view; a larger full load has both
+	// When the load is in place (a few statements on a copy of the live
+	// database, mostly Kuzu's own time), or a full load of at most
+	// sidePackRows rows, the pack is built beside the load (when not
+	// started already), on the rows view; a larger full load has both
 	// cores and most of the memory to itself, so the pack waits for it
 	// (see sidePack).
 	t0 = time.Now()
 	if err := b.Prepare(ctx); err != nil {
 		return nil, fmt.Errorf("load graph: %w", err)
 	}
-	side := &sidePack{}
 	rows, staging := b.Rows(), b.StagingDir()
-	if rows != nil && rows.Total() <= sidePackRows {
+	switch small := rows != nil && rows.Total() <= sidePackRows; {
+	case side.started():
+		if small {
+			b.ShareLoad() // should the load go whole (see graph.Build.ShareLoad)
+		}
+	case small:
 		b.ShareLoad() // the pack's (see graph.Build.ShareLoad)
 		side.start(ctx, rows, basePack, staging)
-	} else {
+	default:
 		b.WhenInPlace(func() { side.start(ctx, rows, basePack, staging) })
 	}
 	if err := b.Load(ctx, progress); err != nil {
-		side.stop()
 		return nil, fmt.Errorf("load graph: %w", err)
 	}
 	st.Phases["load"] = time.Since(t0).Seconds()
@@ -736,7 +757,9 @@ func buildPack(ctx context.Context, q query.Querier, base, dir string) (*packed,
 // On prometheus a one-function edit's load takes 0.6-1.0 s and the pack
 // 0.3 s; on kubernetes 1.4-2.7 s and 1.4-1.9 s.
 type sidePack struct {
-	counts map[string]int // the rows the pack read, by table (graph.Rows.Counts)
+	// counts is the rows the pack read, by table, once it has read them
+	// (graph.Rows.Counts: an early view's are the prepared view's by then).
+	counts func() map[string]int
 	cancel context.CancelFunc
 	done   chan struct{}
 	p      *packed
@@ -755,13 +778,23 @@ type sidePack struct {
 // would pass the 4 GiB the issue allows.
 const sidePackRows = 500_000
 
+// earlyPackRows: an update of a build of at most this many symbol and
+// file rows starts its pack as ingest ends (graph.Build.EarlyRows), beside
+// the processes, when its load will likely be in place; a larger one
+// (the Linux kernel: 958k) waits for the load's choice, so that its pack
+// never runs beside a full load (sidePackRows).
+const earlyPackRows = 150_000
+
+// started says start was called.
+func (s *sidePack) started() bool { return s.done != nil }
+
 // start builds the pack on its own goroutine. Called at most once.
 func (s *sidePack) start(ctx context.Context, rows *graph.Rows, base, dir string) {
 	if rows == nil {
 		return
 	}
 	ctx, s.cancel = context.WithCancel(ctx)
-	s.counts, s.done = rows.Counts(), make(chan struct{})
+	s.counts, s.done = rows.Counts, make(chan struct{})
 	go func() {
 		defer close(s.done)
 		s.p, s.err = buildPack(ctx, rows, base, dir)
@@ -797,7 +830,7 @@ func (s *sidePack) result(loaded map[string]int) (*packed, error) {
 		slog.Debug("pack: built again after the load", "err", s.err)
 		return nil, nil
 	}
-	if !maps.Equal(loaded, s.counts) {
+	if !maps.Equal(loaded, s.counts()) {
 		slog.Debug("pack: built again after the load: the database does not hold every row")
 		return nil, nil
 	}

@@ -17,7 +17,7 @@ func TestSidePackResult(t *testing.T) {
 	done := func(p *packed, err error) *sidePack {
 		c := make(chan struct{})
 		close(c)
-		return &sidePack{counts: counts, cancel: func() {}, done: c, p: p, err: err}
+		return &sidePack{counts: func() map[string]int { return counts }, cancel: func() {}, done: c, p: p, err: err}
 	}
 	built := &packed{path: "search.pack"}
 	for _, c := range []struct {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -232,7 +233,20 @@ func readPackRows(ctx context.Context, q Querier, base *Pack, dir string) (_ *pa
 		slog.Debug("pack: "+name, "took", time.Since(t0), "rss_MiB", graph.RSSMiB())
 	}
 	step("nodes read and indexed", start)
+	// The indexes are whole once the nodes are read: ended and merged with
+	// the base's now, before the edges, which an early view of the rows
+	// may have to wait for (graph.Build.EarlyRows: kubernetes' one-file
+	// update waits there about 0.3 s, and the merging is most of what
+	// laying the pack out took after the edges).
+	if b.base != nil {
+		stats.Reused = b.base.reused
+	}
 	t0 := time.Now()
+	if b.ixs, err = b.indexes(); err != nil {
+		return nil, stats, err
+	}
+	step("indexes ended", t0)
+	t0 = time.Now()
 	if err := b.g.readEdges(ctx, q); err != nil {
 		return nil, stats, err
 	}
@@ -248,9 +262,6 @@ func readPackRows(ctx context.Context, q Querier, base *Pack, dir string) (_ *pa
 	}
 	step("communities read", t0)
 	stats.Nodes = len(b.g.nodes)
-	if b.base != nil {
-		stats.Reused = b.base.reused
-	}
 	return b, stats, nil
 }
 
@@ -373,6 +384,11 @@ func countNodes(ctx context.Context, q Querier, l schema.Label) (int, error) {
 // packNodeLabels are the node tables a pack holds, in the order
 // readNodeTables reads them: the symbol tables, then File.
 var packNodeLabels = append(append([]schema.Label(nil), schema.SymbolLabels...), schema.LabelFile)
+
+// PackNodeLabels are the node tables whose rows a pack reads first, before
+// any edge: a view of the rows that holds these can start a pack
+// (graph.Build.EarlyRows) before it holds the rest.
+func PackNodeLabels() []schema.Label { return slices.Clone(packNodeLabels) }
 
 // readNodeTables reads the symbol tables and the File table, a slice of
 // rows at a time (so that a large repository's text is never all in
@@ -497,6 +513,9 @@ type packBuilder struct {
 	// known, and g.rows holds them.
 	base   *packBase
 	hashed bool
+	// ixs is the indexes, once ended (indexes): readPackRows ends them
+	// as soon as the nodes are read.
+	ixs map[string]*bm25Index
 	// bodies feeds the body index's goroutines (startBodies), a batch of
 	// documents at a time, in turn (batch holds the next, sent the count
 	// sent); nil: bodies are indexed in the caller, into body. Each
@@ -663,6 +682,9 @@ func (b *packBuilder) parts() ([][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if b.g.adj == nil { // no edges read
+		b.g.adj = make([][2][]builtEdge, len(b.g.nodes))
+	}
 	n, crcs, err := b.src.finish(len(b.g.nodes))
 	if err != nil {
 		return nil, err
@@ -673,11 +695,13 @@ func (b *packBuilder) parts() ([][]byte, error) {
 // indexes ends the builder's indexes, merged with the base's when there
 // is one: what encodePackParts lays out beside the graph.
 func (b *packBuilder) indexes() (map[string]*bm25Index, error) {
+	if b.ixs != nil { // ended already (readPackRows)
+		ixs := b.ixs
+		b.ixs = nil
+		return ixs, nil
+	}
 	b.waitBodies()
 	n := len(b.g.nodes)
-	if b.g.adj == nil {
-		b.g.adj = make([][2][]builtEdge, n)
-	}
 	var body *bm25Index
 	if len(b.bodyShards) > 1 {
 		body = mergeShards(b.bodyShards, n)

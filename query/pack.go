@@ -284,7 +284,7 @@ func readPackRows(ctx context.Context, q Querier, base *Pack, dir string) (_ *pa
 // BuildPackFileFrom is BuildPackFrom writing the pack to path (through a
 // temporary file and a rename, as Pack.WriteFile) instead of returning it:
 // the same bytes, without the pack's image in memory beside its sections
-// and without reading it back (the Linux kernel's pack is 763 MB).
+// and without reading it back (the Linux kernel's pack: 1.3 GB in session 30).
 func BuildPackFileFrom(ctx context.Context, q Querier, base *Pack, path string) (PackStats, error) {
 	b, stats, err := readPackRows(ctx, q, base, filepath.Dir(path))
 	if err != nil {

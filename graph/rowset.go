@@ -142,25 +142,17 @@ func (b *Build) prepareLocked(ctx context.Context) error {
 		}
 	}
 
-	rows := &Rows{nodes: map[schema.Label]string{}, texts: map[schema.Label]string{}, edges: map[schema.RelType][]string{},
-		counts: map[string]int{}, hashes: map[schema.Label][]uint64{}}
+	rows := newRows()
 	for _, t := range tables {
 		l := t.Label
-		rows.counts[string(l)] = 0
 		rf := b.files[nodeKey(l)]
-		if rf == nil {
-			continue
-		}
-		rows.nodes[l] = rf.path
-		if rf.text != nil {
-			rows.texts[l] = rf.text.path
-		}
-		rows.counts[string(l)] = rf.rows
+		var hs []uint64
 		if b.earlyRows != nil && b.earlyRows.early[l] {
-			rows.hashes[l] = b.earlyRows.hashes[l] // the same, made once
-		} else if hs := nodeHashes(b.digest.nodes[l], rf.rows); hs != nil {
-			rows.hashes[l] = hs
+			hs = b.earlyRows.hashes[l] // made once
+		} else if rf != nil {
+			hs = nodeHashes(b.digest.nodes[l], rf.rows)
 		}
+		rows.addNodeTable(l, rf, hs)
 	}
 	for _, r := range schema.Rels {
 		rows.counts[string(r.Type)] = 0 // every rel type has a count, as after a load
@@ -195,27 +187,45 @@ func (b *Build) EarlyRows(labels []schema.Label) (*Rows, error) {
 	if b.state != stateAdding || b.earlyRows != nil {
 		return nil, errors.New("graph build: EarlyRows called twice or after Prepare")
 	}
-	r := &Rows{nodes: map[schema.Label]string{}, texts: map[schema.Label]string{}, edges: map[schema.RelType][]string{},
-		counts: map[string]int{}, hashes: map[schema.Label][]uint64{}, early: map[schema.Label]bool{}, ready: make(chan struct{})}
+	r := newRows()
+	r.early, r.ready = map[schema.Label]bool{}, make(chan struct{})
 	for _, l := range labels {
 		r.early[l] = true
-		r.counts[string(l)] = 0
 		rf := b.files[nodeKey(l)]
-		if rf == nil {
-			continue
+		var hs []uint64
+		if rf != nil {
+			if err := rf.close(); err != nil {
+				return nil, err
+			}
+			hs = nodeHashes(b.digest.nodes[l], rf.rows)
 		}
-		if err := rf.close(); err != nil {
-			return nil, err
-		}
-		r.nodes[l] = rf.path
-		if rf.text != nil {
-			r.texts[l] = rf.text.path
-		}
-		r.counts[string(l)] = rf.rows
-		r.hashes[l] = nodeHashes(b.digest.nodes[l], rf.rows)
+		r.addNodeTable(l, rf, hs)
 	}
 	b.earlyRows = r
 	return r, nil
+}
+
+// newRows is an empty view.
+func newRows() *Rows {
+	return &Rows{nodes: map[schema.Label]string{}, texts: map[schema.Label]string{}, edges: map[schema.RelType][]string{},
+		counts: map[string]int{}, hashes: map[schema.Label][]uint64{}}
+}
+
+// addNodeTable adds node table l to the view: its row file rf (nil: no
+// rows; closed) and its rows' hashes hs (nodeHashes; nil: unknown).
+func (r *Rows) addNodeTable(l schema.Label, rf *rowFile, hs []uint64) {
+	r.counts[string(l)] = 0
+	if rf == nil {
+		return
+	}
+	r.nodes[l] = rf.path
+	if rf.text != nil {
+		r.texts[l] = rf.text.path
+	}
+	r.counts[string(l)] = rf.rows
+	if hs != nil {
+		r.hashes[l] = hs
+	}
 }
 
 // nodeHashes is the row hashes of a node table's digest entries es in file
@@ -229,6 +239,20 @@ func nodeHashes(es []digestEntry, rows int) []uint64 {
 		hs[e.seq] = e.row
 	}
 	return hs
+}
+
+// preparedNow is the prepared view of an early view whose Prepare has
+// happened, else nil (never waits).
+func (r *Rows) preparedNow() *Rows {
+	if r.ready == nil {
+		return nil
+	}
+	select {
+	case <-r.ready:
+		return r.full
+	default:
+		return nil
+	}
 }
 
 // prepared is the view that answers for r: r itself, or for an early
@@ -335,12 +359,8 @@ func (r *Rows) EachEdgeView(ctx context.Context, rt schema.RelType, fn func(Edge
 // table's file. The caller must not change the slice.
 func (r *Rows) NodeRowHashes(l schema.Label) []uint64 {
 	if r.ready != nil && !r.early[l] {
-		select {
-		case <-r.ready:
-			if r.full != nil {
-				return r.full.NodeRowHashes(l)
-			}
-		default:
+		if full := r.preparedNow(); full != nil {
+			return full.NodeRowHashes(l)
 		}
 		return nil
 	}
@@ -352,14 +372,8 @@ func (r *Rows) NodeRowHashes(l schema.Label) []uint64 {
 // skipped rows: Build.EachEdge then refuses). An early view's, before
 // Prepare, are those of its own tables only.
 func (r *Rows) Counts() map[string]int {
-	if r.ready != nil {
-		select {
-		case <-r.ready:
-			if r.full != nil {
-				return r.full.Counts()
-			}
-		default:
-		}
+	if full := r.preparedNow(); full != nil {
+		return full.Counts()
 	}
 	return maps.Clone(r.counts)
 }

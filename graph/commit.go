@@ -241,6 +241,7 @@ func (b *Build) abortLocked() {
 	if b.early != nil {
 		b.early.stop.Store(true)
 		<-b.early.done // its copy goes with the staging directory
+		b.early.close()
 	}
 	b.closeDB()
 	for _, rf := range b.files {

@@ -112,10 +112,15 @@
 // (checking its sum as it copies: the file is read once; StartInPlace
 // reads the digest and makes the copy early, while index.Build parses,
 // and syncs it: Kuzu's first write waits until every page of the file is
-// on disk; it is opened only at the load: opened beside the parse it held
-// 60-70 MiB more at kubernetes' peak for no gain in the whole run's wall
-// (session 17, bench/results/inplace-early-open-2026-11-26.md), and Commit then renames it instead of
-// copying it off a memory file system: kubernetes' 200 MB, 0.5-0.8 s) and
+// on disk; a small copy (earlyOpenBytes: prometheus', not kubernetes')
+// of an update of few files is opened there too, beside the parse, a
+// larger one only at the load: opened beside the parse kubernetes' held
+// 60-70 MiB more at its peak for no gain in the whole run's wall (session
+// 17, bench/results/inplace-early-open-2026-11-26.md), where prometheus'
+// one-file edits gain about 0.35 s, staying under a cold run's peak
+// (session 31; bench/results/session31-2026-11-27.md); and Commit then
+// renames it instead of copying it off a memory file system: kubernetes'
+// 200 MB, 0.5-0.8 s) and
 // applies the difference there: the edges that changed, compared edge by
 // edge with
 // what the copy stores (an edge whose line alone moved, the commonest

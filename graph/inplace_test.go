@@ -35,7 +35,7 @@ func buildEarly(t *testing.T, root string, base *Meta, fill func(*Build), early 
 	if base != nil {
 		b.UpdateFrom(base)
 		if early {
-			b.StartInPlace()
+			b.StartInPlace(nil)
 		}
 	}
 	fill(b)
@@ -223,40 +223,66 @@ func TestInPlaceLoadFallsBack(t *testing.T) {
 }
 
 // TestAbortWhileTheBaseIsCopied: a build aborted while StartInPlace
-// copies the live database leaves nothing behind and the live index as it
-// was; the next build updates it in place, as a full load would have
-// built it.
+// copies the live database, or once it has opened the copy (the fixture's
+// database is small: earlyOpenBytes), or once it has made the copy and was
+// told not to open it, leaves nothing behind and the live index as it was;
+// the next build updates it in place, as a full load would have built it.
 func TestAbortWhileTheBaseIsCopied(t *testing.T) {
-	ctx := context.Background()
-	root := newRepo(t)
-	buildWith(t, root, nil, variant(t, 20, 0))
-	before := dumpGraph(t, root)
-	m, err := ReadMeta(root)
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		name     string
+		wait     bool // abort once StartInPlace's goroutine is done
+		mayOpen  func() bool
+		wantOpen bool
+	}{
+		{"during the copy", false, nil, false},
+		{"after the early open", true, nil, true},
+		{"after a copy not opened", true, func() bool { return false }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			root := newRepo(t)
+			buildWith(t, root, nil, variant(t, 20, 0))
+			before := dumpGraph(t, root)
+			m, err := ReadMeta(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 256 << 20, MaxThreads: 2, Logger: quietLog})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.UpdateFrom(m)
+			b.StartInPlace(tc.mayOpen)
+			if tc.wait {
+				<-b.early.done
+				if !b.early.copied {
+					t.Fatalf("the base was not copied: %q", b.early.why)
+				}
+				if opened := b.early.db != nil; opened != tc.wantOpen {
+					t.Fatalf("the copy opened early: %v, want %v", opened, tc.wantOpen)
+				}
+			}
+			b.Abort()
+			if b.early.db != nil || b.early.conn != nil {
+				t.Error("the abort left the early-opened copy open")
+			}
+			if _, err := os.Stat(b.staging); !os.IsNotExist(err) {
+				t.Errorf("the staging directory is left: %v", err)
+			}
+			if b.work != "" {
+				if _, err := os.Stat(b.work); !os.IsNotExist(err) {
+					t.Errorf("the scratch directory is left: %v", err)
+				}
+			}
+			if !slices.Equal(dumpGraph(t, root), before) {
+				t.Error("the live index changed")
+			}
+			if m, err = ReadMeta(root); err != nil {
+				t.Fatal(err)
+			}
+			updateEqualsFull(t, root, m, 22)
+		})
 	}
-	b, err := NewBuild(ctx, root, BuildOptions{BufferPoolSize: 256 << 20, MaxThreads: 2, Logger: quietLog})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.UpdateFrom(m)
-	b.StartInPlace()
-	b.Abort()
-	if _, err := os.Stat(b.staging); !os.IsNotExist(err) {
-		t.Errorf("the staging directory is left: %v", err)
-	}
-	if b.work != "" {
-		if _, err := os.Stat(b.work); !os.IsNotExist(err) {
-			t.Errorf("the scratch directory is left: %v", err)
-		}
-	}
-	if !slices.Equal(dumpGraph(t, root), before) {
-		t.Error("the live index changed")
-	}
-	if m, err = ReadMeta(root); err != nil {
-		t.Fatal(err)
-	}
-	updateEqualsFull(t, root, m, 22)
 }
 
 // TestInPlaceCheckpointRetried: an update whose first checkpoint fails is

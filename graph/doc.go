@@ -112,7 +112,7 @@
 // (checking its sum as it copies: the file is read once; StartInPlace
 // reads the digest and makes the copy early, while index.Build parses,
 // and syncs it: Kuzu's first write waits until every page of the file is
-// on disk; a small copy (earlyOpenBytes: prometheus', not kubernetes')
+// on disk; a small copy (earlyOpenNodes: prometheus', not kubernetes')
 // of an update of few files is opened there too, beside the parse, a
 // larger one only at the load: opened beside the parse kubernetes' held
 // 60-70 MiB more at its peak for no gain in the whole run's wall (session

@@ -520,22 +520,28 @@ type inPlaceBase struct {
 	done   chan struct{} // closed once read (StartInPlace's goroutine)
 	stop   atomic.Bool   // raised by an abort: the copy ends early
 	// db and conn are the copy, opened by StartInPlace's goroutine once
-	// copied when it is small (earlyOpenBytes; nil if not): the load takes
+	// copied when it is small (earlyOpenNodes; nil if not): the load takes
 	// them over (adopt), an abort closes them.
 	db   *kuzu.Database
 	conn *kuzu.Connection
 }
 
-// earlyOpenBytes: a live database of at most this many bytes is opened
-// as soon as it is copied, beside the parse and resolution, instead of on
-// the load's path. Kuzu's open reads the catalog and the tables' metadata
-// (prometheus' 50 MB: 0.33-0.38 s, most of the one-file update's wait
-// once the update's own statements were cut); it holds what it read until
-// the load, which on a small repository stays under the load's own peak.
-// Kubernetes' 129 MB database is above it: opened early there, the copy
-// held 55-75 MiB more at the ingest's peak for no gain in wall
-// (bench/results/inplace-early-open-2026-11-26.md).
-var earlyOpenBytes int64 = 96 << 20
+// earlyOpenNodes: the copy of a live index of at most this many nodes
+// (its Meta.Counts) is opened as soon as it is copied, beside the parse
+// and resolution, instead of on the load's path. Kuzu's open reads the
+// catalog, the tables' metadata and their primary-key indexes (prometheus'
+// 11.6k nodes: 0.33-0.49 s, most of a one-file update's wait once the
+// update's own statements were cut); it holds what it read until the
+// load, which on a small repository stays under a cold run's peak.
+// Kubernetes' 58.6k nodes are above it: opened early there, the copy held
+// 55-75 MiB more at the ingest's peak for no gain in wall
+// (bench/results/inplace-early-open-2026-11-26.md; in session 31 its
+// one-function updates peaked at 401-417 MiB with it, 326-362 without,
+// a cold run at 412-418). The count, not the file's size, is the gate:
+// in-place updates grow the file (kubernetes' from 88 MB loaded whole to
+// 95-137 MB), so a size under which prometheus' fits let kubernetes' in
+// after a full load.
+var earlyOpenNodes = 30_000
 
 // adopt hands the copy's open database over to b (nothing when there is
 // none), so that b.closeDB closes it from then on.
@@ -567,7 +573,7 @@ func (e *inPlaceBase) close() {
 // on disk (kubernetes' 200 MB just copied: 250-290 ms; synced: 10-15 ms),
 // so the earlier that happens the less the update waits.
 //
-// A small copy (earlyOpenBytes) is then opened there too, when mayOpen
+// A small copy (earlyOpenNodes) is then opened there too, when mayOpen
 // (asked once the copy is made; nil is yes) says the update is likely to
 // go in place: a caller that knows many files changed says no, since such
 // an update is loaded whole and the open, about 0.4 s of a core beside the
@@ -581,6 +587,10 @@ func (b *Build) StartInPlace(mayOpen func() bool) {
 	e := &inPlaceBase{done: make(chan struct{})}
 	b.early = e
 	pool, threads := b.opts.BufferPoolSize, b.opts.MaxThreads
+	nodes := 0
+	for _, t := range schema.NodeTables() {
+		nodes += b.base.Counts[string(t.Label)]
+	}
 	go func() {
 		defer close(e.done)
 		r := b.readInPlaceBase(true, &e.stop)
@@ -588,7 +598,7 @@ func (b *Build) StartInPlace(mayOpen func() bool) {
 		if e.why != "" || !e.copied || e.stop.Load() || (mayOpen != nil && !mayOpen()) {
 			return
 		}
-		if fi, err := os.Stat(b.inPlacePath()); err != nil || fi.Size() > earlyOpenBytes {
+		if nodes > earlyOpenNodes {
 			return
 		}
 		t0 := time.Now()

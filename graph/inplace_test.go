@@ -224,21 +224,29 @@ func TestInPlaceLoadFallsBack(t *testing.T) {
 
 // TestAbortWhileTheBaseIsCopied: a build aborted while StartInPlace
 // copies the live database, or once it has opened the copy (the fixture's
-// database is small: earlyOpenBytes), or once it has made the copy and was
-// told not to open it, leaves nothing behind and the live index as it was;
-// the next build updates it in place, as a full load would have built it.
+// index is small: earlyOpenNodes), or once it has made the copy and not
+// opened it (told not to, or the index over earlyOpenNodes), leaves
+// nothing behind and the live index as it was; the next build updates it
+// in place, as a full load would have built it.
 func TestAbortWhileTheBaseIsCopied(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		wait     bool // abort once StartInPlace's goroutine is done
 		mayOpen  func() bool
 		wantOpen bool
+		maxNodes int // earlyOpenNodes for the case (0: as it is)
 	}{
-		{"during the copy", false, nil, false},
-		{"after the early open", true, nil, true},
-		{"after a copy not opened", true, func() bool { return false }, false},
+		{"during the copy", false, nil, false, 0},
+		{"after the early open", true, nil, true, 0},
+		{"after a copy not opened", true, func() bool { return false }, false, 0},
+		{"after a copy of a large index, not opened", true, nil, false, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.maxNodes > 0 {
+				saved := earlyOpenNodes
+				earlyOpenNodes = tc.maxNodes
+				defer func() { earlyOpenNodes = saved }()
+			}
 			ctx := context.Background()
 			root := newRepo(t)
 			buildWith(t, root, nil, variant(t, 20, 0))

@@ -591,14 +591,12 @@ func (b *Build) StartInPlace(mayOpen func() bool) {
 	for _, t := range schema.NodeTables() {
 		nodes += b.base.Counts[string(t.Label)]
 	}
+	small := nodes <= earlyOpenNodes
 	go func() {
 		defer close(e.done)
 		r := b.readInPlaceBase(true, &e.stop)
 		e.why, e.old, e.hdr, e.fixed, e.copied = r.why, r.old, r.hdr, r.fixed, r.copied
-		if e.why != "" || !e.copied || e.stop.Load() || (mayOpen != nil && !mayOpen()) {
-			return
-		}
-		if nodes > earlyOpenNodes {
+		if e.why != "" || !e.copied || e.stop.Load() || !small || (mayOpen != nil && !mayOpen()) {
 			return
 		}
 		t0 := time.Now()

@@ -292,7 +292,11 @@ func printAnalyzeSummary(scr *screen, s index.Summary, d *discover.Result, warne
 	scr.field("files", append([]string{fmt.Sprintf("%d in %d folders:", s.Files, s.Folders)}, countItems(s.Languages)...))
 	scr.field("symbols", append([]string{fmt.Sprintf("%d:", s.Symbols)}, countItems(s.Kinds)...))
 	scr.field("edges", countItems(s.Edges))
-	scr.field("parse", append(countItems(s.ParseStatus), fmt.Sprintf("(%d parsed, %d unchanged since the last analyze)", s.Parsed, s.Reused)))
+	parse := fmt.Sprintf("(%d parsed, %d unchanged since the last analyze)", s.Parsed, s.Reused)
+	if s.Unread > 0 {
+		parse = fmt.Sprintf("(%d parsed, %d unchanged since the last analyze; %d files not read, their inode, size and times as when last read)", s.Parsed, s.Reused, s.Unread)
+	}
+	scr.field("parse", append(countItems(s.ParseStatus), parse))
 	if c := s.Changes; c != nil {
 		scr.field("changes", []string{fmt.Sprintf("%d files added, %d changed, %d deleted since the last analyze", c.Added, c.Changed, c.Deleted)})
 	}

@@ -178,7 +178,9 @@ func (b *Build) Commit(meta *Meta) (err error) {
 // meta.json atomically, still naming the live database and its
 // companions; the staging directory goes and the lock is released. It
 // must be called before Load. On error the build is aborted and the live
-// index is left as it was.
+// index is left as it was. A stat cache attached (StatSuffix) replaces the
+// live one first: it is no part of meta.json's sums, and holds the same
+// content hashes under the files' stats as they are now.
 func (b *Build) KeepLive(live *Meta, update func(*Meta)) (*Meta, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -192,6 +194,14 @@ func (b *Build) KeepLive(live *Meta, update func(*Meta)) (*Meta, error) {
 	}
 	if head.DBFile != live.DBFile {
 		return nil, fmt.Errorf("keep the live index: meta.json names %s, not the %s this build read", head.DBFile, live.DBFile)
+	}
+	if path, ok := b.attach[StatSuffix]; ok {
+		if _, err := moveDurably(path, filepath.Join(b.dir, live.DBFile+StatSuffix)); err != nil {
+			return nil, fmt.Errorf("keep the live index: refresh its stat cache: %w", err)
+		}
+		if err := syncDir(b.dir); err != nil {
+			return nil, err
+		}
 	}
 	update(live)
 	if err := writeMeta(b.root, live); err != nil {

@@ -17,6 +17,10 @@
 //	db-<stamp>.kuzu.sites every file's call sites as resolution resolved
 //	                   them, with the key of the tables they were
 //	                   resolved against (resolve: sites.go)
+//	db-<stamp>.kuzu.stat  every file's content hash and line count with
+//	                   the inode, size and times it had when read
+//	                   (ingest.StatCache), so the next analyze reads only
+//	                   the files written since
 //	db-<stamp>.kuzu.rows  the row digest an in-place update compares with
 //	lock               flock'ed by the one process building a new index
 //	staging-<rand>/    a build in progress: its row files, and the new database
@@ -84,8 +88,11 @@
 //
 // Re-analyze is this same copy-on-write build: a new database beside the
 // old one, swapped in at Commit, so a reader sees the old index or the new
-// one and a kill leaves the old one. What it reuses is the parse of every
-// file whose content is unchanged (the .facts companion, ingest.FactCache),
+// one and a kill leaves the old one. What it reuses is the content hash of
+// every file whose inode, size and times have not moved since it was read
+// (the .stat companion, ingest.StatCache: such a file is not read at all;
+// kubernetes' 7.9k files hashed in 0.03 s instead of 0.17 s), the parse of
+// every file whose content is unchanged (the .facts companion, ingest.FactCache),
 // and what the search pack derived from every unchanged row (the pack
 // keeps the rows' hashes: NodeRowHashes, query.BuildPackFrom), and the
 // communities and processes when the call graph they were found on is the

@@ -228,7 +228,9 @@ func recordSums(dir, name string, m *Meta, known map[string]FileSum) error {
 	m.Sums = map[string]FileSum{}
 	names := []string{name}
 	for _, s := range CompanionSuffixes {
-		names = append(names, name+s)
+		if s != StatSuffix { // see StatSuffix
+			names = append(names, name+s)
+		}
 	}
 	for i, n := range names {
 		if s, ok := known[n]; ok {

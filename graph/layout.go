@@ -300,9 +300,18 @@ func syncDir(dir string) error {
 // results the next analyze reuses, ProcsSuffix, the communities and
 // processes the next analyze reuses when its call graph is the same,
 // SitesSuffix, the call sites' outcomes the next analyze's resolution
-// reuses, and RowsSuffix, the row digest the next analyze's in-place load
-// compares its rows with (Commit writes it).
-var CompanionSuffixes = []string{PackSuffix, FactsSuffix, ProcsSuffix, SitesSuffix, RowsSuffix}
+// reuses, StatSuffix, the files' hashes under their stats, which spare the
+// next analyze reading unchanged files, and RowsSuffix, the row digest the
+// next analyze's in-place load compares its rows with (Commit writes it).
+var CompanionSuffixes = []string{PackSuffix, FactsSuffix, ProcsSuffix, SitesSuffix, StatSuffix, RowsSuffix}
+
+// StatSuffix names the stat cache beside a database: db-<stamp>.kuzu.stat
+// (ingest.StatCache), each file's content hash and line count with the
+// inode, size and times it had when read. Alone of the companions it has
+// no sum in meta.json: it checks itself (a recfile), only analyze reads
+// it, and an analyze that keeps the live index (KeepLive) replaces it, so
+// that files touched without a change are not read again and again.
+const StatSuffix = ".stat"
 
 // SitesSuffix names the site cache beside a database:
 // db-<stamp>.kuzu.sites (resolve's site cache, a recfile), every file's call sites as

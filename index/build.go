@@ -81,6 +81,10 @@ type Summary struct {
 	// from the last analyze's fact cache (content unchanged).
 	Parsed int `json:"parsed"`
 	Reused int `json:"reused"`
+	// Unread counts the files whose content was not even read: the last
+	// analyze's stat cache knew their hash (inode, size and times as
+	// they were when it read them).
+	Unread int `json:"unread"`
 	// Changes compares the indexed files with the index this build
 	// replaced (nil when there was none).
 	Changes *FileChanges `json:"changes,omitempty"`
@@ -188,6 +192,11 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	}
 	factsPath := filepath.Join(b.StagingDir(), "facts")
 	sitesPath := filepath.Join(b.StagingDir(), "sites")
+	statPath := filepath.Join(b.StagingDir(), "stat")
+	var stats *ingest.StatCache // the live index's: files it need not read
+	if cache != nil {
+		stats = openStatCache(root, live)
+	}
 	if stamp == "" {
 		factsPath, sitesPath = "", ""
 	}
@@ -244,6 +253,8 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		CacheStamp: stamp,
 		Sites:      sites,
 		SitesOut:   sitesPath,
+		StatCache:  stats,
+		StatOut:    statPath,
 		Resolved:   func() { writeHeapProfile("resolve") },
 	})
 	if err != nil {
@@ -260,8 +271,21 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 			return nil, err
 		}
 	}
+	if !res.Unchanged {
+		if err := b.Attach(graph.StatSuffix, statPath); err != nil {
+			return nil, err
+		}
+	}
 	peak.mark("ingest")
 	writeHeapProfile("ingest")
+	if res.UpToDate && res.Stats.Unread < len(res.Stats.FileHashes) {
+		// Files were read to learn they had not changed (touched, checked
+		// out again): the live index's stat cache is replaced by this
+		// run's, which trusts them from the next analyze on.
+		if err := b.Attach(graph.StatSuffix, statPath); err != nil {
+			return nil, err
+		}
+	}
 	if res.Unchanged { // the live index, committed with files, stays
 		return keepLive(b, live, res, start, peak, embeddings)
 	}
@@ -482,7 +506,7 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 		Repo: name, Name: name, Path: root, Commit: meta.Commit, Git: discovery.Git,
 		Files: st.Files, Folders: st.Folders, Symbols: st.Symbols,
 		Languages: st.Languages, Kinds: st.Kinds, Nodes: st.Labels, Edges: st.Edges,
-		ParseStatus: st.ParseStatus, Skipped: st.Skipped, Parsed: st.Parsed, Reused: st.Reused,
+		ParseStatus: st.ParseStatus, Skipped: st.Skipped, Parsed: st.Parsed, Reused: st.Reused, Unread: st.Unread,
 		Changes: compareFiles(live, st.FileHashes), Load: b.LoadStats(), Pack: packStats,
 		Phases: st.Phases, PeakRSS: peak.close(),
 		Seconds: time.Since(start).Seconds(), Embeddings: embeddings,
@@ -634,7 +658,7 @@ func keepLive(b *graph.Build, live *graph.Meta, res *ingest.Result, start time.T
 		Repo: meta.RepoName, Name: meta.RepoName, Path: meta.RepoRoot, Commit: meta.Commit, Git: d.Git,
 		Files: st.Files, Folders: st.Folders, Symbols: st.Symbols,
 		Languages: st.Languages, Kinds: st.Kinds, Nodes: nodes, Edges: edges,
-		ParseStatus: st.ParseStatus, Skipped: st.Skipped, Parsed: st.Parsed, Reused: st.Reused,
+		ParseStatus: st.ParseStatus, Skipped: st.Skipped, Parsed: st.Parsed, Reused: st.Reused, Unread: st.Unread,
 		Changes: &FileChanges{}, UpToDate: true,
 		Phases: st.Phases, PeakRSS: peak.close(),
 		Seconds: time.Since(start).Seconds(), Embeddings: embeddings,
@@ -711,6 +735,21 @@ func openFactCache(root string, live *graph.Meta, stamp string) *ingest.FactCach
 	c, err := ingest.OpenFactCache(graph.CompanionPath(root, live, graph.FactsSuffix), stamp)
 	if err != nil {
 		slog.Debug("fact cache not used: every file is parsed", "err", err)
+		return nil
+	}
+	return c
+}
+
+// openStatCache reads the stat cache of the live index (meta live), or
+// returns nil (with a debug line saying why) when there is none or it
+// cannot be read: then every file is read to be hashed.
+func openStatCache(root string, live *graph.Meta) *ingest.StatCache {
+	if live == nil {
+		return nil
+	}
+	c, err := ingest.OpenStatCache(graph.CompanionPath(root, live, graph.StatSuffix))
+	if err != nil {
+		slog.Debug("stat cache not used: every file is read", "err", err)
 		return nil
 	}
 	return c

@@ -6,11 +6,13 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gitnexus/gitnexus/graph"
+	"github.com/gitnexus/gitnexus/ingest"
 	"github.com/gitnexus/gitnexus/internal/testkit"
 	"github.com/gitnexus/gitnexus/query"
 )
@@ -154,6 +156,10 @@ func TestBuildRefusesAnIndexOfNothing(t *testing.T) {
 // file, --force, another name or a damaged live index rebuild it.
 func TestUnchangedKeepsIndex(t *testing.T) {
 	t.Setenv("GITNEXUS_HOME", t.TempDir())
+	// Files are trusted as soon as their stats are recorded (the fixture
+	// is written just before the first build).
+	defer func(s time.Duration) { ingest.StatSlack = s }(ingest.StatSlack)
+	ingest.StatSlack = -time.Hour
 	root := fixture(t, "pyapp")
 	// A file discovery leaves out (binary): the summary of a kept index
 	// still counts the live index's files, not the none this run parsed.
@@ -219,6 +225,30 @@ func TestUnchangedKeepsIndex(t *testing.T) {
 	}
 	if err := graph.Verify(root, meta); err != nil {
 		t.Errorf("kept index does not verify: %v", err)
+	}
+	// The touched file was read, no other (their stats as the first build
+	// recorded them, StatSlack aside); the kept index's stat cache was
+	// replaced by this run's, so the next run reads none, and the index
+	// still verifies (the stat cache has no sum in meta.json).
+	if runtime.GOOS == "linux" {
+		n := len(first.Meta.Files)
+		if kept.Unread != n-1 {
+			t.Errorf("touched: %d of %d files not read, want all but the touched one", kept.Unread, n)
+		}
+		again, err := Build(ctx, root, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !again.UpToDate || again.Unread != n {
+			t.Errorf("after the touch was recorded: up_to_date %v, %d of %d files not read", again.UpToDate, again.Unread, n)
+		}
+		meta, err := graph.ReadMeta(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := graph.Verify(root, meta); err != nil {
+			t.Errorf("the index whose stat cache was replaced does not verify: %v", err)
+		}
 	}
 
 	rebuilt := func(what string, o Options) {

@@ -65,6 +65,12 @@ type Options struct {
 	// facts but their call sites changed.
 	Sites    string
 	SitesOut string
+	// StatCache, when set with a fact cache, is the last run's stat cache
+	// (statcache.go): a file whose stat it trusts and still has is not read
+	// to be hashed. StatOut, when set, is where this run writes its own,
+	// of every file it read or trusted (also when UpToDate ends the run).
+	StatCache *StatCache
+	StatOut   string
 	// Resolved, when set, is called once resolution is done, while every
 	// raw reference is still held: the run's memory peak (for profiling).
 	Resolved func()
@@ -132,6 +138,9 @@ type Stats struct {
 	// result came from the fact cache (Options.Cache).
 	Parsed int `json:"parsed"`
 	Reused int `json:"reused"`
+	// Unread counts the files whose content was not read at all: the
+	// stat cache (Options.StatCache) knew their hash.
+	Unread int `json:"unread"`
 	// FileHashes maps each file's path to the sha256 of its content.
 	FileHashes map[string]string  `json:"-"`
 	Phases     map[string]float64 `json:"phases"` // seconds per phase
@@ -195,9 +204,10 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 	// its hash first, and the parse reads only the files the cache does
 	// not hold (parseOne).
 	var sums []fileSum
+	sw := newStatWriter(opts.StatOut, time.Now())
 	if opts.Cache != nil {
 		progress("hash", 0, 0)
-		if sums, err = sumFiles(ctx, disc.Files, opts.Workers); err != nil {
+		if sums, st.Unread, err = sumFiles(ctx, disc.Files, opts.Workers, opts.StatCache); err != nil {
 			return nil, err
 		}
 		hashes := make(map[string]string, len(sums))
@@ -213,6 +223,14 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 			}
 		}
 		if opts.UpToDate != nil && opts.UpToDate(hashes, skipped) {
+			for i, sum := range sums {
+				if sum.err == nil {
+					sw.add(disc.Files[i].Path, sum.hash, sum.lines, sum.stat, sum.statOK)
+				}
+			}
+			if err := sw.write(); err != nil {
+				return nil, err
+			}
 			st.FileHashes, st.Skipped = hashes, skipped
 			st.Phases["parse"] = time.Since(t0).Seconds()
 			return &Result{Discovery: disc, Index: ix, Stats: st, Unchanged: true, UpToDate: true}, nil
@@ -226,6 +244,9 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 		}
 		if opts.Seen != nil && sums == nil {
 			opts.Seen(r.node.Path, r.node.ContentHash)
+		}
+		if r.err == nil {
+			sw.add(r.node.Path, r.node.ContentHash, r.node.Lines, r.stat, r.statOK)
 		}
 		if fw != nil && r.record != nil {
 			if err := fw.add(r.node.Path, r.facts.Language, r.node.ContentHash, r.record); err != nil {
@@ -244,6 +265,9 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 		if err := fw.close(); err != nil {
 			return nil, err
 		}
+	}
+	if err := sw.write(); err != nil {
+		return nil, err
 	}
 	sort.Slice(ix.Files, func(i, j int) bool { return ix.Files[i].Path < ix.Files[j].Path })
 	st.Phases["parse"] = time.Since(t0).Seconds()
@@ -344,6 +368,10 @@ type parsed struct {
 	record []byte
 	reused bool
 	cached factLoc
+	// stat is the file's stat under which node's content was read
+	// (statOK false: not known), for the stat cache.
+	stat   fileStat
+	statOK bool
 }
 
 // parseWindow is how far parseAll's workers may run ahead of the file
@@ -409,6 +437,7 @@ func parseOne(ctx context.Context, p *lang.Parser, f discover.File, sum *fileSum
 		return r
 	}
 	r.node = fileNode(f, sum.size, sum.lines, sum.hash)
+	r.stat, r.statOK = sum.stat, sum.statOK
 	l := lang.ByName(f.Language)
 	if l == nil {
 		r.status = schema.ParseNoGrammar
@@ -426,6 +455,7 @@ func parseOne(ctx context.Context, p *lang.Parser, f discover.File, sum *fileSum
 			return r
 		}
 		r.node = fileNode(f, s.size, s.lines, s.hash)
+		r.stat, r.statOK = s.stat, s.statOK
 	}
 	facts, status, err := p.Parse(ctx, f.Path, l, src)
 	if err != nil {
@@ -465,16 +495,23 @@ type fileSum struct {
 	lines  int
 	err    error
 	reason string
+	// stat is the file's as it was opened for this read (statOK false:
+	// not known), for the stat cache (statcache.go).
+	stat   fileStat
+	statOK bool
 }
 
 // sumFiles reads every file once for its fileSum, on workers goroutines
-// (all cores when 0); no content is kept.
-func sumFiles(ctx context.Context, files []discover.File, workers int) ([]fileSum, error) {
+// (all cores when 0); no content is kept. A file the stat cache prev
+// trusts (statcache.go) and whose stat is still the one it recorded is
+// not read: its sum is prev's.
+func sumFiles(ctx context.Context, files []discover.File, workers int, prev *StatCache) (_ []fileSum, unread int, _ error) {
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
 	sums := make([]fileSum, len(files))
-	var next atomic.Int64
+	t0 := time.Now()
+	var next, trusted atomic.Int64
 	var wg sync.WaitGroup
 	for range min(workers, max(1, len(files))) {
 		wg.Add(1)
@@ -489,6 +526,11 @@ func sumFiles(ctx context.Context, files []discover.File, workers int) ([]fileSu
 				if i >= len(files) || ctx.Err() != nil {
 					return
 				}
+				if sum, ok := statSum(prev, files[i]); ok {
+					sums[i] = sum
+					trusted.Add(1)
+					continue
+				}
 				var sum fileSum
 				if buf, sum = readSumInto(files[i].Abs, buf); buf == nil {
 					buf = spare // an error gave no content: keep a buffer
@@ -499,9 +541,27 @@ func sumFiles(ctx context.Context, files []discover.File, workers int) ([]fileSu
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return sums, nil
+	slog.Debug("files hashed", "files", len(files), "unread", trusted.Load(), "took", time.Since(t0))
+	return sums, int(trusted.Load()), nil
+}
+
+// statSum is f's sum as the stat cache c has it, when c trusts its entry
+// of f and f's stat is the entry's.
+func statSum(c *StatCache, f discover.File) (fileSum, bool) {
+	e, ok := c.trusted(f.Path)
+	if !ok {
+		return fileSum{}, false
+	}
+	fi, err := os.Stat(f.Abs)
+	if err != nil {
+		return fileSum{}, false
+	}
+	if st, ok := statOf(fi); !ok || st != e.stat {
+		return fileSum{}, false
+	}
+	return fileSum{hash: e.hash, size: e.stat.size, lines: e.lines, stat: e.stat, statOK: true}, true
 }
 
 // maxReadBuffer bounds the read buffer a parse worker keeps.
@@ -511,7 +571,7 @@ const maxReadBuffer = 4 << 20
 // a new one) and returns its content with its fileSum (nil content and
 // the error, with parseOne's reason for it, when it cannot be read).
 func readSumInto(abs string, buf []byte) ([]byte, fileSum) {
-	src, err := readFileInto(abs, buf)
+	src, fi, err := readFileInto(abs, buf)
 	if err != nil {
 		reason := "unreadable"
 		if errors.Is(err, fs.ErrNotExist) {
@@ -520,17 +580,25 @@ func readSumInto(abs string, buf []byte) ([]byte, fileSum) {
 		return nil, fileSum{err: err, reason: reason}
 	}
 	h := sha256.Sum256(src)
-	return src, fileSum{hash: hex.EncodeToString(h[:]), size: int64(len(src)), lines: countLines(src)}
+	sum := fileSum{hash: hex.EncodeToString(h[:]), size: int64(len(src)), lines: countLines(src)}
+	if fi != nil {
+		sum.stat, sum.statOK = statOf(fi)
+	}
+	return src, sum
 }
 
-// readFileInto is os.ReadFile into buf's memory where it fits.
-func readFileInto(name string, buf []byte) ([]byte, error) {
+// readFileInto is os.ReadFile into buf's memory where it fits, with the
+// file's FileInfo as it was opened (nil when it could not be had).
+func readFileInto(name string, buf []byte) ([]byte, fs.FileInfo, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Size() < math.MaxInt32 && int(fi.Size())+512 > cap(buf) {
+	fi, err := f.Stat()
+	if err != nil {
+		fi = nil
+	} else if fi.Size() < math.MaxInt32 && int(fi.Size())+512 > cap(buf) {
 		buf = make([]byte, 0, int(fi.Size())+512) // room to see the end
 	}
 	buf = buf[:0]
@@ -541,10 +609,10 @@ func readFileInto(name string, buf []byte) ([]byte, error) {
 		n, err := f.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if err == io.EOF {
-			return buf, nil
+			return buf, fi, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 }

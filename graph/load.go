@@ -98,6 +98,7 @@ func (b *Build) Load(ctx context.Context, progress func(stage string, done, tota
 		}
 		progress("schema", i+1, len(ddl))
 	}
+	b.log.Debug("database created", "took", time.Since(start), "rss_MiB", RSS)
 
 	// Nodes.
 	total, done := 0, 0

@@ -177,8 +177,14 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 	e := &emitter{sink: sink, st: &st}
 
 	t0 := time.Now()
+	// The stat cache this run writes holds what it learns from here on.
+	sw := newStatWriter(opts.StatOut, t0)
 	progress("discover", 0, 0)
-	disc, err := discover.Discover(ctx, root, opts.Discover)
+	dopts := opts.Discover
+	if opts.StatCache != nil && opts.Cache != nil {
+		dopts.Known = opts.StatCache.known
+	}
+	disc, err := discover.Discover(ctx, root, dopts)
 	if err != nil {
 		return nil, fmt.Errorf("discover %s: %w", root, err)
 	}
@@ -204,7 +210,6 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 	// its hash first, and the parse reads only the files the cache does
 	// not hold (parseOne).
 	var sums []fileSum
-	sw := newStatWriter(opts.StatOut, time.Now())
 	if opts.Cache != nil {
 		progress("hash", 0, 0)
 		if sums, st.Unread, err = sumFiles(ctx, disc.Files, opts.Workers, opts.StatCache); err != nil {
@@ -225,7 +230,7 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 		if opts.UpToDate != nil && opts.UpToDate(hashes, skipped) {
 			for i, sum := range sums {
 				if sum.err == nil {
-					sw.add(disc.Files[i].Path, sum.hash, sum.lines, sum.stat, sum.statOK)
+					sw.add(disc.Files[i].Path, sum.hash, sum.lines, sum.stat, sum.statOK, disc.Files[i].Sniffed)
 				}
 			}
 			if err := sw.write(); err != nil {
@@ -246,7 +251,7 @@ func Run(ctx context.Context, root string, sink Sink, opts Options) (*Result, er
 			opts.Seen(r.node.Path, r.node.ContentHash)
 		}
 		if r.err == nil {
-			sw.add(r.node.Path, r.node.ContentHash, r.node.Lines, r.stat, r.statOK)
+			sw.add(r.node.Path, r.node.ContentHash, r.node.Lines, r.stat, r.statOK, r.file.Sniffed)
 		}
 		if fw != nil && r.record != nil {
 			if err := fw.add(r.node.Path, r.facts.Language, r.node.ContentHash, r.record); err != nil {
@@ -554,9 +559,12 @@ func statSum(c *StatCache, f discover.File) (fileSum, bool) {
 	if !ok {
 		return fileSum{}, false
 	}
-	fi, err := os.Stat(f.Abs)
-	if err != nil {
-		return fileSum{}, false
+	fi := f.Info // discovery's Lstat
+	if fi == nil {
+		var err error
+		if fi, err = os.Stat(f.Abs); err != nil {
+			return fileSum{}, false
+		}
 	}
 	if st, ok := statOf(fi); !ok || st != e.stat {
 		return fileSum{}, false

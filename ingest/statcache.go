@@ -14,10 +14,15 @@ package ingest
 // start of the run that read it (Since). A file written shortly before a
 // run is read again by the next, and trusted by the one after.
 //
+// Discovery uses it too (discover.Options.Known): a file the cache trusts
+// and whose stat has not moved passed discovery's content checks with the
+// content it still has, so it is not opened to be judged again (unless
+// its content must be judged now and was not then: sniffed).
+//
 // The file is a recfile of kind statMagic holding one record, key
 // statKey: the run's start (Since, unix nanoseconds), then for each file in
-// path order its path, hash (32 bytes), size, lines, inode, modification
-// and change times (nanoseconds). It is read whole, once a run (the Linux
+// path order its path, hash (32 bytes), lines, flags (1: sniffed), size,
+// inode, modification and change times (nanoseconds). It is read whole, once a run (the Linux
 // kernel: 86k files, a few MB). A file that does not check is no cache:
 // every file is read.
 
@@ -35,7 +40,7 @@ import (
 
 const (
 	statMagic   = "gitnexus-stats\n"
-	statVersion = "1"
+	statVersion = "2"
 	statKey     = "files"
 	// maxStatRecord bounds the record a reader accepts: far above the
 	// Linux kernel's (86k files, about 6 MB).
@@ -58,9 +63,10 @@ type fileStat struct {
 
 // statEntry is one file of a stat cache.
 type statEntry struct {
-	stat  fileStat
-	hash  string // hex sha256, as Stats.FileHashes
-	lines int
+	stat    fileStat
+	hash    string // hex sha256, as Stats.FileHashes
+	lines   int
+	sniffed bool // discovery judged its content (discover.File.Sniffed)
 }
 
 // StatCache is the stat cache an earlier run wrote (see above). Its
@@ -102,6 +108,7 @@ func OpenStatCache(path string) (*StatCache, error) {
 		p := d.Str()
 		sum := d.Bytes(32)
 		e := statEntry{lines: int(d.Uint())}
+		e.sniffed = d.Uint()&1 != 0
 		e.stat.size = d.Int()
 		e.stat.ino = d.Uint()
 		e.stat.mtime = d.Int()
@@ -142,6 +149,20 @@ func (c *StatCache) trusted(path string) (statEntry, bool) {
 	return e, true
 }
 
+// known is discover.Options.Known: whether the file at path, whose stat
+// is fi, is one the cache trusts with that stat, and whether its content
+// was sniffed.
+func (c *StatCache) known(path string, fi fs.FileInfo) (sniffed, ok bool) {
+	e, ok := c.trusted(path)
+	if !ok {
+		return false, false
+	}
+	if st, ok := statOf(fi); !ok || st != e.stat {
+		return false, false
+	}
+	return e.sniffed, true
+}
+
 // statWriter gathers a run's entries and writes its stat cache.
 type statWriter struct {
 	path    string
@@ -164,12 +185,13 @@ func newStatWriter(path string, since time.Time) *statWriter {
 }
 
 // add records a file's hash and lines with the stat its content was read
-// under (ok false: none known, the file is left out).
-func (w *statWriter) add(path, hash string, lines int, st fileStat, ok bool) {
+// under (ok false: none known, the file is left out), and whether
+// discovery sniffed that content.
+func (w *statWriter) add(path, hash string, lines int, st fileStat, ok, sniffed bool) {
 	if w == nil || !ok || len(hash) != 64 {
 		return
 	}
-	w.entries = append(w.entries, statRow{path, statEntry{st, hash, lines}})
+	w.entries = append(w.entries, statRow{path, statEntry{st, hash, lines, sniffed}})
 }
 
 // write writes the cache file.
@@ -197,6 +219,11 @@ func (w *statWriter) write() error {
 		b = recfile.AppendStr(b, e.path)
 		b = append(b, sum...)
 		b = binary.AppendUvarint(b, uint64(e.lines))
+		flags := uint64(0)
+		if e.sniffed {
+			flags = 1
+		}
+		b = binary.AppendUvarint(b, flags)
 		b = binary.AppendVarint(b, e.stat.size)
 		b = binary.AppendUvarint(b, e.stat.ino)
 		b = binary.AppendVarint(b, e.stat.mtime)

@@ -52,7 +52,7 @@ func recordStats(t *testing.T, files []discover.File, since time.Time, fake stri
 		if fake != "" {
 			h = fake
 		}
-		w.add(files[i].Path, h, s.lines, s.stat, s.statOK)
+		w.add(files[i].Path, h, s.lines, s.stat, s.statOK, false)
 	}
 	if err := w.write(); err != nil {
 		t.Fatal(err)
@@ -168,7 +168,7 @@ func TestStatCacheRefusesDamage(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "stat")
 	w := newStatWriter(path, time.Now())
 	for i, s := range sums {
-		w.add(files[i].Path, s.hash, s.lines, s.stat, s.statOK)
+		w.add(files[i].Path, s.hash, s.lines, s.stat, s.statOK, false)
 	}
 	if err := w.write(); err != nil {
 		t.Fatal(err)
@@ -192,5 +192,51 @@ func TestStatCacheRefusesDamage(t *testing.T) {
 	}
 	if c, err := OpenStatCache(path); c != nil || err == nil {
 		t.Errorf("truncated: read %d entries, err %v", c.Len(), err)
+	}
+}
+
+// TestStatCacheKnownForDiscovery: discovery is told a file is known (and
+// whether its content was sniffed) exactly when the cache trusts its entry
+// and its stat is the entry's.
+func TestStatCacheKnownForDiscovery(t *testing.T) {
+	_, files := statFixture(t, map[string]string{"a.go": "package a\n", "b.go": "package b\n"})
+	sums, _, err := sumFiles(context.Background(), files, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "stat")
+	w := newStatWriter(path, time.Now().Add(time.Hour))
+	for i, s := range sums {
+		w.add(files[i].Path, s.hash, s.lines, s.stat, s.statOK, i == 0)
+	}
+	if err := w.write(); err != nil {
+		t.Fatal(err)
+	}
+	c, err := OpenStatCache(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range files {
+		fi, err := os.Lstat(f.Abs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sniffed, ok := c.known(f.Path, fi); !ok || sniffed != (i == 0) {
+			t.Errorf("%s unchanged: known %v, sniffed %v", f.Path, ok, sniffed)
+		}
+	}
+	time.Sleep(20 * time.Millisecond)
+	if err := os.WriteFile(files[0].Abs, []byte("package z\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Lstat(files[0].Abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.known(files[0].Path, fi); ok {
+		t.Errorf("a.go written since: still known")
+	}
+	if _, ok := c.known("c.go", fi); ok {
+		t.Errorf("a file the cache does not hold is known")
 	}
 }

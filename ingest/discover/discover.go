@@ -63,6 +63,14 @@ type Options struct {
 	Includes []string
 	// NoDefaultExcludes turns DefaultExcludes off.
 	NoDefaultExcludes bool
+	// Known, when set, says of a candidate file at path whose Lstat is fi
+	// whether an earlier discovery kept it with the content it still has
+	// (ok: the caller knows it unchanged since, as ingest's stat cache
+	// does), and whether that discovery judged its content (sniffed).
+	// Such a file is not opened: its content passed the binary check
+	// then, and Sniff too when sniffed; one whose content must be judged
+	// now (source, no include exempting it) and was not then is read.
+	Known func(path string, fi fs.FileInfo) (sniffed, ok bool)
 }
 
 // File is one discovered file.
@@ -71,6 +79,12 @@ type File struct {
 	Abs      string // absolute path on disk
 	Size     int64
 	Language string // lang.Detect(Path).Name, "" when no grammar claims it
+	// Info is the file's Lstat as discovery judged it (nil in Files made
+	// by hand).
+	Info fs.FileInfo
+	// Sniffed: its content passed Sniff, in this discovery or, unchanged
+	// since (Options.Known), an earlier one.
+	Sniffed bool
 }
 
 // Result is what Discover found.
@@ -152,7 +166,7 @@ func Discover(ctx context.Context, root string, opts Options) (*Result, error) {
 	}
 	res := &Result{Root: abs, Skipped: map[string]int{}, Examples: map[string][]string{}}
 	t := newTally()
-	p := newPool(ctx, abs, maxSize)
+	p := newPool(ctx, abs, maxSize, opts.Known)
 
 	var listErr error
 	var entries []gitEntry
@@ -304,10 +318,11 @@ type pool struct {
 	files   []File
 	tally   *tally
 	maxSize int64
+	known   func(string, fs.FileInfo) (bool, bool) // Options.Known
 }
 
-func newPool(ctx context.Context, root string, maxSize int64) *pool {
-	p := &pool{jobs: make(chan job, 256), tally: newTally(), maxSize: maxSize}
+func newPool(ctx context.Context, root string, maxSize int64, known func(string, fs.FileInfo) (bool, bool)) *pool {
+	p := &pool{jobs: make(chan job, 256), tally: newTally(), maxSize: maxSize, known: known}
 	n := min(max(4, 2*runtime.GOMAXPROCS(0)), 16)
 	for range n {
 		p.wg.Add(1)
@@ -363,6 +378,19 @@ func (p *pool) inspect(j job, buf []byte) (File, string) {
 	if p.maxSize > 0 && fi.Size() > p.maxSize {
 		return File{}, ReasonTooLarge
 	}
+	out := File{Path: j.rel, Abs: j.abs, Size: fi.Size(), Info: fi}
+	if l := lang.Detect(j.rel); l != nil {
+		out.Language = l.Name
+	}
+	// Only source that would be parsed is judged by content; an include
+	// brings it back as it does default-excluded paths.
+	judge := out.Language != "" && !j.exempt
+	if p.known != nil {
+		if sniffed, ok := p.known(j.rel, fi); ok && (sniffed || !judge) {
+			out.Sniffed = sniffed
+			return out, ""
+		}
+	}
 	f, err := openForSniff(j.abs)
 	if err != nil {
 		return File{}, statReason(err)
@@ -377,17 +405,12 @@ func (p *pool) inspect(j job, buf []byte) (File, string) {
 	if IsBinary(head[:n]) {
 		return File{}, ReasonBinary
 	}
-	out := File{Path: j.rel, Abs: j.abs, Size: fi.Size()}
-	if l := lang.Detect(j.rel); l != nil {
-		out.Language = l.Name
-	}
-	// Only source that would be parsed is judged by content; an include
-	// brings it back as it does default-excluded paths.
-	if out.Language != "" && !j.exempt {
+	if judge {
 		tail := readTail(f, fi.Size(), n, buf[SniffSize:])
 		if reason := Sniff(head[:n], tail); reason != "" {
 			return File{}, reason
 		}
+		out.Sniffed = true
 	}
 	return out, ""
 }

@@ -76,8 +76,6 @@ type Build struct {
 	kept      map[string]int
 	totalRows int
 	rows      *Rows
-	// inPlaceStart is called once as an in-place load begins (WhenInPlace).
-	inPlaceStart func()
 	// early is the base read ahead of Load (StartInPlace), nil if not.
 	early *inPlaceBase
 	// earlyRows is the view EarlyRows made, nil if none: Prepare

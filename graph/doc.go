@@ -62,7 +62,7 @@
 // files closed, dangling edges filtered out, the row digest complete; from
 // then on Rows is a read-only view of them that needs no database and may
 // be read while Load runs (rowset.go): index.Build builds the search pack
-// from it beside an in-place load (WhenInPlace), and checks after the load
+// from it beside the load, and checks after the load
 // that the database holds every row of it. EarlyRows is such a view made
 // before Prepare, of node tables whose rows are all added (the symbols and
 // files, once ingest is done): it reads those at once and waits for

@@ -105,18 +105,6 @@ func (b *Build) UpdateFrom(live *Meta) {
 	b.base = live
 }
 
-// WhenInPlace sets f to be called once Load has chosen to update the
-// database in place and is about to copy it: the update is then expected
-// to be small (it may still fall back to loading every row, which
-// LoadStats tells). index.Build starts the search pack there, on Rows,
-// beside the update. f runs on Load's goroutine with the build locked: it
-// must not call the build's methods, and should only start work.
-func (b *Build) WhenInPlace(f func()) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.inPlaceStart = f
-}
-
 // LoadStats says how Load filled the database (valid after Load).
 func (b *Build) LoadStats() LoadStats {
 	b.mu.Lock()
@@ -241,15 +229,44 @@ func (b *Build) planInPlace(old *rowDigest) *inPlacePlan {
 // edgeWork is what an in-place update does to edges: the nodes whose
 // outgoing edges are all deleted (dropAll), edges deleted one by one
 // (deletes: a statement each), edges whose line moved (moves, by rel
-// key: a property set in place, batched), and the edge rows created, by
-// rel key.
+// key: a property set in place, batched; lineMoves, every edge of one
+// source on one line, set together), and the edge rows created, by rel
+// key.
 type edgeWork struct {
 	dropAll                 map[schema.Label][]string
 	deletes                 []string
 	moves                   map[string][]edgeMove
+	lineMoves               map[string][]lineMove
 	creates                 map[string][][]byte
 	nCreate, nDelete, nMove int
 }
+
+// lineMove is every stored edge of one source on one line, with the same
+// confidence, reason and step, moving to one other line: a call site
+// with many targets (a C call through an ops-table member links to every
+// function stored in it: a few hundred edges on one line) whose code
+// moved. One statement moves them all, matching the source by its key
+// and its edges by line, without the targets' keys (moveBySource).
+type lineMove struct {
+	from string
+	key  lineKey
+	now  int64
+	of   int // edges moved
+}
+
+// lineKey is a line of a source's edges: the edges' type, target table,
+// confidence, reason and step, and the line.
+type lineKey struct {
+	rt, toLabel string
+	confidence  float64
+	reason      string
+	step, line  int64
+}
+
+// moveByLine is how many edges of one line of one source (lineKey) move
+// together in one statement (lineMove) when they are all of that line's
+// stored edges and all move to one line. A variable for tests.
+var moveByLine = 16
 
 // edgeIdent is an edge among its source's, its line aside: type, target
 // and the other properties.
@@ -333,7 +350,7 @@ type sourceEdge struct {
 // the fresh nodes' edges are created; each diff node's edges as stored are
 // compared with its edges now (diffSource).
 func (u *updater) planEdges(p *inPlacePlan, kept map[string]int) (*edgeWork, error) {
-	w := &edgeWork{dropAll: map[schema.Label][]string{}, moves: map[string][]edgeMove{}, creates: map[string][][]byte{}}
+	w := &edgeWork{dropAll: map[schema.Label][]string{}, moves: map[string][]edgeMove{}, lineMoves: map[string][]lineMove{}, creates: map[string][][]byte{}}
 	now := map[string][]sourceEdge{} // diff node id → its edges now
 	tScan := time.Now()
 	for _, r := range schema.Rels {
@@ -481,6 +498,10 @@ func (w *edgeWork) diffSource(l schema.Label, id string, was map[edgeIdent][]int
 			creates = append(creates, fresh...)
 		}
 	}
+	var lineMoves []lineMove
+	if len(moves) >= moveByLine {
+		lineMoves, moves = wholeLines(id, was, moves)
+	}
 	// Creating every edge again costs inPlaceRow an edge, a delete
 	// inPlaceStatement (about three times that), a move about half.
 	if 6*len(deletes)+2*len(creates)+len(moves) >= 2*len(now) {
@@ -502,10 +523,67 @@ func (w *edgeWork) diffSource(l schema.Label, id string, was map[edgeIdent][]int
 		w.moves[key] = append(w.moves[key], m)
 	}
 	w.nMove += len(moves)
+	for _, m := range lineMoves {
+		key := relKey(schema.RelType(m.key.rt), l, schema.Label(m.key.toLabel))
+		w.lineMoves[key] = append(w.lineMoves[key], m)
+		w.nMove += m.of
+	}
 	for _, e := range creates {
 		w.creates[e.rel] = append(w.creates[e.rel], e.row)
 	}
 	w.nCreate += len(creates)
+}
+
+// wholeLines takes out of moves, the moved edges of source id whose stored
+// edges are was, the lines whose edges all move (lineMove: at least
+// moveByLine of them, every stored edge of that lineKey, all to one line
+// other than 0), and returns them with the moves left, in their order.
+func wholeLines(id string, was map[edgeIdent][]int64, moves []edgeMove) ([]lineMove, []edgeMove) {
+	keyOf := func(e edgeIdent, line int64) lineKey {
+		return lineKey{e.rt, e.toLabel, e.confidence, e.reason, e.step, line}
+	}
+	moving := map[lineKey][]int{} // the moves of a line, by index
+	for i, m := range moves {
+		k := keyOf(m.ident, m.was)
+		moving[k] = append(moving[k], i)
+	}
+	stored := map[lineKey]int{}
+	for ident, lines := range was {
+		for _, line := range lines {
+			if k := keyOf(ident, line); len(moving[k]) >= moveByLine {
+				stored[k]++
+			}
+		}
+	}
+	taken := make([]bool, len(moves))
+	var out []lineMove
+	for k, idx := range moving {
+		now := moves[idx[0]].now
+		if len(idx) < moveByLine || stored[k] != len(idx) || now == 0 || k.line == 0 {
+			continue
+		}
+		if slices.ContainsFunc(idx, func(i int) bool { return moves[i].now != now }) {
+			continue
+		}
+		for _, i := range idx {
+			taken[i] = true
+		}
+		out = append(out, lineMove{from: id, key: k, now: now, of: len(idx)})
+	}
+	if len(out) == 0 {
+		return nil, moves
+	}
+	slices.SortFunc(out, func(a, b lineMove) int {
+		return cmp.Or(cmp.Compare(a.key.rt, b.key.rt), cmp.Compare(a.key.toLabel, b.key.toLabel), cmp.Compare(a.key.line, b.key.line),
+			cmp.Compare(a.key.reason, b.key.reason), cmp.Compare(a.key.confidence, b.key.confidence), cmp.Compare(a.key.step, b.key.step))
+	})
+	left := moves[:0:0]
+	for i, m := range moves {
+		if !taken[i] {
+			left = append(left, m)
+		}
+	}
+	return out, left
 }
 
 // inPlaceBase is what an in-place load reads of the live index before it
@@ -760,10 +838,6 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 		time.Duration(plan.counts.added+plan.freshEdges+abs(plan.diffNew-plan.diffOld))*inPlaceRow; est > limit {
 		return tooMany(est), nil
 	}
-	if b.inPlaceStart != nil {
-		b.inPlaceStart()
-		b.inPlaceStart = nil
-	}
 	if !ib.copied {
 		if why := b.copyLive(nil); why != "" {
 			return why, nil
@@ -946,10 +1020,41 @@ func (u *updater) apply(p *inPlacePlan, w *edgeWork) error {
 	}
 	for _, r := range schema.Rels {
 		for _, pair := range r.Pairs {
-			for moves := range slices.Chunk(w.moves[relKey(r.Type, pair.From, pair.To)], createBatchRows) {
+			lineMoves := w.lineMoves[relKey(r.Type, pair.From, pair.To)]
+			if err := u.moveLines(r.Type, pair, lineMoves); err != nil {
+				return err
+			}
+			// A source with many moved edges has a statement of its own
+			// that finds it by its key (moveFrom); the others' are set by
+			// statements over many sources (move).
+			bySource := map[string][]edgeMove{}
+			var rest []edgeMove
+			for _, m := range w.moves[relKey(r.Type, pair.From, pair.To)] {
+				bySource[m.from] = append(bySource[m.from], m)
+			}
+			done := map[string]bool{}
+			for _, m := range w.moves[relKey(r.Type, pair.From, pair.To)] {
+				ms := bySource[m.from]
+				if len(ms) < moveBySource {
+					rest = append(rest, m)
+					continue
+				}
+				if !done[m.from] { // once per source, in the moves' order
+					done[m.from] = true
+					for chunk := range slices.Chunk(ms, createBatchRows) {
+						if err := u.moveFrom(r.Type, pair, chunk); err != nil {
+							return err
+						}
+					}
+				}
+			}
+			for moves := range slices.Chunk(rest, createBatchRows) {
 				if err := u.move(r.Type, pair, moves); err != nil {
 					return err
 				}
+			}
+			if err := u.settleLines(r.Type, pair, lineMoves); err != nil {
+				return err
 			}
 		}
 	}
@@ -1028,6 +1133,77 @@ func (u *updater) move(rt schema.RelType, p schema.Pair, moves []edgeMove) error
 			p.From, f["src"], rt, p.To, f["dst"],
 			where(narrow("a", p.From, from[e.lo:e.hi]), fmt.Sprintf("r.line = %s AND r.confidence = %s AND r.reason = %s AND r.step = %s",
 				f["was"], f["c"], f["reason"], f["step"])), f["now"]))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// moveLines moves the lines of rel pair p of rt (lineMove), each line's
+// edges to the negative of their new line, where no statement after it
+// takes them for edges of another line (code shifted down a line moves 10
+// to 11 and 11 to 12): edges are never stored on negative lines, and the
+// pair's other moves match each edge by its target and its stored line.
+// It runs after the deletes and before the pair's other moves;
+// settleLines, after them, brings the lines back.
+func (u *updater) moveLines(rt schema.RelType, p schema.Pair, moves []lineMove) error {
+	for _, m := range moves {
+		k := m.key
+		if err := u.exec(fmt.Sprintf("MATCH (a:%s {id: %s})-[r:%s]->(b:%s) WHERE r.line = %d AND r.confidence = %s AND r.reason = %s AND r.step = %d SET r.line = %d",
+			p.From, schema.Quote(m.from), rt, p.To, k.line, doubleLiteral(k.confidence), schema.Quote(k.reason), k.step, -m.now)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// settleLines makes the negative lines moveLines left positive again:
+// one statement for each source of moves.
+func (u *updater) settleLines(rt schema.RelType, p schema.Pair, moves []lineMove) error {
+	var sources []string
+	for _, m := range moves {
+		sources = append(sources, m.from)
+	}
+	slices.Sort(sources)
+	for _, from := range slices.Compact(sources) {
+		if err := u.exec(fmt.Sprintf("MATCH (a:%s {id: %s})-[r:%s]->(b:%s) WHERE r.line < 0 SET r.line = -r.line",
+			p.From, schema.Quote(from), rt, p.To)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// moveBySource is how many moved edges of one source (and rel pair) get a
+// statement of their own (moveFrom). Kuzu finds a node by a constant key
+// through its primary-key index, but a key read from an UNWIND by scanning
+// the table: move's statements over many sources scan the source and
+// target tables, about 400 ms each on the Linux kernel's 700k functions,
+// where a one-line edit in fs/read_write.c moved 4,285 edges of a few
+// sources (23 statements, 9.6 s); moveFrom's took 100-160 ms each
+// (3.9 s), and with whole lines moved first (moveLines, 20 statements of
+// 30-500 ms) the rest took 4 (0.9 s). A variable for tests.
+var moveBySource = 16
+
+// moveFrom sets the lines of moved edges of rel pair p of rt that all
+// leave one source: the source is a constant key, its edges are read from
+// it, and only its neighbours are matched with the moves.
+func (u *updater) moveFrom(rt schema.RelType, p schema.Pair, moves []edgeMove) error {
+	rows := make([][]json.RawMessage, len(moves))
+	for i, m := range moves {
+		var err error
+		if rows[i], err = jsonValues(m.ident.to, m.ident.confidence, m.ident.reason, m.ident.step, m.was, m.now); err != nil {
+			return err
+		}
+	}
+	parts, err := unwindParts("e", moveColumns[1:], rows)
+	if err != nil {
+		return err
+	}
+	for _, e := range parts {
+		f := e.field
+		if err := u.exec(e.then(fmt.Sprintf("MATCH (a:%s {id: %s})-[r:%s]->(b:%s) WHERE b.id = %s AND r.line = %s AND r.confidence = %s AND r.reason = %s AND r.step = %s SET r.line = %s",
+			p.From, schema.Quote(moves[0].from), rt, p.To, f["dst"], f["was"], f["c"], f["reason"], f["step"], f["now"]))); err != nil {
 			return err
 		}
 	}

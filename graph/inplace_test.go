@@ -112,10 +112,20 @@ func variant(t *testing.T, n, v int) func(*Build) {
 // edges whose line moved, several statements a table) holds exactly what a
 // full load of the same rows holds, through several updates in a row.
 func TestInPlaceLoadEqualsFullLoad(t *testing.T) {
-	share, batch := inPlaceShare, createBatchRows
+	share, batch, bySource, byLine := inPlaceShare, createBatchRows, moveBySource, moveByLine
 	inPlaceShare = 10   // whatever changed: this test is about what the update writes
 	createBatchRows = 7 // several statements a table
-	t.Cleanup(func() { inPlaceShare, createBatchRows = share, batch })
+	t.Cleanup(func() { inPlaceShare, createBatchRows, moveBySource, moveByLine = share, batch, bySource, byLine })
+	// Moved edges set by statements over many sources, by a statement per
+	// source (moveFrom: every source with at least 2), and by line
+	// (moveLines: every line whose edges all move).
+	for _, c := range []struct{ bySource, byLine int }{{1 << 30, 1 << 30}, {2, 1 << 30}, {1 << 30, 1}, {2, 2}} {
+		moveBySource, moveByLine = c.bySource, c.byLine
+		t.Run(fmt.Sprintf("moveBySource=%d,moveByLine=%d", c.bySource, c.byLine), testInPlaceLoadEqualsFullLoad)
+	}
+}
+
+func testInPlaceLoadEqualsFullLoad(t *testing.T) {
 	root := newRepo(t)
 	_, st := buildWith(t, root, nil, variant(t, 20, 0))
 	if st.InPlace {

@@ -404,12 +404,12 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 
 	// 4. The format writers: graph load (in place when UpdateFrom was
 	// called above), search pack, vectors.
-	// When the load is in place (a few statements on a copy of the live
-	// database, mostly Kuzu's own time), or a full load of at most
-	// sidePackRows rows, the pack is built beside the load (when not
-	// started already), on the rows view; a larger full load has both
-	// cores and most of the memory to itself, so the pack waits for it
-	// (see sidePack).
+	// A build of at most sidePackRows rows builds its pack beside the load
+	// (when not started already), on the rows view, whether the load goes
+	// in place (a few statements on a copy of the live database, mostly
+	// Kuzu's own time) or whole; a larger one's load has both cores and
+	// most of the memory to itself, so the pack waits for it (see
+	// sidePack).
 	t0 = time.Now()
 	if err := b.Prepare(ctx); err != nil {
 		return nil, fmt.Errorf("load graph: %w", err)
@@ -423,8 +423,6 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	case small:
 		b.ShareLoad() // the pack's (see graph.Build.ShareLoad)
 		side.start(ctx, rows, basePack, staging)
-	default:
-		b.WhenInPlace(func() { side.start(ctx, rows, basePack, staging) })
 	}
 	if err := b.Load(ctx, progress); err != nil {
 		return nil, fmt.Errorf("load graph: %w", err)
@@ -436,10 +434,21 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 	if err != nil {
 		return nil, fmt.Errorf("build search pack: %w", err)
 	}
+	noBase := ""
+	if basePack != "" && rows != nil && rows.Total() > sidePackRows {
+		// A pack built from the live one holds the live one's node table,
+		// details and row hashes beside its own: on the Linux kernel (958k
+		// nodes) a one-line edit's pack reached 3.43 GB, 44 s, against a
+		// full run's 3.16-3.20 GB, 62 s (session 32). Past sidePackRows the
+		// pack is built as a cold run's, the same bytes.
+		basePack, noBase = "", fmt.Sprintf("not read for a build of more than %d rows (memory)", sidePackRows)
+	}
 	if packed != nil {
 		packed.stats.BesideLoad = true
 	} else if packed, err = buildPack(ctx, b, basePack, b.StagingDir()); err != nil {
 		return nil, fmt.Errorf("build search pack: %w", err)
+	} else if noBase != "" {
+		packed.stats.NoBase = noBase
 	}
 	if err := b.Attach(graph.PackSuffix, packed.path); err != nil {
 		return nil, err
@@ -811,14 +820,17 @@ type sidePack struct {
 
 // sidePackRows: a build of at most this many rows (prometheus: about
 // 60k, kubernetes: about 330k) builds its pack beside a full load too; a
-// larger one (the Linux kernel: millions) only beside an update in place.
+// larger one (the Linux kernel: millions) after its load, even in place.
 // Kuzu's COPY leaves a core idle much of a load, and the pack's memory is
 // below the peak the processes phase has already reached: kubernetes'
 // cold analyze went 29.6/28.0 → 27.4/23.9 s (alternated runs, 2 cores),
 // its peak RSS staying at 440-455 MiB, the load's own peak 334-352 →
 // 409-422 MiB under the processes phase's 430-443 (session 21). On the
 // kernel the pack alone reaches 3.15 GiB: beside a load of 1.6 GiB it
-// would pass the 4 GiB the issue allows.
+// would pass the 4 GiB the issue allows; beside an update in place (whose
+// statements took Kuzu's memory from 0.6 to 2.2 GB) a one-line edit
+// peaked at 3.39-3.49 GB, above the 3.18-3.38 GB of a full run (session
+// 32).
 const sidePackRows = 500_000
 
 // earlyOpenFiles: an update of at most this many changed files lets

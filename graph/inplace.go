@@ -1027,24 +1027,11 @@ func (u *updater) apply(p *inPlacePlan, w *edgeWork) error {
 			// A source with many moved edges has a statement of its own
 			// that finds it by its key (moveFrom); the others' are set by
 			// statements over many sources (move).
-			bySource := map[string][]edgeMove{}
-			var rest []edgeMove
-			for _, m := range w.moves[relKey(r.Type, pair.From, pair.To)] {
-				bySource[m.from] = append(bySource[m.from], m)
-			}
-			done := map[string]bool{}
-			for _, m := range w.moves[relKey(r.Type, pair.From, pair.To)] {
-				ms := bySource[m.from]
-				if len(ms) < moveBySource {
-					rest = append(rest, m)
-					continue
-				}
-				if !done[m.from] { // once per source, in the moves' order
-					done[m.from] = true
-					for chunk := range slices.Chunk(ms, createBatchRows) {
-						if err := u.moveFrom(r.Type, pair, chunk); err != nil {
-							return err
-						}
+			own, rest := splitBySource(w.moves[relKey(r.Type, pair.From, pair.To)])
+			for _, ms := range own {
+				for chunk := range slices.Chunk(ms, createBatchRows) {
+					if err := u.moveFrom(r.Type, pair, chunk); err != nil {
+						return err
 					}
 				}
 			}
@@ -1139,6 +1126,33 @@ func (u *updater) move(rt schema.RelType, p schema.Pair, moves []edgeMove) error
 	return nil
 }
 
+// splitBySource parts moves into the moves of each source that has at
+// least moveBySource of them (in the order the sources first appear) and
+// the rest (in their order).
+func splitBySource(moves []edgeMove) (own [][]edgeMove, rest []edgeMove) {
+	bySource := map[string][]edgeMove{}
+	for _, m := range moves {
+		bySource[m.from] = append(bySource[m.from], m)
+	}
+	done := map[string]bool{}
+	for _, m := range moves {
+		ms := bySource[m.from]
+		if len(ms) < moveBySource {
+			rest = append(rest, m)
+		} else if !done[m.from] {
+			done[m.from] = true
+			own = append(own, ms)
+		}
+	}
+	return own, rest
+}
+
+// sourceEdges is the MATCH of the edges of rel pair p of rt from the node
+// whose key is from: a (the source, found by its key), r and b bound.
+func sourceEdges(rt schema.RelType, p schema.Pair, from string) string {
+	return fmt.Sprintf("MATCH (a:%s {id: %s})-[r:%s]->(b:%s)", p.From, schema.Quote(from), rt, p.To)
+}
+
 // moveLines moves the lines of rel pair p of rt (lineMove), each line's
 // edges to the negative of their new line, where no statement after it
 // takes them for edges of another line (code shifted down a line moves 10
@@ -1149,8 +1163,8 @@ func (u *updater) move(rt schema.RelType, p schema.Pair, moves []edgeMove) error
 func (u *updater) moveLines(rt schema.RelType, p schema.Pair, moves []lineMove) error {
 	for _, m := range moves {
 		k := m.key
-		if err := u.exec(fmt.Sprintf("MATCH (a:%s {id: %s})-[r:%s]->(b:%s) WHERE r.line = %d AND r.confidence = %s AND r.reason = %s AND r.step = %d SET r.line = %d",
-			p.From, schema.Quote(m.from), rt, p.To, k.line, doubleLiteral(k.confidence), schema.Quote(k.reason), k.step, -m.now)); err != nil {
+		if err := u.exec(fmt.Sprintf("%s WHERE r.line = %d AND r.confidence = %s AND r.reason = %s AND r.step = %d SET r.line = %d",
+			sourceEdges(rt, p, m.from), k.line, doubleLiteral(k.confidence), schema.Quote(k.reason), k.step, -m.now)); err != nil {
 			return err
 		}
 	}
@@ -1166,8 +1180,7 @@ func (u *updater) settleLines(rt schema.RelType, p schema.Pair, moves []lineMove
 	}
 	slices.Sort(sources)
 	for _, from := range slices.Compact(sources) {
-		if err := u.exec(fmt.Sprintf("MATCH (a:%s {id: %s})-[r:%s]->(b:%s) WHERE r.line < 0 SET r.line = -r.line",
-			p.From, schema.Quote(from), rt, p.To)); err != nil {
+		if err := u.exec(sourceEdges(rt, p, from) + " WHERE r.line < 0 SET r.line = -r.line"); err != nil {
 			return err
 		}
 	}
@@ -1202,8 +1215,8 @@ func (u *updater) moveFrom(rt schema.RelType, p schema.Pair, moves []edgeMove) e
 	}
 	for _, e := range parts {
 		f := e.field
-		if err := u.exec(e.then(fmt.Sprintf("MATCH (a:%s {id: %s})-[r:%s]->(b:%s) WHERE b.id = %s AND r.line = %s AND r.confidence = %s AND r.reason = %s AND r.step = %s SET r.line = %s",
-			p.From, schema.Quote(moves[0].from), rt, p.To, f["dst"], f["was"], f["c"], f["reason"], f["step"], f["now"]))); err != nil {
+		if err := u.exec(e.then(fmt.Sprintf("%s WHERE b.id = %s AND r.line = %s AND r.confidence = %s AND r.reason = %s AND r.step = %s SET r.line = %s",
+			sourceEdges(rt, p, moves[0].from), f["dst"], f["was"], f["c"], f["reason"], f["step"], f["now"]))); err != nil {
 			return err
 		}
 	}

@@ -271,21 +271,17 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 			return nil, err
 		}
 	}
-	if !res.Unchanged {
+	// The stat cache goes with a new index; an up-to-date run that read
+	// files to learn they had not changed (touched, checked out again)
+	// replaces the live index's with it (graph.Build.KeepLive), which
+	// trusts them from the next analyze on.
+	if !res.Unchanged || (res.UpToDate && res.Stats.Unread < len(res.Stats.FileHashes)) {
 		if err := b.Attach(graph.StatSuffix, statPath); err != nil {
 			return nil, err
 		}
 	}
 	peak.mark("ingest")
 	writeHeapProfile("ingest")
-	if res.UpToDate && res.Stats.Unread < len(res.Stats.FileHashes) {
-		// Files were read to learn they had not changed (touched, checked
-		// out again): the live index's stat cache is replaced by this
-		// run's, which trusts them from the next analyze on.
-		if err := b.Attach(graph.StatSuffix, statPath); err != nil {
-			return nil, err
-		}
-	}
 	if res.Unchanged { // the live index, committed with files, stays
 		return keepLive(b, live, res, start, peak, embeddings)
 	}

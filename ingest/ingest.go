@@ -553,11 +553,10 @@ func sumFiles(ctx context.Context, files []discover.File, workers int, prev *Sta
 }
 
 // statSum is f's sum as the stat cache c has it, when c trusts its entry
-// of f and f's stat is the entry's.
+// of f and f's stat is the entry's (StatCache.match).
 func statSum(c *StatCache, f discover.File) (fileSum, bool) {
-	e, ok := c.trusted(f.Path)
-	if !ok {
-		return fileSum{}, false
+	if _, ok := c.trusted(f.Path); !ok {
+		return fileSum{}, false // no stat taken for a file the cache cannot vouch for
 	}
 	fi := f.Info // discovery's Lstat
 	if fi == nil {
@@ -566,7 +565,8 @@ func statSum(c *StatCache, f discover.File) (fileSum, bool) {
 			return fileSum{}, false
 		}
 	}
-	if st, ok := statOf(fi); !ok || st != e.stat {
+	e, ok := c.match(f.Path, fi)
+	if !ok {
 		return fileSum{}, false
 	}
 	return fileSum{hash: e.hash, size: e.stat.size, lines: e.lines, stat: e.stat, statOK: true}, true

@@ -33,6 +33,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gitnexus/gitnexus/internal/recfile"
@@ -149,18 +150,25 @@ func (c *StatCache) trusted(path string) (statEntry, bool) {
 	return e, true
 }
 
+// match returns the entry of path when the cache trusts it and fi, the
+// file's stat now, is the one it recorded.
+func (c *StatCache) match(path string, fi fs.FileInfo) (statEntry, bool) {
+	e, ok := c.trusted(path)
+	if !ok {
+		return statEntry{}, false
+	}
+	if st, ok := statOf(fi); !ok || st != e.stat {
+		return statEntry{}, false
+	}
+	return e, true
+}
+
 // known is discover.Options.Known: whether the file at path, whose stat
 // is fi, is one the cache trusts with that stat, and whether its content
 // was sniffed.
 func (c *StatCache) known(path string, fi fs.FileInfo) (sniffed, ok bool) {
-	e, ok := c.trusted(path)
-	if !ok {
-		return false, false
-	}
-	if st, ok := statOf(fi); !ok || st != e.stat {
-		return false, false
-	}
-	return e.sniffed, true
+	e, ok := c.match(path, fi)
+	return e.sniffed, ok
 }
 
 // statWriter gathers a run's entries and writes its stat cache.
@@ -199,15 +207,7 @@ func (w *statWriter) write() error {
 	if w == nil {
 		return nil
 	}
-	slices.SortFunc(w.entries, func(a, b statRow) int {
-		switch {
-		case a.path < b.path:
-			return -1
-		case a.path > b.path:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(w.entries, func(a, b statRow) int { return strings.Compare(a.path, b.path) })
 	b := make([]byte, 0, 32+len(w.entries)*96)
 	b = binary.AppendVarint(b, w.since)
 	b = binary.AppendUvarint(b, uint64(len(w.entries)))

@@ -545,12 +545,12 @@ func runProcesses(g *processes.Graph, saved string, b *graph.Build) (_ *processe
 	}
 	path := filepath.Join(b.StagingDir(), "procs")
 	// A reused result is the saved file's: linked, not written again
-	// (kubernetes: 4 MB of JSON encoded), unless the file system refuses.
+	// (kubernetes: 4 MB encoded), unless the file system refuses.
 	if res.Stats.Reused && os.Link(saved, path) == nil {
 		return res, func() error { return b.Attach(graph.ProcsSuffix, path) }, nil
 	}
 	// Saved beside the caller's writing of the result's rows (both only
-	// read it): the Linux kernel's 103 MB of JSON took 3 s of the phase.
+	// read it): the Linux kernel's 103 MB of JSON had taken 3 s of the phase.
 	done := make(chan error, 1)
 	go func() { done <- res.Save(path, key) }()
 	return res, func() error {

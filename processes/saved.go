@@ -24,6 +24,7 @@ import (
 	"os"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/internal/recfile"
 )
 
 // savedVersion changes whenever Run's output for one key could change
@@ -126,23 +127,12 @@ func (w *keyWriter) flush() {
 	w.buf = w.buf[:0]
 }
 
-// saved is what Save writes, as JSON (which keeps a nil slice apart from
-// an empty one, as the rows do): a Result without its graph, the members
-// and steps as node indexes of a graph with Key.
-type saved struct {
-	Communities []schema.Community
-	Processes   []schema.Process
-	Entries     []EntryPoint
-	Stats       Stats
-	Members     [][]int
-	Steps       [][]int
-}
-
 // savedMagic starts a saved Result; the key (hex, keyLen bytes) follows,
-// then the JSON, then a CRC-32C of the key and the JSON. The key comes
-// before the JSON so that a Result of another graph (after any edit of the
-// call graph) is refused without decoding it (kubernetes: 60 ms).
-const savedMagic = "gitnexus processes\x00"
+// then the body (writeBody's), then a CRC-32C of the key and the body.
+// The key comes before the body so that a Result of another graph (after
+// any edit of the call graph) is refused without decoding it. The number
+// is the body's format: a file of another format is not a saved result.
+const savedMagic = "gitnexus processes 2\x00"
 
 // maxSaved bounds the file LoadSaved reads (the Linux kernel's is tens of
 // megabytes).
@@ -150,8 +140,230 @@ const maxSaved = 1 << 30
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// The body is binary (internal/recfile's varints and strings): the
+// communities, processes, entry points and the members and steps as node
+// indexes of a graph with the key, then the Stats as JSON (a few hundred
+// bytes whose fields change with the traces). A slice is its length plus
+// one, 0 for nil, so that a nil slice stays apart from an empty one, as
+// the rows keep them. It had been JSON: on kubernetes 4 MB whose decode
+// was 0.15 of a reused phase's 0.5 CPU-seconds, on the Linux kernel
+// 103 MB.
+//
+// savedFields counts the fields of each record the body holds: a field
+// added to one of them must be added to writeBody and readBody too
+// (TestSavedBodyHasEveryField).
+var savedFields = map[string]int{"Community": 5, "Process": 9, "EntryPoint": 4, "Result": 7}
+
+// bodyWriter writes the body through a buffer that goes to w once it
+// holds 64 KiB: the Linux kernel's result is never whole in memory twice.
+type bodyWriter struct {
+	w   io.Writer
+	buf []byte
+	err error
+}
+
+func (b *bodyWriter) spill(force bool) {
+	if b.err == nil && (force || len(b.buf) >= 64<<10) {
+		_, b.err = b.w.Write(b.buf)
+		b.buf = b.buf[:0]
+	}
+}
+
+func (b *bodyWriter) uint(v int) {
+	b.buf = binary.AppendUvarint(b.buf, uint64(v))
+	b.spill(false)
+}
+func (b *bodyWriter) int(v int) { b.buf = binary.AppendVarint(b.buf, int64(v)); b.spill(false) }
+func (b *bodyWriter) str(s string) {
+	b.buf = recfile.AppendStr(b.buf, s)
+	b.spill(false)
+}
+func (b *bodyWriter) float(f float64) {
+	b.buf = binary.LittleEndian.AppendUint64(b.buf, math.Float64bits(f))
+	b.spill(false)
+}
+func (b *bodyWriter) bool(v bool) {
+	if v {
+		b.buf = append(b.buf, 1)
+	} else {
+		b.buf = append(b.buf, 0)
+	}
+}
+
+// count writes a slice's length: n plus one, 0 for a nil slice.
+func (b *bodyWriter) count(n int, isNil bool) {
+	if isNil {
+		b.uint(0)
+	} else {
+		b.uint(n + 1)
+	}
+}
+
+func (b *bodyWriter) strs(ss []string) {
+	b.count(len(ss), ss == nil)
+	for _, s := range ss {
+		b.str(s)
+	}
+}
+
+func (b *bodyWriter) ints(lists [][]int) {
+	b.count(len(lists), lists == nil)
+	for _, l := range lists {
+		b.count(len(l), l == nil)
+		for _, v := range l {
+			b.int(v)
+		}
+	}
+}
+
+// writeBody writes r's body to w.
+func (r *Result) writeBody(w io.Writer) error {
+	b := &bodyWriter{w: w, buf: make([]byte, 0, 80<<10)}
+	b.count(len(r.Communities), r.Communities == nil)
+	for _, c := range r.Communities {
+		b.str(c.ID)
+		b.str(c.Label)
+		b.strs(c.Keywords)
+		b.float(c.Cohesion)
+		b.int(c.SymbolCount)
+	}
+	b.count(len(r.Processes), r.Processes == nil)
+	for _, p := range r.Processes {
+		b.str(p.ID)
+		b.str(p.Label)
+		b.str(p.Description)
+		b.str(p.ProcessType)
+		b.int(p.StepCount)
+		b.strs(p.Communities)
+		b.str(p.EntryPointID)
+		b.str(p.TerminalID)
+		b.float(p.Priority)
+	}
+	b.count(len(r.Entries), r.Entries == nil)
+	for _, e := range r.Entries {
+		b.int(e.Node)
+		b.float(e.Score)
+		b.strs(e.Reasons)
+		b.bool(e.Closure)
+	}
+	b.ints(r.members)
+	b.ints(r.steps)
+	stats, err := json.Marshal(r.Stats)
+	if err != nil {
+		return err
+	}
+	b.str(string(stats))
+	b.spill(true)
+	return b.err
+}
+
+// bodyReader reads a body (writeBody's) on a recfile.Decoder.
+type bodyReader struct{ recfile.Decoder }
+
+// count reads a slice's length (bodyWriter.count): -1 for nil. A length
+// past what is left to read (every element takes a byte at least) fails.
+func (d *bodyReader) count() int {
+	n := d.Uint()
+	if n == 0 || d.Err != nil {
+		return -1
+	}
+	if n-1 > uint64(len(d.B)-d.Pos) {
+		d.Fail("count")
+		return -1
+	}
+	return int(n - 1)
+}
+
+func (d *bodyReader) float() float64 { return math.Float64frombits(d.U64()) }
+
+func (d *bodyReader) bool() bool {
+	b := d.Bytes(1)
+	if b != nil && b[0] > 1 {
+		d.Fail("bool")
+	}
+	return b != nil && b[0] == 1
+}
+
+func (d *bodyReader) int() int {
+	v := d.Int()
+	if v < math.MinInt32 || v > math.MaxInt32 {
+		d.Fail("integer")
+		return 0
+	}
+	return int(v)
+}
+
+func (d *bodyReader) strs() []string {
+	n := d.count()
+	if n < 0 {
+		return nil
+	}
+	ss := make([]string, n)
+	for i := range ss {
+		ss[i] = d.Str()
+	}
+	return ss
+}
+
+func (d *bodyReader) ints() [][]int {
+	n := d.count()
+	if n < 0 {
+		return nil
+	}
+	lists := make([][]int, n)
+	for i := range lists {
+		if m := d.count(); m >= 0 {
+			lists[i] = make([]int, m)
+			for j := range lists[i] {
+				lists[i][j] = d.int()
+			}
+		}
+	}
+	return lists
+}
+
+// readBody decodes a body (writeBody's) into a Result without its graph.
+func readBody(body []byte) (*Result, error) {
+	d := &bodyReader{recfile.Decoder{B: body}}
+	r := &Result{}
+	if n := d.count(); n >= 0 {
+		r.Communities = make([]schema.Community, n)
+		for i := range r.Communities {
+			c := &r.Communities[i]
+			c.ID, c.Label, c.Keywords, c.Cohesion, c.SymbolCount = d.Str(), d.Str(), d.strs(), d.float(), d.int()
+		}
+	}
+	if n := d.count(); n >= 0 {
+		r.Processes = make([]schema.Process, n)
+		for i := range r.Processes {
+			p := &r.Processes[i]
+			p.ID, p.Label, p.Description, p.ProcessType, p.StepCount = d.Str(), d.Str(), d.Str(), d.Str(), d.int()
+			p.Communities, p.EntryPointID, p.TerminalID, p.Priority = d.strs(), d.Str(), d.Str(), d.float()
+		}
+	}
+	if n := d.count(); n >= 0 {
+		r.Entries = make([]EntryPoint, n)
+		for i := range r.Entries {
+			e := &r.Entries[i]
+			e.Node, e.Score, e.Reasons, e.Closure = d.int(), d.float(), d.strs(), d.bool()
+		}
+	}
+	r.members, r.steps = d.ints(), d.ints()
+	stats := d.StrBytes()
+	if d.Err == nil && d.Pos != len(d.B) {
+		d.Fail("end")
+	}
+	if d.Err != nil {
+		return nil, d.Err
+	}
+	if err := json.Unmarshal(stats, &r.Stats); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
 // Save writes r, with key (its graph's Key for the options Run had), to
-// path. The JSON is written through to the file as it is checksummed, not
+// path. The body is written through to the file as it is checksummed, not
 // gathered with the header first: on the Linux kernel (a 103 MB file) the
 // buffer that grew to hold it and the copy made to frame it had been
 // 2.4 s and two hundred MB.
@@ -173,16 +385,14 @@ func (r *Result) Save(path, key string) (err error) {
 	}()
 	bw := bufio.NewWriterSize(f, 1<<20)
 	sum := crc32.New(castagnoli)
-	w := io.MultiWriter(bw, sum) // the key and the JSON are checksummed
-	s := saved{Communities: r.Communities, Processes: r.Processes, Entries: r.Entries,
-		Stats: r.Stats, Members: r.members, Steps: r.steps}
+	w := io.MultiWriter(bw, sum) // the key and the body are checksummed
 	if _, err := bw.WriteString(savedMagic); err != nil {
 		return fmt.Errorf("save processes: %w", err)
 	}
 	if _, err := io.WriteString(w, key); err != nil {
 		return fmt.Errorf("save processes: %w", err)
 	}
-	if err := json.NewEncoder(w).Encode(&s); err != nil {
+	if err := r.writeBody(w); err != nil {
 		return fmt.Errorf("save processes: %w", err)
 	}
 	if _, err := bw.Write(binary.LittleEndian.AppendUint32(nil, sum.Sum32())); err != nil {
@@ -218,15 +428,14 @@ func LoadSaved(path string, g *Graph, key string) (*Result, error) {
 	if string(body[:keyLen]) != key {
 		return nil, ErrKeyDiffers
 	}
-	body = body[keyLen:]
-	var s saved
-	if err := json.Unmarshal(body, &s); err != nil {
-		return nil, fmt.Errorf("saved processes: %w", err)
+	res, err := readBody(body[keyLen:])
+	if err != nil {
+		return nil, fmt.Errorf("saved processes: damaged: %w", err)
 	}
-	if len(s.Members) != len(s.Communities) || len(s.Steps) != len(s.Processes) {
+	if len(res.members) != len(res.Communities) || len(res.steps) != len(res.Processes) {
 		return nil, errors.New("saved processes: damaged (counts)")
 	}
-	for _, list := range [][][]int{s.Members, s.Steps} {
+	for _, list := range [][][]int{res.members, res.steps} {
 		for _, ns := range list {
 			for _, n := range ns {
 				if n < 0 || n >= len(g.Nodes) {
@@ -235,14 +444,13 @@ func LoadSaved(path string, g *Graph, key string) (*Result, error) {
 			}
 		}
 	}
-	for _, e := range s.Entries {
+	for _, e := range res.Entries {
 		if e.Node < 0 || e.Node >= len(g.Nodes) {
 			return nil, errors.New("saved processes: damaged (an entry out of range)")
 		}
 	}
-	s.Stats.Reused = true
-	return &Result{Communities: s.Communities, Processes: s.Processes, Entries: s.Entries, Stats: s.Stats,
-		g: g, members: s.Members, steps: s.Steps}, nil
+	res.Stats.Reused, res.g = true, g
+	return res, nil
 }
 
 // readBounded reads the file at path, refusing one larger than limit.

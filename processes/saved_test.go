@@ -1,6 +1,7 @@
 package processes
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
 )
 
 // flowGraph is twoCliques with a flow through it: main → a3 → b0.
@@ -124,20 +127,20 @@ func TestLoadSavedRefusesDamage(t *testing.T) {
 	if _, err := LoadSaved(filepath.Join(dir, "missing"), g, key); err == nil {
 		t.Error("a missing file loaded")
 	}
-	// The key is read before the JSON: a result of another graph is
+	// The key is read before the body: a result of another graph is
 	// refused as such, whatever its body.
 	other := strings.Repeat("0", keyLen)
-	body := append([]byte(other), "not JSON at all"...)
-	notJSON := binary.LittleEndian.AppendUint32(append([]byte(savedMagic), body...), crc32.Checksum(body, castagnoli))
+	body := append([]byte(other), "not a body at all"...)
+	notBody := binary.LittleEndian.AppendUint32(append([]byte(savedMagic), body...), crc32.Checksum(body, castagnoli))
 	p := filepath.Join(dir, "other")
-	if err := os.WriteFile(p, notJSON, 0o644); err != nil {
+	if err := os.WriteFile(p, notBody, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := LoadSaved(p, g, key); !errors.Is(err, ErrKeyDiffers) {
 		t.Errorf("another graph's result: %v, want ErrKeyDiffers", err)
 	}
 	if _, err := LoadSaved(p, g, other); err == nil || errors.Is(err, ErrKeyDiffers) {
-		t.Errorf("a body that is not JSON under the right key: %v", err)
+		t.Errorf("a body that does not decode under the right key: %v", err)
 	}
 	keyFlipped := append([]byte(nil), data...)
 	keyFlipped[len(savedMagic)+3] ^= 0x01
@@ -153,5 +156,44 @@ func TestLoadSavedRefusesDamage(t *testing.T) {
 	}
 	if _, err := LoadSaved(filepath.Join(dir, "big"), small, small.Key(Options{})); err == nil {
 		t.Error("node indexes outside the graph loaded")
+	}
+}
+
+// TestSavedBodyHasEveryField: the records a saved body holds have the
+// fields writeBody and readBody know of; a field added to one fails here
+// until the body carries it (and savedFields counts it).
+func TestSavedBodyHasEveryField(t *testing.T) {
+	for name, v := range map[string]any{"Community": schema.Community{}, "Process": schema.Process{}, "EntryPoint": EntryPoint{}, "Result": Result{}} {
+		if n := reflect.TypeOf(v).NumField(); n != savedFields[name] {
+			t.Errorf("%s has %d fields, the saved body %d: add the new ones to writeBody and readBody", name, n, savedFields[name])
+		}
+	}
+}
+
+// TestSavedBodyKeepsNil: nil and empty slices load as they were saved.
+func TestSavedBodyKeepsNil(t *testing.T) {
+	r := &Result{
+		Communities: []schema.Community{{ID: "c", Keywords: nil}, {ID: "d", Keywords: []string{}}},
+		Processes:   []schema.Process{{ID: "p", Communities: []string{}, Priority: 0.25}},
+		Entries:     []EntryPoint{{Node: 3, Score: -1.5, Reasons: nil, Closure: true}},
+		members:     [][]int{nil, {}},
+		steps:       [][]int{{0, 7, 2}},
+	}
+	var buf bytes.Buffer
+	if err := r.writeBody(&buf); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readBody(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Communities, r.Communities) || !reflect.DeepEqual(got.Processes, r.Processes) ||
+		!reflect.DeepEqual(got.Entries, r.Entries) || !reflect.DeepEqual(got.members, r.members) || !reflect.DeepEqual(got.steps, r.steps) {
+		t.Errorf("loaded %+v, saved %+v", got, r)
+	}
+	for cut := range buf.Len() {
+		if _, err := readBody(buf.Bytes()[:cut]); err == nil {
+			t.Errorf("a body cut at %d of %d bytes loaded", cut, buf.Len())
+		}
 	}
 }

@@ -19,7 +19,9 @@
 // CPU time (user 35.6-44.3 s against 39.6-43.9 s, three runs each
 // alternating). The MCP server (cmd.Server) collects when its heap has
 // grown by a quarter (GOGC=25): its heap is mostly the indexes it keeps
-// open. GOGC, when set, wins.
+// open. An analyze that updates a small index in place collects at 100
+// while it builds (index.updateGCPercent): its peak is far below the cold
+// run's. GOGC, when set, wins.
 //
 // GITNEXUS_CPUPROFILE=FILE writes a CPU profile of the whole run, for
 // performance work; GITNEXUS_HEAPPROFILE=PREFIX (analyze) the live heap

@@ -261,18 +261,30 @@ func (r *Result) writeBody(w io.Writer) error {
 type bodyReader struct{ recfile.Decoder }
 
 // count reads a slice's length (bodyWriter.count): -1 for nil. A length
-// past what is left to read (every element takes a byte at least) fails.
-func (d *bodyReader) count() int {
+// past what is left to read, at least min bytes an element, fails: what
+// a damaged file makes the reader allocate stays within a few times its
+// size.
+func (d *bodyReader) count(min uint64) int {
 	n := d.Uint()
 	if n == 0 || d.Err != nil {
 		return -1
 	}
-	if n-1 > uint64(len(d.B)-d.Pos) {
+	if n-1 > uint64(len(d.B)-d.Pos)/min {
 		d.Fail("count")
 		return -1
 	}
 	return int(n - 1)
 }
+
+// The fewest bytes writeBody writes for one element of each kind.
+const (
+	minCommunity = 4 + 8     // three lengths and a varint, the cohesion
+	minProcess   = 8 + 8     // eight lengths and varints, the priority
+	minEntry     = 3 + 8     // the node, the reasons' length, the flag, the score
+	minString    = 1         // a length
+	minInt       = 1         // a varint
+	minList      = minString // a list's length
+)
 
 func (d *bodyReader) float() float64 { return math.Float64frombits(d.U64()) }
 
@@ -294,7 +306,7 @@ func (d *bodyReader) int() int {
 }
 
 func (d *bodyReader) strs() []string {
-	n := d.count()
+	n := d.count(minString)
 	if n < 0 {
 		return nil
 	}
@@ -306,13 +318,13 @@ func (d *bodyReader) strs() []string {
 }
 
 func (d *bodyReader) ints() [][]int {
-	n := d.count()
+	n := d.count(minList)
 	if n < 0 {
 		return nil
 	}
 	lists := make([][]int, n)
 	for i := range lists {
-		if m := d.count(); m >= 0 {
+		if m := d.count(minInt); m >= 0 {
 			lists[i] = make([]int, m)
 			for j := range lists[i] {
 				lists[i][j] = d.int()
@@ -326,14 +338,14 @@ func (d *bodyReader) ints() [][]int {
 func readBody(body []byte) (*Result, error) {
 	d := &bodyReader{recfile.Decoder{B: body}}
 	r := &Result{}
-	if n := d.count(); n >= 0 {
+	if n := d.count(minCommunity); n >= 0 {
 		r.Communities = make([]schema.Community, n)
 		for i := range r.Communities {
 			c := &r.Communities[i]
 			c.ID, c.Label, c.Keywords, c.Cohesion, c.SymbolCount = d.Str(), d.Str(), d.strs(), d.float(), d.int()
 		}
 	}
-	if n := d.count(); n >= 0 {
+	if n := d.count(minProcess); n >= 0 {
 		r.Processes = make([]schema.Process, n)
 		for i := range r.Processes {
 			p := &r.Processes[i]
@@ -341,7 +353,7 @@ func readBody(body []byte) (*Result, error) {
 			p.Communities, p.EntryPointID, p.TerminalID, p.Priority = d.strs(), d.Str(), d.Str(), d.float()
 		}
 	}
-	if n := d.count(); n >= 0 {
+	if n := d.count(minEntry); n >= 0 {
 		r.Entries = make([]EntryPoint, n)
 		for i := range r.Entries {
 			e := &r.Entries[i]

@@ -197,3 +197,17 @@ func TestSavedBodyKeepsNil(t *testing.T) {
 		}
 	}
 }
+
+// TestSavedBodyRefusesLargeCounts: a body that claims more elements than
+// its bytes could hold is refused before anything that size is made.
+func TestSavedBodyRefusesLargeCounts(t *testing.T) {
+	for name, body := range map[string][]byte{
+		"communities":                binary.AppendUvarint(nil, 1<<40),
+		"a few too many communities": append(binary.AppendUvarint(nil, 3), make([]byte, 2*12-1)...),
+		"processes":                  append([]byte{0}, binary.AppendUvarint(nil, 1<<40)...),
+	} {
+		if _, err := readBody(body); err == nil {
+			t.Errorf("%s: loaded", name)
+		}
+	}
+}

@@ -59,5 +59,10 @@
 // kernel (872k symbols, 2.8M edges) the peak, about 3.3 GiB, comes at
 // the end of resolution or in the processes phase, with the pack close
 // behind (3.2 GiB) and the load at 1.6 GiB
-// (bench/results/analyze-linux-2026-11-26.md, session 22).
+// (bench/results/analyze-linux-2026-11-26.md, session 22). The Go heap
+// is collected at GOGC 50 (main.go), except while an update of an index
+// of at most 500k rows runs (updateGCPercent, 100): such an update holds
+// ingest's facts without the COPY's memory that sets a cold run's peak,
+// and collects half as often (session 33: prometheus' one-body update
+// 1.17 -> 0.97 s, its peak 168 MiB against a cold run's 206).
 package index

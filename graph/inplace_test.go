@@ -200,6 +200,11 @@ func TestInPlaceLoadFallsBack(t *testing.T) {
 			checkpointStmts = [2]string{"CHECKPOINT NOW", "CHECKPOINT AGAIN"} // parse errors, as a full pool is an error
 			t.Cleanup(func() { checkpointStmts = old })
 		}},
+		{"the update's commit fails", "update in place", func(t *testing.T, root string, m *Meta) {
+			old := txStmts
+			txStmts[1] = "COMMIT NOW" // a parse error: the transaction is rolled back
+			t.Cleanup(func() { txStmts = old })
+		}},
 		{"too many rows to create", "rows to create, more than the 0 an update in place creates", func(t *testing.T, root string, m *Meta) {
 			most, share := inPlaceMaxCreates, inPlaceCreateShare
 			inPlaceMaxCreates, inPlaceCreateShare = 0, 1<<30 // no row, whatever the build's size

@@ -575,7 +575,10 @@ func runProcesses(g *processes.Graph, saved string, b *graph.Build) (_ *processe
 // from 4.27 to 3.70 s and its user CPU from 5.4-6.1 to 4.0-4.5 s, and
 // prometheus' from 0.99 to 0.85 s (medians of 4 and 5 alternated edits,
 // session 33). The Linux kernel's update keeps 50: its peak is the full
-// run's (both near the 3 GiB soft limit). GOGC, when set, wins.
+// run's (both near the 3 GiB soft limit). GOGC, when set, wins. The
+// setting is the process's: Build restores it as it returns, which two
+// Builds running at once in one process would do out of order (analyze
+// and its --watch run one at a time).
 const updateGCPercent = 100
 
 // liveRows is the number of rows (nodes and edges) the live index holds.

@@ -17,7 +17,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash"
 	"hash/crc32"
 	"io"
 	"math"
@@ -44,7 +43,7 @@ const keyLen = 2 * sha256.Size
 // Result.
 func (g *Graph) Key(opts Options) string {
 	h := sha256.New()
-	w := keyWriter{h: h}
+	w := fieldWriter{w: h}
 	w.str(savedVersion)
 	w.str(fmt.Sprintf("%+v", opts))
 	w.int(len(g.Nodes))
@@ -82,28 +81,34 @@ func (g *Graph) Key(opts Options) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// keyWriter feeds Key's hash, every string length-prefixed, through a
-// buffer: a Write per field cost more than the hashing (kubernetes: 150 ms
-// for 42k symbols).
-type keyWriter struct {
-	h   hash.Hash
+// fieldWriter writes fields (internal/recfile's strings, varints,
+// little-endian floats, flags packed in a byte) to w through a buffer
+// that goes to w once it holds 64 KiB: Key feeds its hash with it (a
+// Write per field cost more than the hashing: kubernetes, 150 ms for 42k
+// symbols) and Save its body (the Linux kernel's result is never whole
+// in memory twice). err is w's first error.
+type fieldWriter struct {
+	w   io.Writer
 	buf []byte
+	err error
 }
 
-func (w *keyWriter) int(n int) { w.buf = binary.AppendVarint(w.buf, int64(n)); w.spill() }
+func (w *fieldWriter) int(n int) { w.buf = binary.AppendVarint(w.buf, int64(n)); w.spill() }
 
-func (w *keyWriter) str(s string) {
-	w.buf = binary.AppendVarint(w.buf, int64(len(s)))
-	w.buf = append(w.buf, s...)
+func (w *fieldWriter) uint(n int) { w.buf = binary.AppendUvarint(w.buf, uint64(n)); w.spill() }
+
+func (w *fieldWriter) str(s string) {
+	w.buf = recfile.AppendStr(w.buf, s)
 	w.spill()
 }
 
-func (w *keyWriter) float(f float64) {
+func (w *fieldWriter) float(f float64) {
 	w.buf = binary.LittleEndian.AppendUint64(w.buf, math.Float64bits(f))
 	w.spill()
 }
 
-func (w *keyWriter) bools(bs ...bool) {
+// bools writes up to eight flags as one byte, the first the lowest bit.
+func (w *fieldWriter) bools(bs ...bool) {
 	var b byte
 	for i, v := range bs {
 		if v {
@@ -114,16 +119,44 @@ func (w *keyWriter) bools(bs ...bool) {
 	w.spill()
 }
 
-// spill hashes the buffer once it holds 64 KiB.
-func (w *keyWriter) spill() {
+// count writes a slice's length: n plus one, 0 for a nil slice.
+func (w *fieldWriter) count(n int, isNil bool) {
+	if isNil {
+		w.uint(0)
+	} else {
+		w.uint(n + 1)
+	}
+}
+
+func (w *fieldWriter) strs(ss []string) {
+	w.count(len(ss), ss == nil)
+	for _, s := range ss {
+		w.str(s)
+	}
+}
+
+func (w *fieldWriter) ints(lists [][]int) {
+	w.count(len(lists), lists == nil)
+	for _, l := range lists {
+		w.count(len(l), l == nil)
+		for _, v := range l {
+			w.int(v)
+		}
+	}
+}
+
+// spill writes the buffer once it holds 64 KiB.
+func (w *fieldWriter) spill() {
 	if len(w.buf) >= 64<<10 {
 		w.flush()
 	}
 }
 
-// flush hashes what the buffer holds.
-func (w *keyWriter) flush() {
-	w.h.Write(w.buf)
+// flush writes what the buffer holds.
+func (w *fieldWriter) flush() {
+	if w.err == nil {
+		_, w.err = w.w.Write(w.buf)
+	}
 	w.buf = w.buf[:0]
 }
 
@@ -154,71 +187,9 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // (TestSavedBodyHasEveryField).
 var savedFields = map[string]int{"Community": 5, "Process": 9, "EntryPoint": 4, "Result": 7}
 
-// bodyWriter writes the body through a buffer that goes to w once it
-// holds 64 KiB: the Linux kernel's result is never whole in memory twice.
-type bodyWriter struct {
-	w   io.Writer
-	buf []byte
-	err error
-}
-
-func (b *bodyWriter) spill(force bool) {
-	if b.err == nil && (force || len(b.buf) >= 64<<10) {
-		_, b.err = b.w.Write(b.buf)
-		b.buf = b.buf[:0]
-	}
-}
-
-func (b *bodyWriter) uint(v int) {
-	b.buf = binary.AppendUvarint(b.buf, uint64(v))
-	b.spill(false)
-}
-func (b *bodyWriter) int(v int) { b.buf = binary.AppendVarint(b.buf, int64(v)); b.spill(false) }
-func (b *bodyWriter) str(s string) {
-	b.buf = recfile.AppendStr(b.buf, s)
-	b.spill(false)
-}
-func (b *bodyWriter) float(f float64) {
-	b.buf = binary.LittleEndian.AppendUint64(b.buf, math.Float64bits(f))
-	b.spill(false)
-}
-func (b *bodyWriter) bool(v bool) {
-	if v {
-		b.buf = append(b.buf, 1)
-	} else {
-		b.buf = append(b.buf, 0)
-	}
-}
-
-// count writes a slice's length: n plus one, 0 for a nil slice.
-func (b *bodyWriter) count(n int, isNil bool) {
-	if isNil {
-		b.uint(0)
-	} else {
-		b.uint(n + 1)
-	}
-}
-
-func (b *bodyWriter) strs(ss []string) {
-	b.count(len(ss), ss == nil)
-	for _, s := range ss {
-		b.str(s)
-	}
-}
-
-func (b *bodyWriter) ints(lists [][]int) {
-	b.count(len(lists), lists == nil)
-	for _, l := range lists {
-		b.count(len(l), l == nil)
-		for _, v := range l {
-			b.int(v)
-		}
-	}
-}
-
 // writeBody writes r's body to w.
 func (r *Result) writeBody(w io.Writer) error {
-	b := &bodyWriter{w: w, buf: make([]byte, 0, 80<<10)}
+	b := &fieldWriter{w: w, buf: make([]byte, 0, 80<<10)}
 	b.count(len(r.Communities), r.Communities == nil)
 	for _, c := range r.Communities {
 		b.str(c.ID)
@@ -244,7 +215,7 @@ func (r *Result) writeBody(w io.Writer) error {
 		b.int(e.Node)
 		b.float(e.Score)
 		b.strs(e.Reasons)
-		b.bool(e.Closure)
+		b.bools(e.Closure)
 	}
 	b.ints(r.members)
 	b.ints(r.steps)
@@ -253,14 +224,14 @@ func (r *Result) writeBody(w io.Writer) error {
 		return err
 	}
 	b.str(string(stats))
-	b.spill(true)
+	b.flush()
 	return b.err
 }
 
 // bodyReader reads a body (writeBody's) on a recfile.Decoder.
 type bodyReader struct{ recfile.Decoder }
 
-// count reads a slice's length (bodyWriter.count): -1 for nil. A length
+// count reads a slice's length (fieldWriter.count): -1 for nil. A length
 // past what is left to read, at least min bytes an element, fails: what
 // a damaged file makes the reader allocate stays within a few times its
 // size.

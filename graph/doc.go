@@ -149,7 +149,11 @@
 // 170 → 50 ms). Every statement that matches symbols by ids from its
 // UNWIND list also names their files (narrow): Kuzu 0.11 plans such a
 // match as a scan of the whole table, and a constant condition on the
-// file path cuts it (kubernetes: 23 → 4 ms a statement). Counts are
+// file path cuts it (kubernetes: 23 → 4 ms a statement). The statements
+// run in one Kuzu transaction (each alone would commit and sync its WAL),
+// two when nodes are created: such a scan does not see the nodes created
+// earlier in its transaction (Kuzu 0.11.3), so the edges between new
+// nodes are created after the nodes commit (applyInTx). Counts are
 // checked against the row files; any failure falls back to a full load.
 // The copy is swapped in by Commit like a new database, so readers and
 // kills see what they saw before. It is chosen over Kuzu transactions on

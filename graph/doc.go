@@ -153,7 +153,10 @@
 // run in one Kuzu transaction (each alone would commit and sync its WAL),
 // two when nodes are created: such a scan does not see the nodes created
 // earlier in its transaction (Kuzu 0.11.3), so the edges between new
-// nodes are created after the nodes commit (applyInTx). Counts are
+// nodes are created after the nodes commit (applyInTx). Removed nodes
+// lose their edges out and in by statements of their own before they go
+// (removeStmts: Kuzu 0.11.3's DETACH DELETE could leave an edge in its
+// target's list). Counts are
 // checked against the row files; any failure falls back to a full load.
 // The copy is swapped in by Commit like a new database, so readers and
 // kills see what they saw before. It is chosen over Kuzu transactions on

@@ -37,7 +37,9 @@ var (
 // moved and deleted) on fixture repositories in several languages. It also
 // checks the cache was used (only the changed files are parsed) and that
 // the database was updated in place (graph.Build.UpdateFrom) unless it had
-// grown past the bound of updates in place, and that the search pack was
+// grown past the bound of updates in place or the update's estimated cost
+// passed a full load's (files grown by many appends, in long runs: -edits),
+// and that the search pack was
 // built from the live one (query.BuildPackFrom) byte for byte as a cold
 // build's.
 func TestReanalyzeEqualsColdBuild(t *testing.T) {
@@ -103,7 +105,7 @@ func TestReanalyzeEqualsColdBuild(t *testing.T) {
 				if sum.Reused == 0 {
 					t.Errorf("step %d (%s): no parse result reused (parsed %d)", step, what, sum.Parsed)
 				}
-				if !sum.Load.InPlace && !strings.Contains(sum.Load.Whole, "grew") {
+				if !sum.Load.InPlace && !strings.Contains(sum.Load.Whole, "grew") && !strings.Contains(sum.Load.Whole, "would take about") {
 					t.Errorf("step %d (%s): the database was loaded whole, not updated in place: %s", step, what, sum.Load.Whole)
 				}
 				if sum.Pack.Reused == 0 || sum.Pack.NoBase != "" {

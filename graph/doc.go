@@ -277,7 +277,9 @@
 //
 // $GITNEXUS_HOME/registry.json (default ~/.gitnexus) lists indexed repos for
 // -r NAME. Resolve maps "" (the repo containing cwd), a path, or a name to a
-// RepoEntry.
+// RepoEntry. An analyze writes the file only when it adds a repository or
+// renames one (Register): the time, commit and counts of the last analyze
+// are its meta.json's, which readers take (tools.ListRepos).
 //
 // # Native library and memory
 //

@@ -29,26 +29,44 @@ func TestRegistryRoundTrip(t *testing.T) {
 	if err := reg.Register(RepoEntry{Path: b}); err != nil {
 		t.Fatal(err)
 	}
-	// Re-registering a path replaces its entry.
+	// Re-registering a path under its name keeps its entry (the file is
+	// not written again: readers take the time, commit and counts from
+	// meta.json); under another name it replaces it.
+	if err := reg.Register(RepoEntry{Name: "alpha", Path: a, IndexedAt: at.Add(time.Hour), Commit: "c2"}); err != nil {
+		t.Fatal(err)
+	}
+	find := func(name string) RepoEntry {
+		t.Helper()
+		r, err := LoadRegistry()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.List()) != 2 {
+			t.Fatalf("entries %+v", r.List())
+		}
+		for _, e := range r.List() {
+			if e.Name == name {
+				return e
+			}
+		}
+		t.Fatalf("no %s in %+v", name, r.List())
+		return RepoEntry{}
+	}
+	if alpha := find("alpha"); alpha.Commit != "c1" || !alpha.IndexedAt.Equal(at) {
+		t.Errorf("alpha re-registered under its name: %+v", alpha)
+	}
+	if err := reg.Register(RepoEntry{Name: "alpha2", Path: a, IndexedAt: at, Commit: "c3"}); err != nil {
+		t.Fatal(err)
+	}
+	if alpha := find("alpha2"); alpha.Commit != "c3" {
+		t.Errorf("alpha renamed: %+v", alpha)
+	}
 	if err := reg.Register(RepoEntry{Name: "alpha", Path: a, IndexedAt: at, Commit: "c2"}); err != nil {
 		t.Fatal(err)
 	}
 	reg2, err := LoadRegistry()
 	if err != nil {
 		t.Fatal(err)
-	}
-	list := reg2.List()
-	if len(list) != 2 {
-		t.Fatalf("entries %+v", list)
-	}
-	var alpha RepoEntry
-	for _, e := range list {
-		if e.Name == "alpha" {
-			alpha = e
-		}
-	}
-	if alpha.Commit != "c2" || !alpha.IndexedAt.Equal(at) {
-		t.Errorf("alpha %+v", alpha)
 	}
 	if err := reg2.Remove("alpha"); err != nil {
 		t.Fatal(err)

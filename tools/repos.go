@@ -77,8 +77,12 @@ func ListRepos(list []graph.RepoEntry, in ListReposInput) (*ListReposOutput, err
 	for i := in.Offset; i < len(list) && len(out.Repos) < limit; i++ {
 		e := list[i]
 		info := RepoInfo{Name: e.Name, Path: e.Path, IndexedAt: e.IndexedAt.UTC().Format(time.RFC3339), Commit: e.Commit, Branch: e.Branch, Stats: e.Counts}
-		if _, err := graph.ReadMetaHead(e.Path); err == nil {
+		// The index's own meta.json has the last analyze's time, commit
+		// and counts; the registry's entry, those of the analyze that
+		// registered it (graph.Registry.Register).
+		if m, err := graph.ReadMetaHead(e.Path); err == nil {
 			info.Indexed = true
+			info.IndexedAt, info.Commit, info.Branch, info.Stats = m.IndexedAt.UTC().Format(time.RFC3339), m.Commit, m.Branch, m.Counts
 		}
 		out.Repos = append(out.Repos, info)
 	}

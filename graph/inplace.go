@@ -1053,8 +1053,8 @@ func (u *updater) exec(stmt string) error {
 	return nil
 }
 
-// applyInTx is apply in transactions: each statement on its own is a
-// transaction of Kuzu's, committed (its WAL written and synced) before
+// applyInTx runs the update (applyNodes, then createEdges) in
+// transactions: each statement on its own is a transaction of Kuzu's, committed (its WAL written and synced) before
 // the next; seven statements of a prometheus update on a copy of its
 // database took 40-109 ms so and 32-50 ms in one (session 33). A failed
 // statement rolls its transaction back, and the caller then loads every
@@ -1373,7 +1373,7 @@ func jsonValues(vs ...any) ([]json.RawMessage, error) {
 func (u *updater) estimate(p *inPlacePlan, w *edgeWork) time.Duration {
 	stmts, rows := len(w.deletes), 0
 	for _, t := range schema.NodeTables() {
-		stmts += (len(w.dropAll[t.Label])+999)/1000 + (len(p.removed[t.Label])+999)/1000
+		stmts += (len(w.dropAll[t.Label])+999)/1000 + 3*((len(p.removed[t.Label])+999)/1000) // removeStmts
 		set := 0
 		for _, isSet := range p.set[t.Label] {
 			if isSet {

@@ -89,7 +89,7 @@ func NewGraph(nodes []Node, edges []Edge) *Graph {
 // newGraph is NewGraph on slices it may reorder and keep (FromIndex's own:
 // no copy of a million nodes).
 func newGraph(ns []Node, es []Edge) *Graph {
-	slices.SortFunc(ns, func(a, b Node) int { return strings.Compare(a.ID, b.ID) })
+	sortByID(ns)
 	g := &Graph{Nodes: ns, index: make(map[string]int, len(ns))}
 	for i, n := range ns {
 		g.index[n.ID] = i
@@ -153,6 +153,38 @@ func newGraph(ns []Node, es []Edge) *Graph {
 		g.und[i] = mergeWedges(ws)
 	}
 	return g
+}
+
+// sortByID sorts ns by id: the order of indexes sorted by the ids, then
+// each node moved once to its place (cycle by cycle), rather than the
+// nodes themselves swapped about by the sort (a Node is some 180 bytes:
+// kubernetes' 50k nodes, 75 ms of a one-body update's processes phase).
+// Nodes of one id keep no particular order, as with a sort of the nodes.
+func sortByID(ns []Node) {
+	order := make([]int32, len(ns))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(ns[a].ID, ns[b].ID) })
+	// ns[i] must become the node at order[i]: follow each cycle of the
+	// permutation, marking the places done by setting order[i] = i.
+	for i := range ns {
+		if order[i] == int32(i) {
+			continue
+		}
+		tmp := ns[i]
+		j := i
+		for {
+			k := int(order[j])
+			order[j] = int32(j)
+			if k == i {
+				ns[j] = tmp
+				break
+			}
+			ns[j] = ns[k]
+			j = k
+		}
+	}
 }
 
 // mergeWedges sorts a node's neighbours by index and sums the weights of

@@ -1,6 +1,7 @@
 package processes
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand"
 	"reflect"
@@ -374,6 +375,31 @@ func TestFlowBudget(t *testing.T) {
 	for i, tr := range ts { // the first five flows of the unbounded run: best entries first
 		if !slices.Equal(tr.Steps, all[i].Steps) {
 			t.Errorf("flow %d: %v, want %v", i, tr.Steps, all[i].Steps)
+		}
+	}
+}
+
+// TestSortByID: sortByID leaves the nodes in id order, each node whole
+// (the same nodes as before, ids clashing now and then), for permutations
+// with long cycles, short ones and none.
+func TestSortByID(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	key := func(a, b Node) int { return cmp.Or(strings.Compare(a.ID, b.ID), cmp.Compare(a.StartLine, b.StartLine)) }
+	for _, n := range []int{0, 1, 2, 7, 100, 1000} {
+		ns := make([]Node, n)
+		for i := range ns {
+			ns[i] = Node{ID: fmt.Sprintf("id%04d", rng.Intn(2*n+1)), StartLine: i}
+		}
+		if n == 7 {
+			slices.SortFunc(ns, key) // sorted already: no cycle
+		}
+		want := slices.SortedFunc(slices.Values(ns), key)
+		sortByID(ns)
+		if !slices.IsSortedFunc(ns, func(a, b Node) int { return strings.Compare(a.ID, b.ID) }) {
+			t.Fatalf("n=%d: not in id order", n)
+		}
+		if got := slices.SortedFunc(slices.Values(ns), key); !slices.EqualFunc(got, want, func(a, b Node) bool { return key(a, b) == 0 }) {
+			t.Fatalf("n=%d: the nodes changed", n)
 		}
 	}
 }

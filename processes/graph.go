@@ -111,7 +111,15 @@ func newGraph(ns []Node, es []Edge) *Graph {
 		}
 	}
 	slices.SortFunc(ends, func(x, y endsOf) int {
-		return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b), cmp.Compare(es[x.i].Type, es[y.i].Type), cmp.Compare(x.i, y.i))
+		// Not one cmp.Or of the four: its arguments are all evaluated,
+		// the types' (two reads far apart in es) at every comparison.
+		if c := cmp.Compare(x.a, y.a); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.b, y.b); c != 0 {
+			return c
+		}
+		return cmp.Or(cmp.Compare(es[x.i].Type, es[y.i].Type), cmp.Compare(x.i, y.i))
 	})
 	seenCall := map[[2]int]int{}
 	for _, en := range ends {

@@ -121,7 +121,12 @@ func newGraph(ns []Node, es []Edge) *Graph {
 		}
 		return cmp.Or(cmp.Compare(es[x.i].Type, es[y.i].Type), cmp.Compare(x.i, y.i))
 	})
-	seenCall := map[[2]int]int{}
+	// The CALLS edges of one pair of ends are next to each other in ends:
+	// the first makes the arcs, the others (parallel calls) only amend
+	// them. callA, callB are the ends of the last arcs made, callAt the
+	// out arc's index in g.out[callA] (a map of pairs had taken the
+	// kernel's 2.8M calls some hundreds of MB).
+	callA, callB, callAt := -1, -1, 0
 	for _, en := range ends {
 		e, a, b := &es[en.i], int(en.a), int(en.b)
 		w := e.Confidence
@@ -129,9 +134,9 @@ func newGraph(ns []Node, es []Edge) *Graph {
 			w = 1
 		}
 		if e.Type == schema.RelCalls {
-			k := [2]int{a, b}
 			cb := e.Reason == schema.ReasonReference
-			if i, dup := seenCall[k]; dup { // keep the best confidence of parallel call edges; a real call beats a callback
+			if a == callA && b == callB { // keep the best confidence of parallel call edges; a real call beats a callback
+				i := callAt
 				if !e.Later && g.out[a][i].later { // a call made now as well: not only later
 					g.out[a][i].later = false
 					for j := range g.in[b] {
@@ -149,7 +154,7 @@ func newGraph(ns []Node, es []Edge) *Graph {
 					}
 				}
 			} else {
-				seenCall[k] = len(g.out[a])
+				callA, callB, callAt = a, b, len(g.out[a])
 				g.out[a] = append(g.out[a], arc{b, w, cb, e.Later})
 				g.in[b] = append(g.in[b], arc{a, w, cb, e.Later})
 			}

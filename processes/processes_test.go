@@ -403,3 +403,30 @@ func TestSortByID(t *testing.T) {
 		}
 	}
 }
+
+// TestParallelCalls: the CALLS edges of one pair of symbols make one arc
+// each way, with the best confidence, a callback only if every edge is
+// one, and later only if every call is made later; other pairs' arcs are
+// their own, and an EXTENDS edge between the same pair makes no arc.
+func TestParallelCalls(t *testing.T) {
+	nodes := []Node{fn("c", "x.go"), fn("a", "x.go"), fn("b", "x.go"), fn("d", "x.go")}
+	edges := []Edge{
+		{From: "a", To: "b", Type: schema.RelCalls, Confidence: 0.5, Reason: schema.ReasonReference, Later: true},
+		{From: "a", To: "c", Type: schema.RelCalls, Confidence: 0.4, Later: true},
+		{From: "a", To: "b", Type: schema.RelExtends, Confidence: 1},
+		{From: "a", To: "b", Type: schema.RelCalls, Confidence: 0.9, Reason: schema.ReasonSameFile, Later: true},
+		{From: "a", To: "b", Type: schema.RelCalls, Confidence: 0.7, Reason: schema.ReasonSameFile},
+		{From: "d", To: "b", Type: schema.RelCalls, Confidence: 0.3, Reason: schema.ReasonReference},
+	}
+	g := NewGraph(nodes, edges)
+	a, b, c, d := g.index["a"], g.index["b"], g.index["c"], g.index["d"]
+	if want := []arc{{b, 0.9, false, false}, {c, 0.4, false, true}}; !slices.Equal(g.out[a], want) {
+		t.Errorf("a's calls %+v, want %+v", g.out[a], want)
+	}
+	if want := []arc{{a, 0.9, false, false}, {d, 0.3, true, false}}; !slices.Equal(g.in[b], want) {
+		t.Errorf("b's callers %+v, want %+v", g.in[b], want)
+	}
+	if want := []arc{{b, 0.3, true, false}}; !slices.Equal(g.out[d], want) {
+		t.Errorf("d's calls %+v, want %+v", g.out[d], want)
+	}
+}

@@ -129,19 +129,24 @@ type inPlacePlan struct {
 	counts      struct{ added, changed, removed int }
 }
 
+// nodeRows counts the nodes of label l the plan sets and creates.
+func (p *inPlacePlan) nodeRows(l schema.Label) (set, create int) {
+	for _, isSet := range p.set[l] {
+		if isSet {
+			set++
+		} else {
+			create++
+		}
+	}
+	return set, create
+}
+
 // byLabel describes the plan by label, for the debug log.
 func (p *inPlacePlan) byLabel() string {
 	var b strings.Builder
 	for _, t := range schema.NodeTables() {
 		l := t.Label
-		set, create := 0, 0
-		for _, isSet := range p.set[l] {
-			if isSet {
-				set++
-			} else {
-				create++
-			}
-		}
+		set, create := p.nodeRows(l)
 		if n := len(p.removed[l]) + set + create + len(p.fresh[l]) + len(p.diff[l]); n > 0 {
 			fmt.Fprintf(&b, "%s: -%d ~%d +%d, edges of %d new and %d changed; ", l, len(p.removed[l]), set, create, len(p.fresh[l]), len(p.diff[l]))
 		}
@@ -959,12 +964,9 @@ func countedTables(p *inPlacePlan, w *edgeWork) map[string]bool {
 			touch(l, true, true)
 		}
 	}
-	for l, set := range p.set {
-		for _, isSet := range set {
-			if !isSet {
-				only[string(l)] = true
-				break
-			}
+	for l := range p.set {
+		if _, create := p.nodeRows(l); create > 0 {
+			only[string(l)] = true
 		}
 	}
 	for l, ids := range w.dropAll {
@@ -1374,14 +1376,9 @@ func (u *updater) estimate(p *inPlacePlan, w *edgeWork) time.Duration {
 	stmts, rows := len(w.deletes), 0
 	for _, t := range schema.NodeTables() {
 		stmts += (len(w.dropAll[t.Label])+999)/1000 + 3*((len(p.removed[t.Label])+999)/1000) // removeStmts
-		set := 0
-		for _, isSet := range p.set[t.Label] {
-			if isSet {
-				set++
-			}
-		}
+		set, create := p.nodeRows(t.Label)
 		stmts += set + (set+499)/500
-		rows += len(p.set[t.Label]) - set
+		rows += create
 	}
 	for _, lines := range w.creates {
 		rows += len(lines)

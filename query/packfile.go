@@ -132,26 +132,17 @@ func joinParts(parts [][]byte) []byte {
 // its section is laid out, so that the builder's memory and the file's do
 // not add up. The last section, the source (packsource.go), is not among
 // the parts: the header names it, srcLen bytes long with the block CRCs
-// srcCRCs, after them, and the caller writes it there.
-func encodePackParts(g *graphCopy, indexes map[string]*bm25Index, srcLen int64, srcCRCs []byte) ([][]byte, error) {
+// srcCRCs, after them, and the caller writes it there. The search
+// indexes come as indexes, to lay out, or as laid, the sections
+// startEncodeIndexes laid out already (readPackRows), or both.
+func encodePackParts(g *graphCopy, indexes map[string]*bm25Index, laid map[string][]byte, srcLen int64, srcCRCs []byte) ([][]byte, error) {
 	st := &strTable{refs: map[string]uint64{}}
 	sec := map[string][]byte{}
 
-	// The search indexes share nothing with the rest: they are laid out
-	// on goroutines of their own beside it.
-	type laidOut struct {
-		name string
-		buf  []byte
-	}
-	nodes := len(g.nodes)
-	ixs := make(chan laidOut, len(indexes))
-	for name, ix := range indexes {
-		go func() {
-			buf := encodeIndex(ix, nodes)
-			ix.built, ix.docLen = nil, nil
-			ixs <- laidOut{name, buf}
-		}()
-	}
+	// The search indexes share nothing with the rest: those not laid out
+	// already (laid, encodeIndexes) are laid out on goroutines of their
+	// own beside it.
+	ixs := startEncodeIndexes(indexes, len(g.nodes))
 	var w *packWriter
 	sw := func() { w = &packWriter{st: st} }
 	done := func(name string) { sec[name] = w.buf }
@@ -265,9 +256,11 @@ func encodePackParts(g *graphCopy, indexes map[string]*bm25Index, srcLen int64, 
 	sec[secProcesses], sec[secMembers] = encodeProcesses(g, st)
 	g.procs, g.members = nil, nil
 
-	for range indexes {
-		l := <-ixs
-		sec[l.name] = l.buf
+	for name, buf := range laid {
+		sec[name] = buf
+	}
+	for name, buf := range ixs() {
+		sec[name] = buf
 	}
 	g.nodes, g.index = nil, nil
 
@@ -321,6 +314,34 @@ func encodePackParts(g *graphCopy, indexes map[string]*bm25Index, srcLen int64, 
 		delete(sec, n)
 	}
 	return parts, nil
+}
+
+// startEncodeIndexes lays out each of indexes (for a pack of nodes nodes)
+// on a goroutine of its own, dropping its postings once laid out; the
+// function it returns waits for them and returns each index's section by
+// name.
+func startEncodeIndexes(indexes map[string]*bm25Index, nodes int) func() map[string][]byte {
+	type laidOut struct {
+		name string
+		buf  []byte
+	}
+	ch := make(chan laidOut, len(indexes))
+	for name, ix := range indexes {
+		go func() {
+			buf := encodeIndex(ix, nodes)
+			ix.built, ix.docLen = nil, nil
+			ch <- laidOut{name, buf}
+		}()
+	}
+	n := len(indexes)
+	return func() map[string][]byte {
+		out := make(map[string][]byte, n)
+		for range n {
+			l := <-ch
+			out[l.name] = l.buf
+		}
+		return out
+	}
 }
 
 func boolInt(b bool) int {

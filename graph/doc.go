@@ -150,10 +150,10 @@
 // UNWIND list also names their files (narrow): Kuzu 0.11 plans such a
 // match as a scan of the whole table, and a constant condition on the
 // file path cuts it (kubernetes: 23 → 4 ms a statement). The statements
-// run in one Kuzu transaction (each alone would commit and sync its WAL),
-// two when nodes are created: such a scan does not see the nodes created
-// earlier in its transaction (Kuzu 0.11.3), so the edges between new
-// nodes are created after the nodes commit (applyInTx). Removed nodes
+// run in one Kuzu transaction (each alone would commit and sync its WAL):
+// such a scan does not see the nodes created earlier in its transaction
+// (Kuzu 0.11.3), so a statement matching a node the update creates drops
+// the file-path condition on that side (narrowStored). Removed nodes
 // lose their edges out and in by statements of their own before they go
 // (removeStmts: Kuzu 0.11.3's DETACH DELETE could leave an edge in its
 // target's list). Counts are

@@ -244,16 +244,23 @@ func readPackRows(ctx context.Context, q Querier, base *Pack, dir string) (_ *pa
 	}
 	ixc := make(chan error, 1)
 	go func() {
-		// Once ended, the indexes are laid out here too, beside the
-		// reading: they need only the nodes, and the layout after the
-		// reading is what an update waits for after its load
-		// (kubernetes: 0.2 s of CPU).
+		// Once ended, the indexes of a pack of at most earlyLayoutNodes
+		// nodes start being laid out, beside the reading and the rest of
+		// the layout: they need only the nodes, and what the pack does
+		// after the reading is what an update waits for after its load
+		// (kubernetes: 0.2 s of CPU). A larger pack's are laid out beside
+		// the rest of the layout only (encodePackParts): begun here, the
+		// Linux kernel's pack held their sections beside its edges as
+		// they were read.
 		t0 := time.Now()
 		ixs, err := b.indexes()
 		step("indexes ended", t0)
 		if err == nil {
-			b.laid = startEncodeIndexes(ixs, len(b.g.nodes))()
-			step("indexes laid out", t0)
+			if len(b.g.nodes) <= earlyLayoutNodes {
+				b.laid = startEncodeIndexes(ixs, len(b.g.nodes))
+			} else {
+				b.ixs = ixs
+			}
 		}
 		ixc <- err
 	}()
@@ -560,9 +567,12 @@ type packBuilder struct {
 	// known, and g.rows holds them.
 	base   *packBase
 	hashed bool
-	// laid is the indexes' sections, once ended and laid out:
-	// readPackRows does both as soon as the nodes are read.
-	laid map[string][]byte
+	// ixs is the indexes once ended, laid the wait for their sections
+	// once being laid out (startEncodeIndexes): readPackRows ends them
+	// as soon as the nodes are read, and starts their layout then for a
+	// small pack (earlyLayoutNodes). Both nil: not ended.
+	ixs  map[string]*bm25Index
+	laid func() map[string][]byte
 	// bodies feeds the body index's goroutines (startBodies), a batch of
 	// documents at a time, in turn (batch holds the next, sent the count
 	// sent); nil: bodies are indexed in the caller, into body. Each
@@ -725,10 +735,9 @@ func (b *packBuilder) addFile(h Hit, unresolved int) {
 // pack file's parts, in order (encodePackParts), but for its last
 // section, the source, which b.src.writeTo writes after them.
 func (b *packBuilder) parts() ([][]byte, error) {
-	var indexes map[string]*bm25Index
-	laid := b.laid
-	b.laid = nil
-	if laid == nil {
+	indexes, laid := b.ixs, b.laid
+	b.ixs, b.laid = nil, nil
+	if indexes == nil && laid == nil {
 		var err error
 		if indexes, err = b.indexes(); err != nil {
 			return nil, err
@@ -743,6 +752,10 @@ func (b *packBuilder) parts() ([][]byte, error) {
 	}
 	return encodePackParts(b.g, indexes, laid, n, crcs)
 }
+
+// earlyLayoutNodes: the indexes of a pack of at most this many nodes are
+// laid out as soon as they are ended (readPackRows).
+const earlyLayoutNodes = 200_000
 
 // indexes ends the builder's indexes, merged with the base's when there
 // is one: what encodePackParts lays out beside the graph.

@@ -133,16 +133,18 @@ func joinParts(parts [][]byte) []byte {
 // not add up. The last section, the source (packsource.go), is not among
 // the parts: the header names it, srcLen bytes long with the block CRCs
 // srcCRCs, after them, and the caller writes it there. The search
-// indexes come as indexes, to lay out, or as laid, the sections
-// startEncodeIndexes laid out already (readPackRows), or both.
-func encodePackParts(g *graphCopy, indexes map[string]*bm25Index, laid map[string][]byte, srcLen int64, srcCRCs []byte) ([][]byte, error) {
+// indexes come as indexes, to lay out, or as laid, the wait for the
+// sections startEncodeIndexes is laying out already (readPackRows).
+func encodePackParts(g *graphCopy, indexes map[string]*bm25Index, laid func() map[string][]byte, srcLen int64, srcCRCs []byte) ([][]byte, error) {
 	st := &strTable{refs: map[string]uint64{}}
 	sec := map[string][]byte{}
 
-	// The search indexes share nothing with the rest: those not laid out
-	// already (laid, encodeIndexes) are laid out on goroutines of their
-	// own beside it.
-	ixs := startEncodeIndexes(indexes, len(g.nodes))
+	// The search indexes share nothing with the rest: unless being laid
+	// out already (laid), they are laid out on goroutines of their own
+	// beside it.
+	if laid == nil {
+		laid = startEncodeIndexes(indexes, len(g.nodes))
+	}
 	var w *packWriter
 	sw := func() { w = &packWriter{st: st} }
 	done := func(name string) { sec[name] = w.buf }
@@ -256,10 +258,7 @@ func encodePackParts(g *graphCopy, indexes map[string]*bm25Index, laid map[strin
 	sec[secProcesses], sec[secMembers] = encodeProcesses(g, st)
 	g.procs, g.members = nil, nil
 
-	for name, buf := range laid {
-		sec[name] = buf
-	}
-	for name, buf := range ixs() {
+	for name, buf := range laid() {
 		sec[name] = buf
 	}
 	g.nodes, g.index = nil, nil

@@ -152,8 +152,10 @@
 // file path cuts it (kubernetes: 23 → 4 ms a statement). The statements
 // run in one Kuzu transaction (each alone would commit and sync its WAL):
 // such a scan does not see the nodes created earlier in its transaction
-// (Kuzu 0.11.3), so a statement matching a node the update creates drops
-// the file-path condition on that side (narrowStored). Removed nodes
+// (Kuzu 0.11.3), so the edges of nodes the update creates go by constant
+// ids, statements of a row each (narrowStored); a rel pair with more of
+// them than that (literalRows) has them created in a second transaction,
+// after the nodes commit, narrowed as the others (applyInTx). Removed nodes
 // lose their edges out and in by statements of their own before they go
 // (removeStmts: Kuzu 0.11.3's DETACH DELETE could leave an edge in its
 // target's list). Counts are

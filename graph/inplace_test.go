@@ -470,6 +470,61 @@ func TestNewNodesEdgesInPlace(t *testing.T) {
 	updateEqualsFull(t, root, m, withNew)
 }
 
+// TestManyNewNodesEdgesInPlace: an update whose new nodes have more edges
+// in one rel pair than literalRows (applyInTx creates those edges in a
+// second transaction, narrowed as every other edge) holds what a full
+// load holds, as does one with at most literalRows of them and more other
+// edges in the pair (one transaction, the new nodes' edges by constant
+// ids).
+func TestManyNewNodesEdgesInPlace(t *testing.T) {
+	share := inPlaceShare
+	inPlaceShare = 10
+	t.Cleanup(func() { inPlaceShare = share })
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := func(b *Build) {
+		variant(t, 200, 0)(b)
+		for i := range 20 {
+			path := fmt.Sprintf("src/f%d.go", i)
+			must(b.AddFile(schema.File{ID: path, Path: path, Name: path[4:], Language: "go", Size: 10, Lines: 9, ParseStatus: schema.ParseOK, ContentHash: "c", Unresolved: -1}))
+			must(b.AddEdge(schema.Edge{Type: schema.RelContains, From: "src", To: path, FromLabel: schema.LabelFolder, ToLabel: schema.LabelFile, Confidence: 1, Reason: schema.ReasonStructural}))
+			g := fmt.Sprintf("%s#g%d:function", path, i)
+			must(b.AddSymbol(schema.Symbol{ID: g, Kind: schema.KindFunction, Name: fmt.Sprintf("g%d", i), FilePath: path, Language: "go"}))
+			must(b.AddEdge(schema.Edge{Type: schema.RelDefines, From: path, To: g, FromLabel: schema.LabelFile, ToLabel: schema.LabelFunction, Confidence: 1, Reason: schema.ReasonStructural}))
+		}
+	}
+	for _, news := range []int{literalRows + 4, literalRows - 2} {
+		t.Run(fmt.Sprint(news), func(t *testing.T) {
+			root := newRepo(t)
+			buildWith(t, root, nil, base)
+			withNew := func(b *Build) {
+				base(b)
+				for i := range news {
+					path := fmt.Sprintf("src/f%d.go", i)
+					n := fmt.Sprintf("%s#n%d:function", path, i)
+					must(b.AddSymbol(schema.Symbol{ID: n, Kind: schema.KindFunction, Name: fmt.Sprintf("n%d", i), FilePath: path, StartLine: 7, EndLine: 8, Language: "go"}))
+					must(b.AddEdge(schema.Edge{Type: schema.RelDefines, From: path, To: n, FromLabel: schema.LabelFile, ToLabel: schema.LabelFunction, Confidence: 1, Reason: schema.ReasonStructural}))
+					// a new function calling an old one, and an old one
+					// calling another old one: both in the CALLS pair
+					must(b.AddEdge(schema.Edge{Type: schema.RelCalls, From: n, To: fmt.Sprintf("src/f%d.go#g%d:function", (i+1)%20, (i+1)%20),
+						FromLabel: schema.LabelFunction, ToLabel: schema.LabelFunction, Confidence: 1, Reason: schema.ReasonSameFile, Line: 8}))
+					must(b.AddEdge(schema.Edge{Type: schema.RelCalls, From: fmt.Sprintf("src/f%d.go#g%d:function", i, i), To: fmt.Sprintf("src/f%d.go#g%d:function", (i+2)%20, (i+2)%20),
+						FromLabel: schema.LabelFunction, ToLabel: schema.LabelFunction, Confidence: 1, Reason: schema.ReasonSameFile, Line: 3}))
+				}
+			}
+			m, err := ReadMeta(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			updateEqualsFull(t, root, m, withNew)
+		})
+	}
+}
+
 // TestInPlaceRemovals: several updates in place in a row that remove
 // nodes and replace the edges of others, in random graphs, each hold what
 // a full load holds, every edge in both of Kuzu's lists (dumpGraph reads

@@ -120,8 +120,9 @@
 // reads the digest and makes the copy early, while index.Build parses,
 // and syncs it: Kuzu's first write waits until every page of the file is
 // on disk; a small copy (earlyOpenNodes: prometheus', not kubernetes')
-// of an update of few files is opened there too, beside the parse, a
-// larger one only at the load: opened beside the parse kubernetes' held
+// of an update of few files is opened there too, beside the parse, and
+// runs its first statement there (Kuzu's first costs 15-45 ms, whatever
+// it is: session 35), a larger one only at the load: opened beside the parse kubernetes' held
 // 60-70 MiB more at its peak for no gain in the whole run's wall (session
 // 17, bench/results/inplace-early-open-2026-11-26.md), where prometheus'
 // one-file edits gain about 0.35 s, staying under a cold run's peak

@@ -75,7 +75,10 @@
 // the row each node came from, so a node whose row did not change is
 // taken as it was — its hit, details and words in every index, moved to
 // its new position — and only the rows that changed are read and
-// tokenized; edges, processes and communities are read as before. The
+// tokenized; edges, processes and communities are read as before (the
+// processes and communities beside the edges, and a small pack's indexes
+// laid out once the edges are read: an update waits for what the pack
+// does after its load, session 35). The
 // file is byte for byte the one a full build writes (ingest consumes parse
 // results in file order, so two builds of one tree write the same rows;
 // the incremental equivalence tests compare the files). One function's

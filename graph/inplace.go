@@ -1086,19 +1086,33 @@ func (u *updater) exec(stmt string) error {
 // table for its rows (kubernetes, 50 files each given a new function: 1.7,
 // 3.2 and 4.2 s statements, the load 14 s against a full load's 4).
 func (u *updater) applyInTx(p *inPlacePlan, w *edgeWork) error {
-	if p.counts.added == 0 || !u.manyCreatedEnds(w) {
+	var created, rest map[string][][]byte
+	many := false
+	if p.counts.added > 0 {
+		created, rest, many = u.byCreatedEnds(w)
+	}
+	if !many {
 		return u.inTx(func() error {
 			if err := u.applyNodes(p, w); err != nil {
 				return err
 			}
-			return u.createEdges(w)
+			if created == nil {
+				return u.createEdges(w.creates)
+			}
+			return u.createEdges(rest, created)
 		})
 	}
 	u.created = nil // committed before the edges: narrow sees them
 	if err := u.inTx(func() error { return u.applyNodes(p, w) }); err != nil {
 		return err
 	}
-	return u.inTx(func() error { return u.createEdges(w) })
+	return u.inTx(func() error { return u.createEdges(w.creates) })
+}
+
+// isCreated reports whether id is a node of label l the update creates.
+func (u *updater) isCreated(l schema.Label, id []byte) bool {
+	got, ok := u.created[l][u.b.digest.hash64(id)]
+	return ok && got == string(id)
 }
 
 // createdEnd reports whether the edge row line has an endpoint of pair p
@@ -1112,32 +1126,28 @@ func (u *updater) createdEnd(p schema.Pair, line []byte) bool {
 		}
 		from, to = bytesOf(e.From), bytesOf(e.To)
 	}
-	is := func(l schema.Label, id []byte) bool {
-		if !l.IsSymbol() {
-			return false
-		}
-		got, ok := u.created[l][u.b.digest.hash64(id)]
-		return ok && got == string(id)
-	}
-	return is(p.From, from) || is(p.To, to)
+	return (p.From.IsSymbol() && u.isCreated(p.From, from)) || (p.To.IsSymbol() && u.isCreated(p.To, to))
 }
 
-// manyCreatedEnds reports whether some rel pair of w has more edges to or
-// from nodes the update creates (createdEnd) than literalRows.
-func (u *updater) manyCreatedEnds(w *edgeWork) bool {
+// byCreatedEnds parts the edges w creates, by rel pair (relKey), into
+// those to or from nodes the update creates (createdEnd) and the rest;
+// many reports whether a pair has more of the first than literalRows.
+func (u *updater) byCreatedEnds(w *edgeWork) (created, rest map[string][][]byte, many bool) {
+	created, rest = map[string][][]byte{}, map[string][][]byte{}
 	for _, r := range schema.Rels {
 		for _, pair := range r.Pairs {
-			n := 0
-			for _, line := range w.creates[relKey(r.Type, pair.From, pair.To)] {
+			key := relKey(r.Type, pair.From, pair.To)
+			for _, line := range w.creates[key] {
 				if u.createdEnd(pair, line) {
-					if n++; n > literalRows {
-						return true
-					}
+					created[key] = append(created[key], line)
+				} else {
+					rest[key] = append(rest[key], line)
 				}
 			}
+			many = many || len(created[key]) > literalRows
 		}
 	}
-	return false
+	return created, rest, many
 }
 
 // narrowStored is narrow for a statement of applyInTx's transaction: ""
@@ -1152,9 +1162,9 @@ func (u *updater) manyCreatedEnds(w *edgeWork) bool {
 // them, as measured on a copy of prometheus's database; nodes set, and
 // edges deleted or moved, are seen too (the equivalence tests).
 func (u *updater) narrowStored(alias string, l schema.Label, ids []string) string {
-	if c := u.created[l]; len(c) > 0 {
+	if len(u.created[l]) > 0 {
 		for _, id := range ids {
-			if got, ok := c[u.b.digest.hash64(bytesOf(id))]; ok && got == id {
+			if u.isCreated(l, bytesOf(id)) {
 				return ""
 			}
 		}
@@ -1295,27 +1305,15 @@ func (u *updater) applyNodes(p *inPlacePlan, w *edgeWork) error {
 }
 
 // createEdges creates the update's new edges (their endpoints exist by
-// then: applyNodes ran). In applyInTx's one transaction, a pair's edges to
-// or from nodes it creates (at most literalRows of them) go in statements
-// of their own, by constant ids, the others in the narrowed statements.
-func (u *updater) createEdges(w *edgeWork) error {
+// then: applyNodes ran): each list's rows of each rel pair (by relKey), a
+// list after another. In applyInTx's one transaction the edges to or from
+// nodes it creates (at most literalRows a pair) are a list of their own,
+// created by constant ids, after the others, narrowed.
+func (u *updater) createEdges(lists ...map[string][][]byte) error {
 	for _, r := range schema.Rels {
 		for _, pair := range r.Pairs {
-			lines := w.creates[relKey(r.Type, pair.From, pair.To)]
-			var created [][]byte
-			if len(u.created) > 0 && len(lines) > literalRows {
-				rest := make([][]byte, 0, len(lines))
-				for _, line := range lines {
-					if u.createdEnd(pair, line) {
-						created = append(created, line)
-					} else {
-						rest = append(rest, line)
-					}
-				}
-				lines = rest
-			}
-			for _, ls := range [][][]byte{lines, created} {
-				if err := u.create(ls, pair, r.Type, schema.RelColumns()); err != nil {
+			for _, l := range lists {
+				if err := u.create(l[relKey(r.Type, pair.From, pair.To)], pair, r.Type, schema.RelColumns()); err != nil {
 					return err
 				}
 			}

@@ -407,17 +407,48 @@ func TestCreateLimitGrowsWithTheBuild(t *testing.T) {
 	}
 }
 
+// anyCostInPlace lets the test's updates go in place whatever they would
+// cost (inPlaceShare): such tests are about what the update writes.
+func anyCostInPlace(t *testing.T) {
+	share := inPlaceShare
+	inPlaceShare = 10
+	t.Cleanup(func() { inPlaceShare = share })
+}
+
+// addGoFile adds the Go file path (under "src/", with its CONTAINS edge)
+// whose content hash is hash.
+func addGoFile(t *testing.T, b *Build, path, hash string) {
+	t.Helper()
+	if err := errors.Join(
+		b.AddFile(schema.File{ID: path, Path: path, Name: path[4:], Language: "go", Size: 10, Lines: 9, ParseStatus: schema.ParseOK, ContentHash: hash, Unresolved: -1}),
+		b.AddEdge(schema.Edge{Type: schema.RelContains, From: "src", To: path, FromLabel: schema.LabelFolder, ToLabel: schema.LabelFile, Confidence: 1, Reason: schema.ReasonStructural}),
+	); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// addDefined adds symbol s (Go) with the DEFINES edge from its file.
+func addDefined(t *testing.T, b *Build, s schema.Symbol) {
+	t.Helper()
+	s.Language = "go"
+	if err := errors.Join(
+		b.AddSymbol(s),
+		b.AddEdge(schema.Edge{Type: schema.RelDefines, From: s.FilePath, To: s.ID, FromLabel: schema.LabelFile, ToLabel: schema.LabelOf(s.Kind), Confidence: 1, Reason: schema.ReasonStructural}),
+	); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestNewNodesEdgesInPlace: an update in place that adds a file whose new
 // functions call each other creates those edges. In Kuzu 0.11.3 a
 // statement that joins an UNWIND list with a node table scanned under a
 // condition (narrow) does not see nodes created earlier in its
 // transaction: with the update in one transaction the edges between new
 // nodes were not created, and the update fell back to a full load
-// (verifyCounts); applyInTx creates the edges in a second one.
+// (verifyCounts); applyInTx creates the new nodes' edges by constant ids
+// (narrowStored), the others narrowed.
 func TestNewNodesEdgesInPlace(t *testing.T) {
-	share := inPlaceShare
-	inPlaceShare = 10 // whatever it costs: this test is about what the update writes
-	t.Cleanup(func() { inPlaceShare = share })
+	anyCostInPlace(t)
 	const n = 200
 	must := func(err error) {
 		t.Helper()
@@ -433,26 +464,19 @@ func TestNewNodesEdgesInPlace(t *testing.T) {
 		for i := range 40 {
 			path := fmt.Sprintf("src/f%d.go", i%20)
 			if i < 20 {
-				must(b.AddFile(schema.File{ID: path, Path: path, Name: path[4:], Language: "go", Size: 10, Lines: 9, ParseStatus: schema.ParseOK, ContentHash: "c", Unresolved: -1}))
-				must(b.AddEdge(schema.Edge{Type: schema.RelContains, From: "src", To: path, FromLabel: schema.LabelFolder, ToLabel: schema.LabelFile, Confidence: 1, Reason: schema.ReasonStructural}))
+				addGoFile(t, b, path, "c")
 			}
-			g, m := fmt.Sprintf("%s#g%d:function", path, i), fmt.Sprintf("%s#T.m%d:method", path, i)
-			must(b.AddSymbol(schema.Symbol{ID: g, Kind: schema.KindFunction, Name: fmt.Sprintf("g%d", i), FilePath: path, Language: "go"}))
-			must(b.AddSymbol(schema.Symbol{ID: m, Kind: schema.KindMethod, Name: fmt.Sprintf("m%d", i), QualifiedName: fmt.Sprintf("T.m%d", i), FilePath: path, Language: "go"}))
-			must(b.AddEdge(schema.Edge{Type: schema.RelDefines, From: path, To: g, FromLabel: schema.LabelFile, ToLabel: schema.LabelFunction, Confidence: 1, Reason: schema.ReasonStructural}))
-			must(b.AddEdge(schema.Edge{Type: schema.RelDefines, From: path, To: m, FromLabel: schema.LabelFile, ToLabel: schema.LabelMethod, Confidence: 1, Reason: schema.ReasonStructural}))
+			addDefined(t, b, schema.Symbol{ID: fmt.Sprintf("%s#g%d:function", path, i), Kind: schema.KindFunction, Name: fmt.Sprintf("g%d", i), FilePath: path})
+			addDefined(t, b, schema.Symbol{ID: fmt.Sprintf("%s#T.m%d:method", path, i), Kind: schema.KindMethod, Name: fmt.Sprintf("m%d", i), QualifiedName: fmt.Sprintf("T.m%d", i), FilePath: path})
 		}
 	}
 	root := newRepo(t)
 	buildWith(t, root, nil, base)
 	withNew := func(b *Build) {
 		base(b)
-		must(b.AddFile(schema.File{ID: "src/n.go", Path: "src/n.go", Name: "n.go", Language: "go", Size: 10, Lines: 9, ParseStatus: schema.ParseOK, ContentHash: "n", Unresolved: -1}))
-		must(b.AddEdge(schema.Edge{Type: schema.RelContains, From: "src", To: "src/n.go", FromLabel: schema.LabelFolder, ToLabel: schema.LabelFile, Confidence: 1, Reason: schema.ReasonStructural}))
-		must(b.AddSymbol(schema.Symbol{ID: "src/n.go#S.m:method", Kind: schema.KindMethod, Name: "m", QualifiedName: "S.m", FilePath: "src/n.go", Language: "go"}))
-		must(b.AddEdge(schema.Edge{Type: schema.RelDefines, From: "src/n.go", To: "src/n.go#S.m:method", FromLabel: schema.LabelFile, ToLabel: schema.LabelMethod, Confidence: 1, Reason: schema.ReasonStructural}))
-		must(b.AddSymbol(schema.Symbol{ID: "src/n.go#n:function", Kind: schema.KindFunction, Name: "n", FilePath: "src/n.go", StartLine: 5, EndLine: 6, Language: "go"}))
-		must(b.AddEdge(schema.Edge{Type: schema.RelDefines, From: "src/n.go", To: "src/n.go#n:function", FromLabel: schema.LabelFile, ToLabel: schema.LabelFunction, Confidence: 1, Reason: schema.ReasonStructural}))
+		addGoFile(t, b, "src/n.go", "n")
+		addDefined(t, b, schema.Symbol{ID: "src/n.go#S.m:method", Kind: schema.KindMethod, Name: "m", QualifiedName: "S.m", FilePath: "src/n.go"})
+		addDefined(t, b, schema.Symbol{ID: "src/n.go#n:function", Kind: schema.KindFunction, Name: "n", FilePath: "src/n.go", StartLine: 5, EndLine: 6})
 		// In one statement (more than literalRows): an edge between new
 		// nodes and edges between nodes of the base, the form the failure
 		// took.
@@ -477,9 +501,7 @@ func TestNewNodesEdgesInPlace(t *testing.T) {
 // edges in the pair (one transaction, the new nodes' edges by constant
 // ids).
 func TestManyNewNodesEdgesInPlace(t *testing.T) {
-	share := inPlaceShare
-	inPlaceShare = 10
-	t.Cleanup(func() { inPlaceShare = share })
+	anyCostInPlace(t)
 	must := func(err error) {
 		t.Helper()
 		if err != nil {
@@ -490,11 +512,8 @@ func TestManyNewNodesEdgesInPlace(t *testing.T) {
 		variant(t, 200, 0)(b)
 		for i := range 20 {
 			path := fmt.Sprintf("src/f%d.go", i)
-			must(b.AddFile(schema.File{ID: path, Path: path, Name: path[4:], Language: "go", Size: 10, Lines: 9, ParseStatus: schema.ParseOK, ContentHash: "c", Unresolved: -1}))
-			must(b.AddEdge(schema.Edge{Type: schema.RelContains, From: "src", To: path, FromLabel: schema.LabelFolder, ToLabel: schema.LabelFile, Confidence: 1, Reason: schema.ReasonStructural}))
-			g := fmt.Sprintf("%s#g%d:function", path, i)
-			must(b.AddSymbol(schema.Symbol{ID: g, Kind: schema.KindFunction, Name: fmt.Sprintf("g%d", i), FilePath: path, Language: "go"}))
-			must(b.AddEdge(schema.Edge{Type: schema.RelDefines, From: path, To: g, FromLabel: schema.LabelFile, ToLabel: schema.LabelFunction, Confidence: 1, Reason: schema.ReasonStructural}))
+			addGoFile(t, b, path, "c")
+			addDefined(t, b, schema.Symbol{ID: fmt.Sprintf("%s#g%d:function", path, i), Kind: schema.KindFunction, Name: fmt.Sprintf("g%d", i), FilePath: path})
 		}
 	}
 	for _, news := range []int{literalRows + 4, literalRows - 2} {
@@ -506,8 +525,7 @@ func TestManyNewNodesEdgesInPlace(t *testing.T) {
 				for i := range news {
 					path := fmt.Sprintf("src/f%d.go", i)
 					n := fmt.Sprintf("%s#n%d:function", path, i)
-					must(b.AddSymbol(schema.Symbol{ID: n, Kind: schema.KindFunction, Name: fmt.Sprintf("n%d", i), FilePath: path, StartLine: 7, EndLine: 8, Language: "go"}))
-					must(b.AddEdge(schema.Edge{Type: schema.RelDefines, From: path, To: n, FromLabel: schema.LabelFile, ToLabel: schema.LabelFunction, Confidence: 1, Reason: schema.ReasonStructural}))
+					addDefined(t, b, schema.Symbol{ID: n, Kind: schema.KindFunction, Name: fmt.Sprintf("n%d", i), FilePath: path, StartLine: 7, EndLine: 8})
 					// a new function calling an old one, and an old one
 					// calling another old one: both in the CALLS pair
 					must(b.AddEdge(schema.Edge{Type: schema.RelCalls, From: n, To: fmt.Sprintf("src/f%d.go#g%d:function", (i+1)%20, (i+1)%20),
@@ -530,9 +548,7 @@ func TestManyNewNodesEdgesInPlace(t *testing.T) {
 // a full load holds, every edge in both of Kuzu's lists (dumpGraph reads
 // each from its source and from its target; removeStmts says why).
 func TestInPlaceRemovals(t *testing.T) {
-	share := inPlaceShare
-	inPlaceShare = 10 // whatever it costs: this test is about what the update writes
-	t.Cleanup(func() { inPlaceShare = share })
+	anyCostInPlace(t)
 	for seed := range 2 {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			rng := rand.New(rand.NewSource(int64(seed)))

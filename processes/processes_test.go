@@ -430,3 +430,78 @@ func TestParallelCalls(t *testing.T) {
 		t.Errorf("d's calls %+v, want %+v", g.out[d], want)
 	}
 }
+
+// traceAllSequential is TraceAll's walk as it reads, one entry after the
+// other: the reference TestTraceAllParallel holds TraceAll to.
+func traceAllSequential(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, TraceStats) {
+	budget, importance, hub := traceInputs(g, &opts)
+	st := TraceStats{Ranked: len(entries)}
+	var all []Trace
+	walked := map[entryKey]int{}
+	own := map[int]bool{}
+	for _, ep := range entries {
+		if ep.Score < opts.MinEntryScore {
+			st.BelowScore++
+			continue
+		}
+		if len(all) >= 2*budget {
+			st.OverBudget++
+			continue
+		}
+		st.Traced++
+		if ep.ownRight() {
+			own[ep.Node] = true
+		}
+		cands := trimHubTails(walk(g, ep.Node, importance, opts, ep.Closure), hub, opts.MinSteps)
+		paths := selectPaths(cands, hub, opts, g.realCallees(ep.Node))
+		walked[entryKey{ep.Node, ep.Closure}] = len(paths)
+		if len(paths) == 0 {
+			st.TooShort++
+		}
+		alike := leafAlike(paths, cands)
+		for i, p := range paths {
+			all = append(all, Trace{Entry: ep.Node, Score: ep.Score, Steps: p, Closure: ep.Closure, Alike: alike[i], SharedWith: -1})
+		}
+	}
+	return finishTraces(g, all, walked, own, budget, opts, st)
+}
+
+// TestTraceAllParallel: TraceAll walks the entry points on several
+// goroutines and takes their flows in entry order; its traces and stats
+// are those of a walk one entry after the other (traceAllSequential),
+// whatever the number of goroutines and wherever the flow budget binds.
+func TestTraceAllParallel(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	var ns []Node
+	var es []Edge
+	const n = 600
+	for i := range n {
+		ns = append(ns, fn(fmt.Sprintf("f%03d", i), fmt.Sprintf("p%d/x.go", i%7)))
+	}
+	for i := range n {
+		for range 1 + rng.Intn(4) {
+			if j := rng.Intn(n); j != i {
+				es = append(es, call(fmt.Sprintf("f%03d", i), fmt.Sprintf("f%03d", j)))
+			}
+		}
+	}
+	g := NewGraph(ns, es)
+	entries := ScoreEntryPoints(g)
+	defer func(w int) { traceWorkers = w }(traceWorkers)
+	for _, budget := range []int{0, 3, 40, traceWindow / 2, 2 * traceWindow, 500} {
+		want, wst := traceAllSequential(g, entries, TraceOptions{MaxProcesses: budget})
+		if budget == 3 && wst.OverBudget == 0 {
+			t.Errorf("budget 3 never bound: %+v", wst)
+		}
+		for _, workers := range []int{1, 2, 4} {
+			traceWorkers = workers
+			got, gst := TraceAll(g, entries, TraceOptions{MaxProcesses: budget})
+			if gst != wst {
+				t.Errorf("budget %d, %d workers: stats %+v, one after the other %+v", budget, workers, gst, wst)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("budget %d, %d workers: %d traces differ from the %d of one after the other", budget, workers, len(got), len(want))
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package processes
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"log/slog"
 	"time"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
@@ -99,6 +100,8 @@ func Run(g *Graph, opts Options) *Result {
 	done := make(chan struct{})
 	communities := func() {
 		defer close(done)
+		t0 := time.Now()
+		defer func() { slog.Debug("processes: communities", "took", time.Since(t0)) }()
 		part = DetectCommunities(g, opts.Community)
 		res.Stats.CommunityTimedOut = part.TimedOut
 		lab := newLabeller(g)
@@ -123,8 +126,10 @@ func Run(g *Graph, opts Options) *Result {
 	} else {
 		communities()
 	}
+	t1 := time.Now()
 	entries := ScoreEntryPoints(g)
 	traces, ts := TraceAll(g, entries, opts.Trace)
+	slog.Debug("processes: entry points and traces", "took", time.Since(t1))
 	<-done
 	res.Entries = entries
 	res.Stats.Trace = ts

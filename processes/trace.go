@@ -1,14 +1,19 @@
 package processes
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"path"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/gitnexus/gitnexus/internal/ordered"
 )
 
 // TraceOptions bound the traces.
@@ -99,41 +104,73 @@ type TraceStats struct {
 // first, within the flow budget (MaxProcesses), and returns the
 // deduplicated processes, ordered by entry score then id.
 func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, TraceStats) {
-	opts.defaults()
-	budget := opts.MaxProcesses
-	if budget <= 0 {
-		budget = max(MinProcessBudget, g.Len()/SymbolsPerProcess)
-	}
+	budget, importance, hub := traceInputs(g, &opts)
 	st := TraceStats{Ranked: len(entries)}
-	importance := branchImportance(g, opts.MinConfidence)
-	hub := hubs(g)
 	var all []Trace
 	walked := map[entryKey]int{} // entry → number of raw paths
 	own := map[int]bool{}        // entries whose flows stay even inside another's
+	// An entry's flows are a function of the graph and the entry alone;
+	// whether it is walked at all depends on the flows of the entries
+	// before it (the budget). So the entries are walked on traceWorkers
+	// goroutines and their flows taken in entry order (internal/ordered),
+	// as if walked one after the other: the same traces, at most
+	// traceWindow entries walked for nothing once the budget is in hand.
+	var walkable []EntryPoint
 	for _, ep := range entries {
 		if ep.Score < opts.MinEntryScore {
 			st.BelowScore++
 			continue
 		}
-		if len(all) >= 2*budget {
-			st.OverBudget++
-			continue
-		}
-		st.Traced++
-		if ep.ownRight() {
-			own[ep.Node] = true
-		}
+		walkable = append(walkable, ep)
+	}
+	walkOne := func(ep EntryPoint) walkedFlows {
 		cands := trimHubTails(walk(g, ep.Node, importance, opts, ep.Closure), hub, opts.MinSteps)
 		paths := selectPaths(cands, hub, opts, g.realCallees(ep.Node))
-		walked[entryKey{ep.Node, ep.Closure}] = len(paths)
-		if len(paths) == 0 {
-			st.TooShort++
-		}
-		alike := leafAlike(paths, cands)
-		for i, p := range paths {
-			all = append(all, Trace{Entry: ep.Node, Score: ep.Score, Steps: p, Closure: ep.Closure, Alike: alike[i], SharedWith: -1})
-		}
+		return walkedFlows{paths, leafAlike(paths, cands)}
 	}
+	taken := 0
+	err := ordered.Run(context.Background(), len(walkable), traceWorkers, traceWindow,
+		func(context.Context) (func(int) walkedFlows, func()) {
+			return func(i int) walkedFlows { return walkOne(walkable[i]) }, nil
+		},
+		func(i int, f walkedFlows) error {
+			if len(all) >= 2*budget {
+				return errBudgetInHand
+			}
+			taken++
+			ep := walkable[i]
+			st.Traced++
+			if ep.ownRight() {
+				own[ep.Node] = true
+			}
+			walked[entryKey{ep.Node, ep.Closure}] = len(f.paths)
+			if len(f.paths) == 0 {
+				st.TooShort++
+			}
+			for k, p := range f.paths {
+				all = append(all, Trace{Entry: ep.Node, Score: ep.Score, Steps: p, Closure: ep.Closure, Alike: f.alike[k], SharedWith: -1})
+			}
+			return nil
+		})
+	_ = err // errBudgetInHand or nil: the context never ends
+	st.OverBudget = len(walkable) - taken
+	return finishTraces(g, all, walked, own, budget, opts, st)
+}
+
+// traceInputs sets opts' defaults and returns what every walk of g reads:
+// the flow budget, each symbol's importance as a branch and the hubs.
+func traceInputs(g *Graph, opts *TraceOptions) (budget int, importance []float64, hub []bool) {
+	opts.defaults()
+	budget = opts.MaxProcesses
+	if budget <= 0 {
+		budget = max(MinProcessBudget, g.Len()/SymbolsPerProcess)
+	}
+	return budget, branchImportance(g, opts.MinConfidence), hubs(g)
+}
+
+// finishTraces makes TraceAll's result of the flows of the entries walked
+// (all, in entry order): deduplicated, tails shared, cut to the budget.
+func finishTraces(g *Graph, all []Trace, walked map[entryKey]int, own map[int]bool, budget int, opts TraceOptions, st TraceStats) ([]Trace, TraceStats) {
 	kept, shared := shareTails(g, nearDupes(dedupe(all, opts.MinSteps, own)))
 	st.SharedTails = shared
 	if len(kept) > budget { // in entry-score order: the weakest entries' flows go
@@ -152,6 +189,25 @@ func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, Trace
 	st.WithProcess = len(have)
 	st.Processes = len(kept)
 	return kept, st
+}
+
+// traceWindow is how far TraceAll's walks run ahead of the entry whose
+// flows are taken next.
+const traceWindow = 64
+
+// traceWorkers is how many goroutines walk the entry points: one per
+// core.
+var traceWorkers = runtime.GOMAXPROCS(0)
+
+// errBudgetInHand stops TraceAll's walks once the flows in hand reach
+// twice the budget.
+var errBudgetInHand = errors.New("flow budget in hand")
+
+// walkedFlows is what walking one entry point gave: its flows and, for
+// each, the other leaves of the same path (leafAlike).
+type walkedFlows struct {
+	paths [][]int
+	alike []int
 }
 
 // entryKey tells an entry point's own flows from those of the func

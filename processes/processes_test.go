@@ -505,3 +505,38 @@ func TestTraceAllParallel(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreEntryPointsChunks: ScoreEntryPoints scores the nodes a chunk
+// at a time beside one another; its entries are those of one pass over
+// every node, sorted, with none lost or doubled at a chunk's edge.
+func TestScoreEntryPointsChunks(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	var ns []Node
+	var es []Edge
+	n := 2*scoreChunk + 123
+	for i := range n {
+		nd := fn(fmt.Sprintf("f%05d", i), fmt.Sprintf("p%d/x.go", i%11))
+		nd.IsExported = i%3 == 0
+		if i%17 == 0 {
+			nd.Name = fmt.Sprintf("Handle%d", i)
+		}
+		ns = append(ns, nd)
+	}
+	for i := range n {
+		for range rng.Intn(4) {
+			if j := rng.Intn(n); j != i {
+				es = append(es, call(fmt.Sprintf("f%05d", i), fmt.Sprintf("f%05d", j)))
+			}
+		}
+	}
+	g := NewGraph(ns, es)
+	want := g.scoreNodes(0, len(g.Nodes))
+	g.sortEntries(want)
+	got := ScoreEntryPoints(g)
+	if len(want) < scoreChunk/4 {
+		t.Fatalf("only %d entries: the graph does not exercise the chunks", len(want))
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ScoreEntryPoints: %d entries, one pass over the nodes %d, or another order", len(got), len(want))
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"math"
 	"path"
 	"regexp"
-	"runtime"
 	"sort"
 	"strings"
 
@@ -130,7 +129,7 @@ func ScoreEntryPoints(g *Graph) []EntryPoint {
 	// patterns matched for each).
 	var out []EntryPoint
 	chunks := (len(g.Nodes) + scoreChunk - 1) / scoreChunk
-	_ = ordered.Run(context.Background(), chunks, runtime.GOMAXPROCS(0), 2*runtime.GOMAXPROCS(0),
+	_ = ordered.Run(context.Background(), chunks, workers, 2*workers,
 		func(context.Context) (func(int) []EntryPoint, func()) {
 			return func(c int) []EntryPoint {
 				return g.scoreNodes(c*scoreChunk, min(len(g.Nodes), (c+1)*scoreChunk))

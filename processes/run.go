@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"log/slog"
+	"runtime"
 	"time"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
@@ -78,6 +79,11 @@ type Stats struct {
 	// graph had this one's Key; Seconds is that run's.
 	Reused bool `json:"reused,omitempty"`
 }
+
+// workers is how many goroutines the steps that go node by node or entry
+// by entry run on (ScoreEntryPoints, TraceAll): one per core. A variable
+// for tests.
+var workers = runtime.GOMAXPROCS(0)
 
 // concurrentSymbols: Run detects the communities of a graph of at most
 // this many symbols beside the traces. The Linux kernel's (870k) did so

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math"
 	"path"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -111,7 +110,7 @@ func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, Trace
 	own := map[int]bool{}        // entries whose flows stay even inside another's
 	// An entry's flows are a function of the graph and the entry alone;
 	// whether it is walked at all depends on the flows of the entries
-	// before it (the budget). So the entries are walked on traceWorkers
+	// before it (the budget). So the entries are walked on workers
 	// goroutines and their flows taken in entry order (internal/ordered),
 	// as if walked one after the other: the same traces, at most
 	// traceWindow entries walked for nothing once the budget is in hand.
@@ -129,7 +128,7 @@ func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, Trace
 		return walkedFlows{paths, leafAlike(paths, cands)}
 	}
 	taken := 0
-	err := ordered.Run(context.Background(), len(walkable), traceWorkers, traceWindow,
+	_ = ordered.Run(context.Background(), len(walkable), workers, traceWindow,
 		func(context.Context) (func(int) walkedFlows, func()) {
 			return func(i int) walkedFlows { return walkOne(walkable[i]) }, nil
 		},
@@ -151,8 +150,7 @@ func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, Trace
 				all = append(all, Trace{Entry: ep.Node, Score: ep.Score, Steps: p, Closure: ep.Closure, Alike: f.alike[k], SharedWith: -1})
 			}
 			return nil
-		})
-	_ = err // errBudgetInHand or nil: the context never ends
+		}) // errBudgetInHand or nil: its context never ends
 	st.OverBudget = len(walkable) - taken
 	return finishTraces(g, all, walked, own, budget, opts, st)
 }
@@ -194,10 +192,6 @@ func finishTraces(g *Graph, all []Trace, walked map[entryKey]int, own map[int]bo
 // traceWindow is how far TraceAll's walks run ahead of the entry whose
 // flows are taken next.
 const traceWindow = 64
-
-// traceWorkers is how many goroutines walk the entry points: one per
-// core.
-var traceWorkers = runtime.GOMAXPROCS(0)
 
 // errBudgetInHand stops TraceAll's walks once the flows in hand reach
 // twice the budget.

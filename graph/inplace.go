@@ -913,6 +913,7 @@ func (b *Build) loadInPlace(ctx context.Context, kept map[string]int, totalRows 
 	if why, err := b.checkpointInPlace(ctx, dst); why != "" || err != nil {
 		return why, err
 	}
+	lap("checkpoint")
 	b.closeDB()
 	lap("close")
 	b.log.Debug("updated in place", "stats", b.stats, "took", time.Since(t0))

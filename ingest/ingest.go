@@ -475,6 +475,8 @@ func parseOne(ctx context.Context, p *lang.Parser, f discover.File, sum *fileSum
 			s.SearchText = text.SearchText(s.Name, s.QualifiedName, s.FilePath)
 		}
 	}
+	// So are the type facts put in the resolver's order.
+	resolve.SortFacts(&facts)
 	r.facts, r.status = facts, status
 	if record && cacheable(status) && facts.Path == f.Path && facts.Language == l.Name {
 		r.record = encodeFacts(&cachedFacts{Status: status, Facts: facts})

@@ -5,11 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
+	"github.com/gitnexus/gitnexus/ingest/discover"
+	"github.com/gitnexus/gitnexus/ingest/lang"
+	"github.com/gitnexus/gitnexus/ingest/resolve"
 )
 
 // memSink keeps what the pipeline streams.
@@ -567,4 +571,32 @@ function show() {
 	})
 	want(t, edgeSet(sink, schema.RelImports), "web/index.php -> src/Billing/Invoice.php (module-rule)")
 	want(t, edgeSet(sink, schema.RelCalls), "web/index.php#show -> src/Billing/Invoice.php#Invoice.total (receiver-typed)")
+}
+
+// TestParseSortsTypeFacts: the parse leaves each file's type facts in the
+// resolver's order (resolve.SortFacts), so that they are cached in it and
+// the resolution, on one goroutine, only checks it.
+func TestParseSortsTypeFacts(t *testing.T) {
+	dir := t.TempDir()
+	src := "package p\n\ntype X int\ntype Y int\ntype Z int\n\nfunc b(y Y, x X) {}\n\nfunc a(z Z) {}\n"
+	abs := filepath.Join(dir, "p.go")
+	if err := os.WriteFile(abs, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := lang.NewParser()
+	defer p.Close()
+	var buf []byte
+	r := parseOne(context.Background(), p, discover.File{Path: "p.go", Abs: abs, Language: "go"}, nil, nil, false, &buf)
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	types := r.facts.Types
+	if len(types) < 3 {
+		t.Fatalf("type facts %v; the fixture has three parameters", types)
+	}
+	sorted := &lang.Facts{Types: slices.Clone(types)}
+	resolve.SortFacts(sorted)
+	if !slices.Equal(sorted.Types, types) {
+		t.Errorf("type facts %v, not in the resolver's order %v", types, sorted.Types)
+	}
 }

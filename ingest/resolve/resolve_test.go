@@ -102,12 +102,10 @@ func TestFactTableLineAware(t *testing.T) {
 	}
 }
 
-// TestFactTablesFromIndex: index sorts each file's type facts in place
-// into one run a scope, each name's facts in source order, keeps the
-// return and impl facts out of the tables in source order, and merges a
-// scope whose facts two files hold (the earlier file's first).
-func TestFactTablesFromIndex(t *testing.T) {
-	a := &lang.Facts{Path: "a.go", Language: "go", Types: []lang.TypeFact{
+// unsortedFacts are a file's type facts in source order: two scopes
+// interleaved, return and impl facts among them, a file-level fact.
+func unsortedFacts() []lang.TypeFact {
+	return []lang.TypeFact{
 		{Scope: "f", Name: "y", Type: "Y1", Kind: "local", Line: 3},
 		{Scope: "", Name: "g", Type: "G", Kind: "global", Line: 1},
 		{Scope: "f", Name: "return", Type: "R1", Kind: "return", Line: 2},
@@ -117,7 +115,15 @@ func TestFactTablesFromIndex(t *testing.T) {
 		{Scope: "f", Name: "y", Type: "Y2", Kind: "local", Line: 5},
 		{Scope: "f", Name: "return", Type: "R2", Kind: "return", Line: 2},
 		{Scope: "T", Name: "m", Type: "a", Kind: "field", Line: 8},
-	}}
+	}
+}
+
+// TestFactTablesFromIndex: index sorts each file's type facts in place
+// into one run a scope, each name's facts in source order, keeps the
+// return and impl facts out of the tables in source order, and merges a
+// scope whose facts two files hold (the earlier file's first).
+func TestFactTablesFromIndex(t *testing.T) {
+	a := &lang.Facts{Path: "a.go", Language: "go", Types: unsortedFacts()}
 	b := &lang.Facts{Path: "b.go", Language: "go", Types: []lang.TypeFact{
 		{Scope: "T", Name: "m", Type: "b", Kind: "field", Line: 1},
 		{Scope: "T", Name: "k", Type: "K", Kind: "field", Line: 2},
@@ -147,6 +153,29 @@ func TestFactTablesFromIndex(t *testing.T) {
 	}
 	if tf, ok := r.factOf(nil, "a.go", "g", 0); !ok || tf.Type != "G" {
 		t.Errorf("factOf(global g) = %v, %v", tf, ok)
+	}
+}
+
+// TestSortFactsIsIndexOrder: the order SortFacts gives a file's facts
+// (at the parse, before they are cached) is the one index would give
+// them, so that index finds them sorted and leaves them as they are.
+func TestSortFactsIsIndexOrder(t *testing.T) {
+	types := unsortedFacts()
+	parsed := &lang.Facts{Path: "a.go", Language: "go", Types: slices.Clone(types)}
+	SortFacts(parsed)
+	if slices.Equal(parsed.Types, types) {
+		t.Fatal("SortFacts left unsorted facts as they were")
+	}
+	sorted := slices.Clone(parsed.Types)
+	SortFacts(parsed) // sorted already: unchanged
+	if !slices.Equal(parsed.Types, sorted) {
+		t.Errorf("SortFacts reordered sorted facts: %v", parsed.Types)
+	}
+	raw := &lang.Facts{Path: "a.go", Language: "go", Types: slices.Clone(types)}
+	r := newResolver(Input{Files: []*lang.Facts{raw}, Paths: []string{"a.go"}})
+	r.index()
+	if !slices.Equal(raw.Types, sorted) {
+		t.Errorf("index's order %v, SortFacts' %v", raw.Types, sorted)
 	}
 }
 

@@ -529,18 +529,27 @@ func Build(ctx context.Context, root string, opts Options) (sum *Summary, err er
 // 0.6-0.7 s). The result is saved for the next analyze, on a goroutine
 // of its own, unless its community search ran out of time (such a result
 // may not repeat); attach waits for the save and attaches the file to b:
-// the caller calls it once it has written the result's rows.
+// the caller calls it once it has written the result's rows. With no
+// saved result to check it against, g's key (only the save needs it) is
+// hashed beside Run, which reads g as the key does: on a large graph
+// Run's community search holds one core (the Linux kernel: 12-14 s).
 func runProcesses(g *processes.Graph, saved string, b *graph.Build) (_ *processes.Result, attach func() error, _ error) {
 	var opts processes.Options
-	key := g.Key(opts)
+	var key string
 	var res *processes.Result
 	if saved != "" {
+		key = g.Key(opts)
 		var err error
 		if res, err = processes.LoadSaved(saved, g, key); err != nil {
 			slog.Debug("processes: the live index's are not reused", "err", err)
 		}
 	}
-	if res == nil {
+	if res == nil && key == "" {
+		keyc := make(chan string, 1)
+		go func() { keyc <- g.Key(opts) }()
+		res = processes.Run(g, opts)
+		key = <-keyc
+	} else if res == nil {
 		res = processes.Run(g, opts)
 	}
 	if res.Stats.CommunityTimedOut {

@@ -213,6 +213,10 @@ func newResolver(in Input) *resolver {
 // re-analyze 0.18 s of its resolution's CPU.
 const edgeBlock = 1 << 13
 
+// parallelSortMin is the number of edges from which edgeBlocks.sorted
+// sorts on two goroutines.
+const parallelSortMin = 1 << 14
+
 // edgeBlocks holds the edges a resolution makes, in the order made, in
 // blocks of edgeBlock (the first grows to that size as a slice does):
 // appended to one slice, the Linux kernel's 3.6 million edges (400 MB)
@@ -245,6 +249,9 @@ func (e *edgeBlocks) at(i int) *schema.Edge { return &e.blocks[i/edgeBlock][i%ed
 // number: a permutation of indexes is sorted, then each edge copied once
 // to its place (sort.SliceStable's rotations had moved the 120-byte edges
 // O(n log² n) times through reflection: the kernel's edges, 18 s of CPU).
+// Past parallelSortMin edges the two halves of the permutation are sorted
+// on two goroutines and merged: the order compares the positions last, so
+// no two indexes are equal in it and the merge is the one sort's result.
 func (e *edgeBlocks) sorted() []schema.Edge {
 	if e.n == 0 {
 		return nil
@@ -253,7 +260,7 @@ func (e *edgeBlocks) sorted() []schema.Edge {
 	for i := range idx {
 		idx[i] = int32(i)
 	}
-	slices.SortFunc(idx, func(x, y int32) int {
+	order := func(x, y int32) int {
 		a, b := e.at(int(x)), e.at(int(y))
 		if c := cmp.Compare(a.Type, b.Type); c != 0 {
 			return c
@@ -265,7 +272,29 @@ func (e *edgeBlocks) sorted() []schema.Edge {
 			return c
 		}
 		return cmp.Compare(x, y)
-	})
+	}
+	if e.n < parallelSortMin {
+		slices.SortFunc(idx, order)
+	} else {
+		lo, hi := idx[:e.n/2], idx[e.n/2:]
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slices.SortFunc(lo, order)
+		}()
+		slices.SortFunc(hi, order)
+		wg.Wait()
+		merged := make([]int32, 0, e.n)
+		for len(lo) > 0 && len(hi) > 0 {
+			if order(lo[0], hi[0]) < 0 {
+				merged, lo = append(merged, lo[0]), lo[1:]
+			} else {
+				merged, hi = append(merged, hi[0]), hi[1:]
+			}
+		}
+		idx = append(append(merged, lo...), hi...)
+	}
 	out := make([]schema.Edge, e.n)
 	for i, x := range idx {
 		out[i] = *e.at(int(x))

@@ -197,7 +197,7 @@ func TestTSConfigCandidates(t *testing.T) {
 // order of edges equal in all three, as a stable sort does, across blocks.
 func TestSortedEdgesAreStable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{0, 1, 2, 7, 100, 5000, 2*edgeBlock + 5} {
+	for _, n := range []int{0, 1, 2, 7, 100, 5000, 2*edgeBlock + 5, parallelSortMin - 1, 3*parallelSortMin + 1} {
 		edges := make([]schema.Edge, n)
 		for i := range edges {
 			edges[i] = schema.Edge{

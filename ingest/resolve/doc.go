@@ -88,8 +88,10 @@
 // implementation of an ops member, so they sit below the 0.5 that traces
 // follow (processes): a flow stops at the indirect call.
 //
-// Tables and imports are built one file after another; call sites are
-// then resolved on every core (parallel.go: workers share the tables and
+// Tables and imports are built one file after another (the symbol
+// tables and the type-fact tables side by side, the facts already in the
+// tables' order from the parse: SortFacts); call sites are then resolved
+// on every core (parallel.go: workers share the tables and
 // own their scratch state) and counted and turned into edges in file
 // order, so the output does not depend on the number of workers
 // (Input.Workers; ingest.TestSameOutputOnAnyWorkers). A re-analyze reads

@@ -489,10 +489,11 @@ func (r *resolver) fileEdge(from, to string, conf float64, reason string, line i
 
 // factTable holds the type facts of one scope sorted by name, those of
 // one name in source order. It is a run of its file's Facts.Types, which
-// index sorts in place (factOrder): a map of the names to copies of
-// their facts had been most of the resolver's tables (the Linux kernel:
-// 3 million facts, 100 MB of the 480 MB live during the resolution of a
-// fifth of it), marked again by every collection while calls resolve.
+// are sorted in place (factOrder: SortFacts, at the parse, or index): a
+// map of the names to copies of their facts had been most of the
+// resolver's tables (the Linux kernel: 3 million facts, 100 MB of the
+// 480 MB live during the resolution of a fifth of it), marked again by
+// every collection while calls resolve.
 type factTable []lang.TypeFact
 
 // factOrder sorts a file's type facts (stably): the facts no table holds

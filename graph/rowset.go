@@ -20,6 +20,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
 )
@@ -60,10 +61,12 @@ func (b *Build) Prepare(ctx context.Context) error {
 	if b.state != stateAdding {
 		return errors.New("graph build: Prepare called after Load, Commit or Abort")
 	}
+	t0 := time.Now()
 	if err := b.prepareLocked(ctx); err != nil {
 		b.state = stateFailed
 		return err
 	}
+	b.log.Debug("rows prepared", "took", time.Since(t0), "rss_MiB", RSS)
 	return nil
 }
 

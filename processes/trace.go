@@ -127,7 +127,6 @@ func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, Trace
 		paths := selectPaths(cands, hub, opts, g.realCallees(ep.Node))
 		return walkedFlows{paths, leafAlike(paths, cands)}
 	}
-	taken := 0
 	_ = ordered.Run(context.Background(), len(walkable), workers, traceWindow,
 		func(context.Context) (func(int) walkedFlows, func()) {
 			return func(i int) walkedFlows { return walkOne(walkable[i]) }, nil
@@ -136,7 +135,6 @@ func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, Trace
 			if len(all) >= 2*budget {
 				return errBudgetInHand
 			}
-			taken++
 			ep := walkable[i]
 			st.Traced++
 			if ep.ownRight() {
@@ -151,7 +149,7 @@ func TraceAll(g *Graph, entries []EntryPoint, opts TraceOptions) ([]Trace, Trace
 			}
 			return nil
 		}) // errBudgetInHand or nil: its context never ends
-	st.OverBudget = len(walkable) - taken
+	st.OverBudget = len(walkable) - st.Traced // the walkable entries whose flows were not taken
 	return finishTraces(g, all, walked, own, budget, opts, st)
 }
 

@@ -240,7 +240,7 @@ const cReparseTimeout = 10 * time.Second
 func cReparseAsCpp(src []byte) *sitter.Tree {
 	p := sitter.NewParser()
 	defer p.Close()
-	if err := p.SetLanguage(sitter.NewLanguage(tscpp.Language())); err != nil {
+	if err := p.SetLanguage(fastGrammar(sitter.NewLanguage(tscpp.Language()))); err != nil {
 		return nil
 	}
 	deadline := time.Now().Add(cReparseTimeout)

@@ -60,7 +60,7 @@ func (p *Parser) parserFor(l *Language) (*sitter.Parser, error) {
 		return sp, nil
 	}
 	sp := sitter.NewParser()
-	if err := sp.SetLanguage(l.Grammar()); err != nil {
+	if err := sp.SetLanguage(fastGrammar(l.Grammar())); err != nil {
 		sp.Close()
 		return nil, fmt.Errorf("set %s grammar: %w", l.Name, err)
 	}

@@ -214,9 +214,7 @@ func (b *Build) KeepLive(live *Meta, update func(*Meta)) (*Meta, error) {
 // caller wrote, best in StagingDir) becomes <database file><suffix> beside
 // the new database at Commit, before the swap, so that readers of meta.json
 // see the database and its companions together; it goes when the database
-// is replaced. Commit syncs and sums it before meta.json names it: the
-// caller need not sync it (an abort removes it). suffix must be one of
-// CompanionSuffixes.
+// is replaced. suffix must be one of CompanionSuffixes.
 func (b *Build) Attach(suffix, path string) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -244,7 +244,7 @@ func writeFileAtomic(path string, data []byte) error {
 // the directory: readers see the old file or the new one, never half, and a
 // crash leaves one of them.
 func WriteFileAtomic(path string, perm os.FileMode, parts ...[]byte) error {
-	return writeFileAtomicFunc(path, perm, func(w io.Writer) error {
+	return WriteFileAtomicFunc(path, perm, func(w io.Writer) error {
 		for _, data := range parts {
 			if _, err := w.Write(data); err != nil {
 				return err
@@ -254,9 +254,9 @@ func WriteFileAtomic(path string, perm os.FileMode, parts ...[]byte) error {
 	})
 }
 
-// writeFileAtomicFunc is WriteFileAtomic of what write writes (to the
+// WriteFileAtomicFunc is WriteFileAtomic of what write writes (to the
 // temporary file itself, an *os.File, unbuffered).
-func writeFileAtomicFunc(path string, perm os.FileMode, write func(w io.Writer) error) error {
+func WriteFileAtomicFunc(path string, perm os.FileMode, write func(w io.Writer) error) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {

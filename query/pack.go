@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -320,14 +319,10 @@ func readPackRows(ctx context.Context, q Querier, base *Pack, dir string) (_ *pa
 	return b, stats, nil
 }
 
-// BuildPackFileFrom is BuildPackFrom writing the pack to path instead of
-// returning it: the same bytes, without the pack's image in memory beside
-// its sections and without reading it back (the Linux kernel's pack: 1.3 GB
-// in session 30). path is a file of a build's staging directory, made for
-// graph.Build.Attach: it is written in place and not synced, as the build's
-// other companions are, since the commit syncs every companion (beside the
-// database's move) before meta.json names it, and an abort removes it. On
-// an error path is removed.
+// BuildPackFileFrom is BuildPackFrom writing the pack to path (through a
+// temporary file and a rename, as Pack.WriteFile) instead of returning it:
+// the same bytes, without the pack's image in memory beside its sections
+// and without reading it back (the Linux kernel's pack: 1.3 GB in session 30).
 func BuildPackFileFrom(ctx context.Context, q Querier, base *Pack, path string) (PackStats, error) {
 	b, stats, err := readPackRows(ctx, q, base, filepath.Dir(path))
 	if err != nil {
@@ -339,35 +334,20 @@ func BuildPackFileFrom(ctx context.Context, q Querier, base *Pack, path string) 
 	if err != nil {
 		return stats, err
 	}
-	if err := writePackFile(path, parts, b.src.writeTo); err != nil {
-		return stats, fmt.Errorf("write %s: %w", path, err)
+	err = graph.WriteFileAtomicFunc(path, 0o644, func(w io.Writer) error {
+		for i, p := range parts {
+			if _, err := w.Write(p); err != nil {
+				return err
+			}
+			parts[i] = nil // let the section go once written
+		}
+		return b.src.writeTo(w)
+	})
+	if err != nil {
+		return stats, err
 	}
 	slog.Debug("pack: encoded and written", "took", time.Since(t0), "rss_MiB", graph.RSSMiB())
 	return stats, nil
-}
-
-// writePackFile writes parts, each let go once written, then what src
-// writes, to path (created or truncated); path is removed on an error.
-func writePackFile(path string, parts [][]byte, src func(io.Writer) error) (err error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(path)
-		}
-	}()
-	for i, p := range parts {
-		if _, err := f.Write(p); err != nil {
-			return err
-		}
-		parts[i] = nil
-	}
-	return src(f)
 }
 
 // nodeChunk is a slice of one node table's rows, or the error that ended

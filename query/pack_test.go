@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -319,32 +318,4 @@ func hitsOf(ps []ProcessSymbol) []Hit {
 		out[i] = p.Hit
 	}
 	return out
-}
-
-// writePackFile writes the parts then the source section, and leaves no
-// file behind when a write fails.
-func TestWritePackFile(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "search.pack")
-	parts := [][]byte{[]byte("ab"), []byte("cd")}
-	if err := writePackFile(path, parts, func(w io.Writer) error {
-		_, err := io.WriteString(w, "ef")
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := os.ReadFile(path); err != nil || string(got) != "abcdef" {
-		t.Fatalf("wrote %q, %v; want abcdef", got, err)
-	}
-	if parts[0] != nil || parts[1] != nil {
-		t.Error("the parts written were not let go")
-	}
-	boom := errors.New("boom")
-	err := writePackFile(path, [][]byte{[]byte("x")}, func(io.Writer) error { return boom })
-	if !errors.Is(err, boom) {
-		t.Fatalf("err = %v, want boom", err)
-	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
-		t.Errorf("a failed write left %s (stat: %v)", path, err)
-	}
 }

@@ -157,12 +157,14 @@ import (
 // analyze of fs, kernel, mm and include, 9,242 files: user time 74.1-75.0
 // against 75.9-79.9 s, three alternated pairs). Trees are the same: the
 // parser reads the table only through the lookup (ts_language_table_entry,
-// ts_language_next_state, has_actions), whose
-// every answer TestFastGrammarSameTables compares between a grammar and
-// its copy; TestFastGrammarSameTrees compares whole trees, broken code
-// included. (Only the lookahead iterator and query analysis, which
-// gitnexus does not use, walk a state's entries, in symbol order for a
-// dense state rather than grouped by action.)
+// ts_language_next_state, has_actions), whose every answer
+// TestFastGrammarSameTables compares between a grammar and its copy;
+// TestFastGrammarSameTrees compares whole trees, broken code included.
+// (Only the lookahead iterator and query analysis, which gitnexus does not
+// use, walk a state's entries: in symbol order for a dense state rather
+// than grouped by action.) gnLanguage copies the struct of the tree-sitter
+// that go.mod pins (go-tree-sitter v0.25.0); a binding upgrade must check
+// it against lib/src/parser.h.
 //
 // The copy costs state_count × symbol_count × 2 bytes for the process's
 // life, once per grammar a run parses with: C 1.4 MiB, TypeScript 4.3,
@@ -204,11 +206,11 @@ func fastGrammar(g *sitter.Language) *sitter.Language {
 	return d
 }
 
-// sameTable reports whether tree-sitter reads the same parse table from d
-// as from g (both made by gn_dense_language's caller): every stride-th
-// state's actions and next states, and the fields a wrong layout would
-// move. fastGrammar checks a spread of states (stride 64th of them) before
-// it uses a copy; the tests check every state.
+// sameTable reports whether tree-sitter reads the same parse table from d,
+// a dense copy of g, as from g: the actions and next states of every
+// symbol in every stride-th state, and the fields a wrong layout would
+// move. fastGrammar checks 64 states spread over the table before it uses
+// a copy; the tests check every state (stride 1).
 func sameTable(g, d *sitter.Language, stride uint32) bool {
 	return C.gn_same_table(unsafe.Pointer(g.Inner), unsafe.Pointer(d.Inner), C.uint32_t(max(stride, 1))) == 1
 }

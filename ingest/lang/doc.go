@@ -78,5 +78,8 @@
 // (nodes.go, cwalk.go) therefore traverses a subtree in C in one call and
 // hands the extractor only the named nodes, and alloc.go points
 // tree-sitter's allocator at libc directly instead of the binding's Go
-// callbacks. Children are iterated with cursors, never by index.
+// callbacks. Children are iterated with cursors, never by index. The
+// parsers parse with a copy of each grammar whose whole parse table is
+// dense (dense.go): the same trees, without the scan of a compressed
+// state's entries on every lookup.
 package lang

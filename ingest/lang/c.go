@@ -37,6 +37,7 @@ func init() {
 		Extensions: []string{".c", ".h"},
 		Grammar:    func() *sitter.Language { return sitter.NewLanguage(tsc.Language()) },
 		Inert:      cDefinesOnly,
+		Mask:       cMask,
 		Extract: func(f *File, root *sitter.Node) {
 			if root.HasError() && strings.HasSuffix(f.Path, ".h") && cLooksLikeCpp(f.Src) {
 				if tree := cReparseAsCpp(f.Src); tree != nil {

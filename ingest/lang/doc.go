@@ -81,5 +81,9 @@
 // callbacks. Children are iterated with cursors, never by index. The
 // parsers parse with a copy of each grammar whose whole parse table is
 // dense (dense.go): the same trees, without the scan of a compressed
-// state's entries on every lookup.
+// state's entries on every lookup. A Language may hand its grammar a
+// masked copy of the text (Language.Mask): C's annotation words
+// (`__init`, `__user`) and tags passed to macros (`container_of(p, struct
+// foo, list)`) are blanked (cmask.go), which spares the grammar its slow
+// error recovery and keeps the functions an error used to swallow.
 package lang

@@ -37,6 +37,11 @@ type Language struct {
 	// (a test compares it with the full parse on real trees); when unsure
 	// it returns false.
 	Inert func(src []byte) bool
+	// Mask, when set, returns the text the grammar parses instead of src:
+	// src itself, or a copy (in buf's storage, which it may grow) with
+	// some bytes made spaces, so that every offset and line is src's.
+	// Extract still reads src (cmask.go: C's annotation words).
+	Mask func(src, buf []byte) []byte
 }
 
 // File is the extractor's view of one parsed file and the Facts it builds.

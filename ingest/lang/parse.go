@@ -40,6 +40,8 @@ type Parser struct {
 	// scratch holds the facts' lists of the last file extracted, emptied:
 	// the next file's are appended to them (Facts.startFrom, takeInto).
 	scratch Facts
+	// masked is the storage of the last text a Language.Mask copied.
+	masked []byte
 }
 
 // NewParser returns a Parser with no tree-sitter parsers yet.
@@ -110,10 +112,17 @@ func (p *Parser) Parse(ctx context.Context, path string, l *Language, src []byte
 	if timeout <= 0 {
 		timeout = DefaultFileTimeout
 	}
+	text := src // what the grammar parses; the extractor reads src
+	if l.Mask != nil {
+		text = l.Mask(src, p.masked)
+		if len(text) > 0 && &text[0] != &src[0] {
+			p.masked = text[:0]
+		}
+	}
 	var tree *sitter.Tree
 	timedOut := false
 	if cParseOK {
-		tree, timedOut = parseC(ctx, sp, src, timeout)
+		tree, timedOut = parseC(ctx, sp, text, timeout)
 	} else {
 		deadline := time.Now().Add(timeout)
 		calls := 0
@@ -128,12 +137,12 @@ func (p *Parser) Parse(ctx context.Context, path string, l *Language, src []byte
 			}
 			return false
 		}}
-		n := len(src)
+		n := len(text)
 		tree = sp.ParseWithOptions(func(i int, _ sitter.Point) []byte {
 			if i >= n {
 				return nil
 			}
-			return src[i:min(n, i+readChunk)]
+			return text[i:min(n, i+readChunk)]
 		}, nil, opts)
 	}
 	if tree == nil {

@@ -1,0 +1,121 @@
+package lang
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/gitnexus/gitnexus/graph/schema"
+)
+
+// cMask blanks annotation words (with their arguments) and the keyword of
+// a tag handed to a macro, nothing else; the text keeps its length and
+// its newlines, and text with nothing to blank comes back as itself.
+func TestCMask(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"static int __init foo_init(void) {}", "static int        foo_init(void) {}"},
+		{"long f(const char __user *buf);", "long f(const char        *buf);"},
+		{"int __printf(2, 3) log(int l, const char *f, ...);", "int" + strings.Repeat(" ", 16) + "log(int l, const char *f, ...);"},
+		{"struct s { int a; } __aligned(8);", "struct s { int a; }             ;"},
+		{"p = container_of(x, struct foo, list);", "p = container_of(x,        foo, list);"},
+		{"n = offsetof(union u,\n\tm);", "n = offsetof(      u,\n\tm);"},
+		{"f(struct foo);", "f(       foo);"},
+		// Left as written: sizeof's operand the grammar reads, casts, a
+		// compound literal, a word inside another, directives.
+		{"n = sizeof(struct foo) * 2;", ""},
+		{"x = (enum mode)m;", ""},
+		{"v = (struct pt){ .x = 1 };", ""},
+		{"int my__init_x; int __initial;", ""},
+		{"#define __init __section(\".init.text\")", ""},
+		{"#define F(x) \\\n\tstatic int __init x(void)\nint __init g(void);", "#define F(x) \\\n\tstatic int __init x(void)\nint        g(void);"},
+		{"  # if X\nvoid __weak f(void);", "  # if X\nvoid        f(void);"},
+		{"int __aligned(4 f(void);", ""}, // not closed: left alone
+		{"", ""},
+	}
+	for _, c := range cases {
+		src := []byte(c.src)
+		keep := bytes.Clone(src)
+		got := cMask(src, nil)
+		want := c.want
+		if want == "" {
+			want = c.src
+			if len(src) > 0 && &got[0] != &src[0] {
+				t.Errorf("%q: nothing to blank, yet a copy came back", c.src)
+			}
+		}
+		if string(got) != want {
+			t.Errorf("cMask(%q)\n got %q\nwant %q", c.src, got, want)
+		}
+		if !bytes.Equal(src, keep) {
+			t.Errorf("cMask(%q) changed its input", c.src)
+		}
+		if len(got) != len(src) || bytes.Count(got, []byte("\n")) != bytes.Count(src, []byte("\n")) {
+			t.Errorf("cMask(%q): length or lines changed", c.src)
+		}
+	}
+	// The storage handed in is used, and grown when short.
+	buf := make([]byte, 0, 64)
+	if got := cMask([]byte("void __weak f(void);"), buf); &got[0] != &buf[:1][0] {
+		t.Error("cMask did not write into the storage it was given")
+	}
+}
+
+// Kernel-style C that the grammar alone reads with errors: with the mask
+// it parses cleanly, and the facts carry the text as written (names,
+// lines, signatures with their annotations), the calls inside, and the
+// function an annotation used to hide.
+func TestCMaskExtraction(t *testing.T) {
+	src := `#include <linux/init.h>
+
+struct foo { int a; struct list_head list; };
+
+static int __init foo_init(void)
+{
+	struct foo *f = container_of(head, struct foo, list);
+	return bar(f);
+}
+
+long __weak sys_thing(const char __user *name)
+{
+	return baz(name, offsetof(struct foo, a));
+}
+
+int __printf(2, 3) foo_log(int level, const char *fmt, ...)
+{
+	return qux(level);
+}
+`
+	p := NewParser()
+	facts, status := fullParse(t, p, "drivers/foo.c", []byte(src))
+	if status != schema.ParseOK {
+		t.Errorf("status %s, want ok", status)
+	}
+	lines := map[string]int{}
+	sigs := map[string]string{}
+	for _, s := range facts.Symbols {
+		lines[s.Name] = s.StartLine
+		sigs[s.Name] = s.Signature
+	}
+	for name, line := range map[string]int{"foo_init": 5, "sys_thing": 11, "foo_log": 16} {
+		if lines[name] != line {
+			t.Errorf("%s: line %d, want %d (symbols %v)", name, lines[name], line, lines)
+		}
+	}
+	if !strings.Contains(sigs["sys_thing"], "__user") {
+		t.Errorf("signature %q lost the text as written", sigs["sys_thing"])
+	}
+	for _, name := range []string{"__init", "__printf", "__weak"} {
+		if _, ok := lines[name]; ok {
+			t.Errorf("annotation %s became a symbol", name)
+		}
+	}
+	calls := map[string]string{}
+	for _, c := range facts.Calls {
+		calls[c.Name] = c.CallerID
+	}
+	for callee, caller := range map[string]string{"bar": "foo_init", "baz": "sys_thing", "qux": "foo_log"} {
+		if !strings.Contains(calls[callee], caller) {
+			t.Errorf("call to %s from %q, want from %s", callee, calls[callee], caller)
+		}
+	}
+}

@@ -20,6 +20,7 @@ func TestCMask(t *testing.T) {
 		{"p = container_of(x, struct foo, list);", "p = container_of(x,        foo, list);"},
 		{"n = offsetof(union u,\n\tm);", "n = offsetof(      u,\n\tm);"},
 		{"f(struct foo);", "f(       foo);"},
+		{"switch (x) {\ncase 0 ... 4:\ncase A...B: return;", "switch (x) {\ncase 0      :\ncase A    : return;"},
 		// Left as written: sizeof's operand the grammar reads, casts, a
 		// compound literal, a word inside another, directives.
 		{"n = sizeof(struct foo) * 2;", ""},
@@ -30,6 +31,10 @@ func TestCMask(t *testing.T) {
 		{"#define F(x) \\\n\tstatic int __init x(void)\nint __init g(void);", "#define F(x) \\\n\tstatic int __init x(void)\nint        g(void);"},
 		{"  # if X\nvoid __weak f(void);", "  # if X\nvoid        f(void);"},
 		{"int __aligned(4 f(void);", ""}, // not closed: left alone
+		{"case 'a' ... 'z': case ':' ... '\\'':", "case 'a'" + strings.Repeat(" ", 8) + ": case ':'" + strings.Repeat(" ", 9) + ":"},
+		{"add(cmd, 1000baseT_Full); if (flag(tp, 5705_PLUS)) x = SIZE(2K);", "add(cmd, ____baseT_Full); if (flag(tp, _____PLUS)) x = SIZE(_K);"},
+		{"x = 0x1fULL + 077 + 10u + 1e-5 + 1.5e+3f + .5f + 0b101 + 0x1p3 + 1E6L;", ""},
+		{"case 'a': f(x, ...); case X ? 1 : 2: ;", ""},
 		{"", ""},
 	}
 	for _, c := range cases {

@@ -24,25 +24,37 @@ package lang
 //     which become '_' instead of spaces, so that it reads as one word;
 //   - the upper end of a GNU case range, `case 1 ... 5:` (the label's
 //     value is of no use to the graph);
-//   - `struct`, `union` or `enum` before a tag that is a whole macro
-//     argument: after "(" or "," and before "," or before a ")" that ends
-//     the expression (followed by ")", "," or ";"), so that the argument
-//     reads as an identifier. `sizeof(struct foo) * n` and casts are left
-//     alone (the grammar reads them), and so is a compound literal
-//     `(struct foo){...}`.
+//   - `struct`, `union` or `enum` and the tag after it when the two are
+//     a whole macro argument: after "(" or "," and before "," or before a
+//     ")" followed by ")", "," or ";". The keyword and the spaces after it
+//     become '_', so that the argument reads as one word (`struct foo` →
+//     `______foo`) whose text as written has a space: the tag alone, an
+//     identifier, was taken for a reference to a function of that name
+//     (`container_of(p, struct task_group, rcu)` and the function
+//     task_group()), and the number 0 in its place broke prototypes with
+//     unnamed parameters (`void f(struct bch_fs *, struct bkey_s_c);`).
+//     Operands of sizeof, offsetof and the like (which the grammar
+//     reads), casts and compound literals `(struct foo){...}` are left
+//     alone;
+//   - a line that is nothing but a file-level macro invocation
+//     (cBareInvocation: `DEV_CORE_STATS_INC(rx_dropped)` with no ";"),
+//     which the grammar otherwise joins to the declaration after it.
 //
-// On the Linux kernel's fs/, kernel/, mm/, include/ and lib/ (103 MB of
-// C, 9242 files), the grammar's parse time went 22.4 → 20.6 s, its ERROR
-// and MISSING nodes 45494 → 27845 and the files with any 3235 → 1529; the
-// mask itself took 0.5 s (about 5 ns a byte: only words that can be
-// blanked are looked up). `analyze --force` of that tree, 4 alternated
-// pairs: parse phase 23.7 → 21.2 s (medians), user CPU 68.9 → 66.2 s;
-// functions 88329 → 88523 (those lost were annotations the errors had
-// made functions: `__printf`, `__aligned`), CALLS 293536 → 294635, and
-// calls resolved by the global-name fallback 2450 → 1214. On
-// drivers/net (129 MB), with case ranges and pasted tokens too: ERROR
-// and MISSING nodes 22212 → 7054, files with any 2514 → 1005, the
-// grammar's time 28.7 → 26.5 s (the mask: 0.6 s).
+// Measured on the Linux kernel (the grammar alone, each file parsed as
+// written and masked in turn; the mask costs about 5 ns a byte, as only
+// words that can be blanked are looked up):
+//
+//	tree                              ERROR+MISSING    files with any   grammar's time
+//	fs kernel mm include lib, 103 MB  45494 → 27347    3235 → 1503      21.0 → 19.1 s
+//	drivers/net, 129 MB               22212 → 7053     2514 → 1004      28.0 → 25.9 s
+//	drivers, 588 MB (first mask)      138091 → 70466   15163 → 6240     116.9 → 107.2 s
+//
+// With the first mask (annotations and tags), `analyze --force` of the
+// 103 MB tree, 4 alternated pairs: parse phase 23.7 → 21.2 s (medians),
+// user CPU 68.9 → 66.2 s; functions 88329 → 88523 (those lost were
+// annotations the errors had made functions: `__printf`, `__aligned`),
+// CALLS 293536 → 294635, calls resolved by the global-name fallback
+// 2450 → 1214.
 
 // cAnnotations are the words C code (the Linux kernel's compiler_types.h,
 // compiler_attributes.h and init.h, and code written in their style)
@@ -109,6 +121,11 @@ func cMask(src, buf []byte) []byte {
 			// start as an annotation or a tag keyword does.
 			switch {
 			case directive:
+			case lineStart && c >= 'A' && c <= 'Z' && (i == 0 || src[i-1] == '\n'):
+				if end := cBareInvocation(src, i, j); end > 0 {
+					blank(i, end)
+					j = end
+				}
 			case c >= '0' && c <= '9':
 				if !cNumber(src, i, j) {
 					// A token pasted by a macro (`10000baseT_Full`,
@@ -130,8 +147,25 @@ func cMask(src, buf []byte) []byte {
 					}
 				}
 			case (c == 's' && j-i == 6) || (c == 'u' && j-i == 5) || (c == 'e' && j-i == 4):
-				if cTagKeyword(src[i:j]) && cTagIsArgument(src, i, j) {
-					blank(i, j)
+				if !cTagKeyword(src[i:j]) {
+					break
+				}
+				if end := cTagArgument(src, i, j); end > 0 {
+					// `struct foo` → `______foo`: one word, whose text as
+					// written (with its space) names no function.
+					t := j
+					for t < end && (src[t] == ' ' || src[t] == '\t') {
+						t++
+					}
+					if src[t] == '\n' || src[t] == '\r' {
+						blank(i, j) // the tag on the next line: the keyword blanked
+					} else {
+						own()
+						for k := i; k < t; k++ {
+							out[k] = '_'
+						}
+					}
+					j = end
 				}
 			case c == 'c' && j-i == 4 && string(src[i:j]) == "case":
 				if from, to := cCaseRange(src, j); to > 0 {
@@ -295,35 +329,108 @@ func cCaseRange(src []byte, i int) (from, to int) {
 	return 0, 0
 }
 
-// cTagIsArgument reports whether the keyword at src[i:j] ("struct",
-// "union", "enum") starts a macro argument that is just a tag: "(" or ","
-// before it, one word after it, then "," or a ")" followed by ")", "," or
-// ";".
-func cTagIsArgument(src []byte, i, j int) bool {
+// cTagArgument is the end of the tag after the keyword at src[i:j]
+// ("struct", "union", "enum") when the two make up a whole macro
+// argument, 0 when not: "(" or "," before the keyword (a "(" that is not
+// an operator's the grammar reads a type in, as sizeof's), one word after
+// it, then "," or a ")" followed by ")", "," or ";".
+func cTagArgument(src []byte, i, j int) int {
 	k := i - 1
 	for k >= 0 && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
 		k--
 	}
 	if k < 0 || (src[k] != '(' && src[k] != ',') {
-		return false
+		return 0
+	}
+	if src[k] == '(' && cTypeOperator(src, k) {
+		return 0
 	}
 	t := cSkipSpace(src, j)
 	if t == j || t >= len(src) || !isWordStart(src[t]) {
-		return false
+		return 0
 	}
 	for t < len(src) && isWordByte(src[t]) {
 		t++
 	}
+	end := t
 	t = cSkipSpace(src, t)
 	if t >= len(src) {
-		return false
+		return 0
 	}
 	switch src[t] {
 	case ',':
-		return true
+		return end
 	case ')':
-		u := cSkipSpace(src, t+1)
-		return u < len(src) && (src[u] == ')' || src[u] == ',' || src[u] == ';')
+		if u := cSkipSpace(src, t+1); u < len(src) && (src[u] == ')' || src[u] == ',' || src[u] == ';') {
+			return end
+		}
+	}
+	return 0
+}
+
+// cTypeOperator reports whether the "(" at k follows an operator the
+// grammar reads a type in (`offsetof(struct foo, m)`, `sizeof(struct
+// foo)`): its argument is no macro's.
+func cTypeOperator(src []byte, k int) bool {
+	e := k
+	for e > 0 && (src[e-1] == ' ' || src[e-1] == '\t') {
+		e--
+	}
+	b := e
+	for b > 0 && isWordByte(src[b-1]) {
+		b--
+	}
+	switch string(src[b:e]) {
+	case "sizeof", "offsetof", "__builtin_offsetof", "alignof", "_Alignof", "__alignof__", "__alignof",
+		"typeof", "__typeof__", "__typeof", "typeof_unqual", "va_arg", "__builtin_va_arg":
+		return true
 	}
 	return false
+}
+
+// cBareInvocation is the end of the line at i when it is nothing but a
+// macro invocation at file level, 0 when not: the line starts (at its
+// first column) with an all-capitals name and "(", the parentheses close
+// on it with nothing after them but spaces, and the next line that is not
+// empty does not start with "{" (a macro that defines a function, as
+// SYSCALL_DEFINE1(...), is followed by its body).
+func cBareInvocation(src []byte, i, j int) int {
+	caps := false
+	for _, c := range src[i:j] {
+		if c >= 'a' && c <= 'z' {
+			return 0
+		}
+		caps = caps || (c >= 'A' && c <= 'Z')
+	}
+	if !caps || j >= len(src) || src[j] != '(' {
+		return 0
+	}
+	depth := 0
+	k := j
+	for ; k < len(src) && src[k] != '\n'; k++ {
+		switch src[k] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				goto closed
+			}
+		case ';', '{', '}', '"', '\'', '/':
+			return 0
+		}
+	}
+	return 0
+closed:
+	end := k + 1
+	for end < len(src) && (src[end] == ' ' || src[end] == '\t' || src[end] == '\r') {
+		end++
+	}
+	if end < len(src) && src[end] != '\n' {
+		return 0
+	}
+	if n := cSkipSpace(src, end); n < len(src) && src[n] == '{' {
+		return 0
+	}
+	return end
 }

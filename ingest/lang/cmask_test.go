@@ -17,9 +17,13 @@ func TestCMask(t *testing.T) {
 		{"long f(const char __user *buf);", "long f(const char        *buf);"},
 		{"int __printf(2, 3) log(int l, const char *f, ...);", "int" + strings.Repeat(" ", 16) + "log(int l, const char *f, ...);"},
 		{"struct s { int a; } __aligned(8);", "struct s { int a; }             ;"},
-		{"p = container_of(x, struct foo, list);", "p = container_of(x,        foo, list);"},
-		{"n = offsetof(union u,\n\tm);", "n = offsetof(      u,\n\tm);"},
-		{"f(struct foo);", "f(       foo);"},
+		{"p = container_of(x, struct foo, list);", "p = container_of(x, _______foo, list);"},
+		{"n = member(union\n\tu, m);", "n = member(     \n\tu, m);"},
+		{"void f(struct a *, struct b, int);", "void f(struct a *, _______b, int);"},
+		{"void f(struct foo);", "void f(_______foo);"},
+		{"n = g(sizeof(struct foo)) + offsetof(struct foo, m);", ""},
+		{"FOO_INC(rx)\nBAR(x, y) \nstatic int f(void);", "           \n          \nstatic int f(void);"},
+		{"SYSCALL_DEFINE1(x, int, y)\n{\n}\nFOO(a);\n FOO(b)\nFOO(c) x\nFoo(d)\n", ""},
 		{"switch (x) {\ncase 0 ... 4:\ncase A...B: return;", "switch (x) {\ncase 0      :\ncase A    : return;"},
 		// Left as written: sizeof's operand the grammar reads, casts, a
 		// compound literal, a word inside another, directives.
@@ -89,6 +93,19 @@ int __printf(2, 3) foo_log(int level, const char *fmt, ...)
 {
 	return qux(level);
 }
+
+static void task_group(void) { }
+
+void put_group(struct rcu_head *rhp)
+{
+	kfree(container_of(rhp, struct task_group, rcu));
+}
+
+STATS_INC(rx_dropped)
+static __always_inline int forward(void)
+{
+	return 0;
+}
 `
 	p := NewParser()
 	facts, status := fullParse(t, p, "drivers/foo.c", []byte(src))
@@ -101,7 +118,7 @@ int __printf(2, 3) foo_log(int level, const char *fmt, ...)
 		lines[s.Name] = s.StartLine
 		sigs[s.Name] = s.Signature
 	}
-	for name, line := range map[string]int{"foo_init": 5, "sys_thing": 11, "foo_log": 16} {
+	for name, line := range map[string]int{"foo_init": 5, "sys_thing": 11, "foo_log": 16, "put_group": 23, "forward": 29} {
 		if lines[name] != line {
 			t.Errorf("%s: line %d, want %d (symbols %v)", name, lines[name], line, lines)
 		}
@@ -109,7 +126,7 @@ int __printf(2, 3) foo_log(int level, const char *fmt, ...)
 	if !strings.Contains(sigs["sys_thing"], "__user") {
 		t.Errorf("signature %q lost the text as written", sigs["sys_thing"])
 	}
-	for _, name := range []string{"__init", "__printf", "__weak"} {
+	for _, name := range []string{"__init", "__printf", "__weak", "STATS_INC"} {
 		if _, ok := lines[name]; ok {
 			t.Errorf("annotation %s became a symbol", name)
 		}
@@ -117,6 +134,9 @@ int __printf(2, 3) foo_log(int level, const char *fmt, ...)
 	calls := map[string]string{}
 	for _, c := range facts.Calls {
 		calls[c.Name] = c.CallerID
+		if c.Name == "task_group" {
+			t.Errorf("the tag of container_of(rhp, struct task_group, rcu) became a call: %+v", c)
+		}
 	}
 	for callee, caller := range map[string]string{"bar": "foo_init", "baz": "sys_thing", "qux": "foo_log"} {
 		if !strings.Contains(calls[callee], caller) {

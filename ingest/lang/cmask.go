@@ -1,5 +1,7 @@
 package lang
 
+import "strings"
+
 // The C grammar parses what a C compiler sees after the preprocessor, but
 // it is handed the text before: words that the preprocessor turns into
 // attributes or into nothing (`static int __init foo_init(void)`,
@@ -139,7 +141,7 @@ func cMask(src, buf []byte) []byte {
 				if args, ok := cAnnotations[string(src[i:j])]; ok {
 					end := j
 					if args {
-						end = cParenEnd(src, cSkipSpace(src, j))
+						end = cParenEnd(src, cSkipSpace(src, j), cMaskArgsMax, ";{}")
 					}
 					if end > 0 {
 						blank(i, end)
@@ -226,14 +228,15 @@ func cSkipSpace(src []byte, i int) int {
 }
 
 // cParenEnd is the position just past the ")" that closes the "(" at i,
-// 0 when src[i] is not "(" or it is not closed within cMaskArgsMax bytes.
-func cParenEnd(src []byte, i int) int {
+// 0 when src[i] is not "(", or it is not closed within max bytes or
+// before a byte of stop.
+func cParenEnd(src []byte, i, max int, stop string) int {
 	if i >= len(src) || src[i] != '(' {
 		return 0
 	}
 	depth := 0
-	for k := i; k < len(src) && k < i+cMaskArgsMax; k++ {
-		switch src[k] {
+	for k := i; k < len(src) && k < i+max; k++ {
+		switch c := src[k]; c {
 		case '(':
 			depth++
 		case ')':
@@ -241,8 +244,10 @@ func cParenEnd(src []byte, i int) int {
 			if depth == 0 {
 				return k + 1
 			}
-		case ';', '{', '}':
-			return 0
+		default:
+			if strings.IndexByte(stop, c) >= 0 {
+				return 0
+			}
 		}
 	}
 	return 0
@@ -402,27 +407,14 @@ func cBareInvocation(src []byte, i, j int) int {
 		}
 		caps = caps || (c >= 'A' && c <= 'Z')
 	}
-	if !caps || j >= len(src) || src[j] != '(' {
+	if !caps {
 		return 0
 	}
-	depth := 0
-	k := j
-	for ; k < len(src) && src[k] != '\n'; k++ {
-		switch src[k] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 {
-				goto closed
-			}
-		case ';', '{', '}', '"', '\'', '/':
-			return 0
-		}
+	// On the line, and no string, character or comment in the arguments.
+	end := cParenEnd(src, j, len(src), ";{}\"'/\n")
+	if end == 0 {
+		return 0
 	}
-	return 0
-closed:
-	end := k + 1
 	for end < len(src) && (src[end] == ' ' || src[end] == '\t' || src[end] == '\r') {
 		end++
 	}

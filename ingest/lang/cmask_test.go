@@ -11,6 +11,20 @@ import (
 // cMask blanks annotation words (with their arguments) and the keyword of
 // a tag handed to a macro, nothing else; the text keeps its length and
 // its newlines, and text with nothing to blank comes back as itself.
+// blanks is s with every byte but newlines a space.
+func blanks(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' {
+			return r
+		}
+		return ' '
+	}, s)
+}
+
+// traceEvent is a file-level invocation over several lines, with a ")" in
+// a string and in comments.
+const traceEvent = "TRACE_EVENT(t,\n\tTP_fast_assign(e->d = f(\")\"); /* ) */ // )\n\t),\n\tTP_printk(\"%d\", 1)\n);"
+
 func TestCMask(t *testing.T) {
 	cases := []struct{ src, want string }{
 		{"static int __init foo_init(void) {}", "static int        foo_init(void) {}"},
@@ -24,6 +38,8 @@ func TestCMask(t *testing.T) {
 		{"n = g(sizeof(struct foo)) + offsetof(struct foo, m);", ""},
 		{"FOO_INC(rx)\nBAR(x, y) \nstatic int f(void);", "           \n          \nstatic int f(void);"},
 		{"SYSCALL_DEFINE1(x, int, y)\n{\n}\nFOO(a);\n FOO(b)\nFOO(c) x\nFoo(d)\n", ""},
+		{traceEvent + "\nint x;", blanks(traceEvent) + "\nint x;"},
+		{"TRACE_EVENT(t,\n#ifdef X\n\tTP_printk(\"%d\", 1)\n#endif\n);\n", ""},
 		{"switch (x) {\ncase 0 ... 4:\ncase A...B: return;", "switch (x) {\ncase 0      :\ncase A    : return;"},
 		// Left as written: sizeof's operand the grammar reads, casts, a
 		// compound literal, a word inside another, directives.

@@ -8,16 +8,18 @@ import (
 // The C grammar parses what a C compiler sees after the preprocessor, but
 // it is handed the text before: words that the preprocessor turns into
 // attributes or into nothing (`static int __init foo_init(void)`,
-// `const char __user *buf`) and types handed to macros as arguments
-// (`container_of(p, struct foo, list)`) are syntax errors to it. Each
+// `const char __user *buf`), types handed to macros as arguments
+// (`container_of(p, struct foo, list)`) and macro invocations standing
+// for declarations (`TRACE_EVENT(...);`) are syntax errors to it. Each
 // error costs the parser its error recovery, which is slow (the kernel's
 // files with errors parsed at 5.6 MB/s, those without at 9.2), and the
 // tree it recovers loses what the error swallowed.
 //
-// cMask gives the grammar a copy of the text with those words blanked: the
-// same bytes but for the blanked ones, which become spaces, so every
-// offset, line and column is the one of the text itself, which the
-// extractor keeps reading (names, signatures and bodies are as written).
+// cMask gives the grammar a copy of the text with those blanked: the same
+// bytes but for the blanked ones, which become spaces (or '_', below),
+// never a newline, so every offset, line and column is the one of the
+// text itself, which the extractor keeps reading (names, signatures and
+// bodies are as written).
 // It blanks, outside preprocessor directives (a #define's text is the
 // grammar's preproc_arg, never parsed, and the name a #define defines must
 // stay):

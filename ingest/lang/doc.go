@@ -82,8 +82,9 @@
 // parsers parse with a copy of each grammar whose whole parse table is
 // dense (dense.go): the same trees, without the scan of a compressed
 // state's entries on every lookup. A Language may hand its grammar a
-// masked copy of the text (Language.Mask): C's annotation words
-// (`__init`, `__user`) and tags passed to macros (`container_of(p, struct
-// foo, list)`) are blanked (cmask.go), which spares the grammar its slow
-// error recovery and keeps the functions an error used to swallow.
+// masked copy of the text (Language.Mask): in C, annotation words
+// (`__init`, `__user`), tags passed to macros (`container_of(p, struct
+// foo, list)`) and file-level macro invocations (`TRACE_EVENT(...);`) are
+// blanked (cmask.go), which spares the grammar its slow error recovery
+// and keeps the functions an error used to swallow.
 package lang

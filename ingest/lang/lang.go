@@ -39,8 +39,9 @@ type Language struct {
 	Inert func(src []byte) bool
 	// Mask, when set, returns the text the grammar parses instead of src:
 	// src itself, or a copy (in buf's storage, which it may grow) with
-	// some bytes made spaces, so that every offset and line is src's.
-	// Extract still reads src (cmask.go: C's annotation words).
+	// some bytes changed, never a newline, so that every offset and line
+	// is src's. Extract still reads src (cmask.go: what C's preprocessor
+	// would have removed).
 	Mask func(src, buf []byte) []byte
 }
 

@@ -121,6 +121,10 @@ func cMask(src, buf []byte) []byte {
 		}
 	}
 	n := len(src)
+	// What the scans for file-level invocations may read in all: a text
+	// of unclosed ones (`A(` on every line) must not cost a scan to
+	// cMaskInvocationMax from each.
+	budget := 4*n + cMaskInvocationMax
 	lineStart, directive := true, false
 	for i := 0; i < n; {
 		c := src[i]
@@ -134,7 +138,7 @@ func cMask(src, buf []byte) []byte {
 			switch {
 			case directive:
 			case lineStart && c >= 'A' && c <= 'Z' && (i == 0 || src[i-1] == '\n'):
-				if end := cBareInvocation(src, i, j); end > 0 {
+				if end := cBareInvocation(src, i, j, &budget); end > 0 {
 					blank(i, end)
 					j = end
 				}
@@ -151,7 +155,7 @@ func cMask(src, buf []byte) []byte {
 				if args, ok := cAnnotations[string(src[i:j])]; ok {
 					end := j
 					if args {
-						end = cArgsEnd(src, cSkipSpace(src, j), cMaskArgsMax, ";{}")
+						end, _ = cArgsEnd(src, cSkipSpace(src, j), cMaskArgsMax, ";{}")
 					}
 					if end > 0 {
 						blank(i, end)
@@ -386,7 +390,8 @@ func cTypeOperator(src []byte, k int) bool {
 // not start with "{" (a macro that defines a function, as
 // SYSCALL_DEFINE1(...), is followed by its body). An invocation on one
 // line with its ";" is left alone: the grammar reads it as a declaration.
-func cBareInvocation(src []byte, i, j int) int {
+// The scan reads at most *budget bytes, and takes what it read from it.
+func cBareInvocation(src []byte, i, j int, budget *int) int {
 	caps := false
 	for _, c := range src[i:j] {
 		if c >= 'a' && c <= 'z' {
@@ -394,10 +399,11 @@ func cBareInvocation(src []byte, i, j int) int {
 		}
 		caps = caps || (c >= 'A' && c <= 'Z')
 	}
-	if !caps {
+	if !caps || *budget <= 0 {
 		return 0
 	}
-	end := cArgsEnd(src, j, cMaskInvocationMax, "")
+	end, seen := cArgsEnd(src, j, min(cMaskInvocationMax, *budget), "")
+	*budget -= seen
 	if end == 0 {
 		return 0
 	}
@@ -427,10 +433,10 @@ const cMaskInvocationMax = 64 << 10
 // cArgsEnd is the position just past the ")" that closes the "(" at i,
 // skipping strings, character constants and comments; 0 when src[i] is
 // not "(", or it is not closed within max bytes, or before a byte of stop
-// or a line that starts with "#".
-func cArgsEnd(src []byte, i, max int, stop string) int {
+// or a line that starts with "#". seen is how many bytes it read.
+func cArgsEnd(src []byte, i, max int, stop string) (end, seen int) {
 	if i >= len(src) || src[i] != '(' {
-		return 0
+		return 0, 0
 	}
 	depth := 0
 	n := min(len(src), i+max)
@@ -441,7 +447,7 @@ func cArgsEnd(src []byte, i, max int, stop string) int {
 		case ')':
 			depth--
 			if depth == 0 {
-				return k + 1
+				return k + 1, k + 1 - i
 			}
 		case '"', '\'':
 			q := src[k]
@@ -458,19 +464,19 @@ func cArgsEnd(src []byte, i, max int, stop string) int {
 			} else if k+1 < n && src[k+1] == '*' {
 				e := bytes.Index(src[k+2:n], []byte("*/"))
 				if e < 0 {
-					return 0
+					return 0, n - i
 				}
 				k += 2 + e + 1
 			}
 		case '\n':
 			if t := k + 1; t < n && src[t] == '#' {
-				return 0
+				return 0, k - i
 			}
 		default:
 			if strings.IndexByte(stop, src[k]) >= 0 {
-				return 0
+				return 0, k - i
 			}
 		}
 	}
-	return 0
+	return 0, n - i
 }

@@ -85,6 +85,30 @@ func TestCMask(t *testing.T) {
 	}
 }
 
+// The scans for file-level invocations share one budget: text full of
+// unclosed invocations costs each scan what it read, and once the budget
+// is spent no scan starts.
+func TestCMaskInvocationBudget(t *testing.T) {
+	src := []byte(strings.Repeat("A(\n", 1000))
+	budget := 50
+	if end := cBareInvocation(src, 0, 1, &budget); end != 0 || budget != 0 {
+		t.Fatalf("an unclosed invocation: end %d, budget left %d; want 0 and 0", end, budget)
+	}
+	if end := cBareInvocation(src, 3, 4, &budget); end != 0 || budget != 0 {
+		t.Fatalf("with the budget spent: end %d, budget %d; want no scan", end, budget)
+	}
+	budget = 100
+	ok := []byte("TRACE_EVENT(a,\n\tb);\nint x;")
+	if end := cBareInvocation(ok, 0, len("TRACE_EVENT"), &budget); end != len("TRACE_EVENT(a,\n\tb);") || budget != 100-len("(a,\n\tb)") {
+		t.Fatalf("a closed invocation: end %d, budget left %d", end, budget)
+	}
+	// A megabyte of them keeps its length and lines.
+	big := []byte(strings.Repeat("A(\nB(x,\n", 1<<17))
+	if got := cMask(big, nil); len(got) != len(big) || bytes.Count(got, []byte("\n")) != bytes.Count(big, []byte("\n")) {
+		t.Fatal("hostile text: length or lines changed")
+	}
+}
+
 // Kernel-style C that the grammar alone reads with errors: with the mask
 // it parses cleanly, and the facts carry the text as written (names,
 // lines, signatures with their annotations), the calls inside, and the

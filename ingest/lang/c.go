@@ -620,42 +620,8 @@ func cBlockEnd(src []byte, from uint) uint {
 		}
 		break
 	}
-	if i >= len(src) || src[i] != '{' {
-		return 0
-	}
-	depth := 0
-	for ; i < len(src); i++ {
-		switch c := src[i]; c {
-		case '{':
-			depth++
-		case '}':
-			depth--
-			if depth == 0 {
-				return uint(i + 1)
-			}
-		case '"', '\'':
-			for i++; i < len(src) && src[i] != c && src[i] != '\n'; i++ {
-				if src[i] == '\\' {
-					i++
-				}
-			}
-		case '/':
-			if i+1 < len(src) && src[i+1] == '*' {
-				j := bytes.Index(src[i+2:], []byte("*/"))
-				if j < 0 {
-					return 0
-				}
-				i += j + 3
-			} else if i+1 < len(src) && src[i+1] == '/' {
-				j := bytes.IndexByte(src[i:], '\n')
-				if j < 0 {
-					return 0
-				}
-				i += j
-			}
-		}
-	}
-	return 0
+	end, _ := cBalancedEnd(src, i, '{', '}', len(src), "", false)
+	return uint(end)
 }
 
 // syscallSymbol emits the function a syscall macro defines over

@@ -155,7 +155,7 @@ func cMask(src, buf []byte) []byte {
 				if args, ok := cAnnotations[string(src[i:j])]; ok {
 					end := j
 					if args {
-						end, _ = cArgsEnd(src, cSkipSpace(src, j), cMaskArgsMax, ";{}")
+						end, _ = cBalancedEnd(src, cSkipSpace(src, j), '(', ')', cMaskArgsMax, ";{}", true)
 					}
 					if end > 0 {
 						blank(i, end)
@@ -232,6 +232,15 @@ func cTagKeyword(w []byte) bool {
 	return false
 }
 
+// cSkipBlanks is the first position from i that is not a space, a tab or
+// a carriage return: the end of the line's blanks.
+func cSkipBlanks(src []byte, i int) int {
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\r') {
+		i++
+	}
+	return i
+}
+
 // cSkipSpace is the first position from i that is not a space, a tab or a
 // newline.
 func cSkipSpace(src []byte, i int) int {
@@ -305,13 +314,7 @@ func cCaseRange(src []byte, i int) (from, to int) {
 		case ';', '{', '}', '?', '"':
 			return 0, 0
 		case '\'': // a character constant: 'a', '\'', ':'
-			k++
-			for k < len(src) && src[k] != '\'' && src[k] != '\n' {
-				if src[k] == '\\' {
-					k++
-				}
-				k++
-			}
+			k = cQuoteEnd(src, k)
 		case '.':
 			if from == 0 && k+2 < len(src) && src[k+1] == '.' && src[k+2] == '.' {
 				from = k
@@ -402,20 +405,15 @@ func cBareInvocation(src []byte, i, j int, budget *int) int {
 	if !caps || *budget <= 0 {
 		return 0
 	}
-	end, seen := cArgsEnd(src, j, min(cMaskInvocationMax, *budget), "")
+	end, seen := cBalancedEnd(src, j, '(', ')', min(cMaskInvocationMax, *budget), "", true)
 	*budget -= seen
 	if end == 0 {
 		return 0
 	}
 	multiline := bytes.IndexByte(src[j:end], '\n') >= 0
-	for end < len(src) && (src[end] == ' ' || src[end] == '\t' || src[end] == '\r') {
-		end++
-	}
+	end = cSkipBlanks(src, end)
 	if multiline && end < len(src) && src[end] == ';' {
-		end++
-		for end < len(src) && (src[end] == ' ' || src[end] == '\t' || src[end] == '\r') {
-			end++
-		}
+		end = cSkipBlanks(src, end+1)
 	}
 	if end < len(src) && src[end] != '\n' {
 		return 0
@@ -430,33 +428,30 @@ func cBareInvocation(src []byte, i, j int, budget *int) int {
 // cMask blanks (TRACE_EVENT's run to a few kilobytes).
 const cMaskInvocationMax = 64 << 10
 
-// cArgsEnd is the position just past the ")" that closes the "(" at i,
-// skipping strings, character constants and comments; 0 when src[i] is
-// not "(", or it is not closed within max bytes, or before a byte of stop
-// or a line that starts with "#". seen is how many bytes it read.
-func cArgsEnd(src []byte, i, max int, stop string) (end, seen int) {
-	if i >= len(src) || src[i] != '(' {
+// cBalancedEnd is the position just past the close byte that balances
+// the open byte at i (a ")" for a "(", a "}" for a "{"), skipping
+// strings, character constants and comments; 0 when src[i] is not open,
+// or the close is not found within max bytes, or before a byte of stop,
+// or (directives) before a line that starts with "#". seen is how many
+// bytes it read.
+func cBalancedEnd(src []byte, i int, open, close byte, max int, stop string, directives bool) (end, seen int) {
+	if i >= len(src) || src[i] != open {
 		return 0, 0
 	}
 	depth := 0
 	n := min(len(src), i+max)
 	for k := i; k < n; k++ {
-		switch src[k] {
-		case '(':
+		switch c := src[k]; {
+		case c == open:
 			depth++
-		case ')':
+		case c == close:
 			depth--
 			if depth == 0 {
 				return k + 1, k + 1 - i
 			}
-		case '"', '\'':
-			q := src[k]
-			for k++; k < n && src[k] != q && src[k] != '\n'; k++ {
-				if src[k] == '\\' {
-					k++
-				}
-			}
-		case '/':
+		case c == '"' || c == '\'':
+			k = cQuoteEnd(src[:n], k)
+		case c == '/':
 			if k+1 < n && src[k+1] == '/' {
 				for k+1 < n && src[k+1] != '\n' { // the newline is seen next
 					k++
@@ -468,15 +463,28 @@ func cArgsEnd(src []byte, i, max int, stop string) (end, seen int) {
 				}
 				k += 2 + e + 1
 			}
-		case '\n':
-			if t := k + 1; t < n && src[t] == '#' {
+		case c == '\n':
+			if t := k + 1; directives && t < n && src[t] == '#' {
 				return 0, k - i
 			}
 		default:
-			if strings.IndexByte(stop, src[k]) >= 0 {
+			if strings.IndexByte(stop, c) >= 0 {
 				return 0, k - i
 			}
 		}
 	}
 	return 0, n - i
+}
+
+// cQuoteEnd is the position of the quote that ends the string or
+// character constant whose opening quote is at k (a backslash escapes the
+// byte after it), or of the newline or end of src that cuts it short.
+func cQuoteEnd(src []byte, k int) int {
+	q := src[k]
+	for k++; k < len(src) && src[k] != q && src[k] != '\n'; k++ {
+		if src[k] == '\\' {
+			k++
+		}
+	}
+	return k
 }

@@ -151,7 +151,7 @@ func cMask(src, buf []byte) []byte {
 						out[k] = '_'
 					}
 				}
-			case (c == '_' && j-i > 4 && src[i+1] == '_') || (c == 'n' && src[i+1] == 'o' && j-i > 6) || (c == 'a' && j-i == 10):
+			case (c == '_' && j-i > 4 && src[i+1] == '_') || (c == 'n' && j-i > 6 && src[i+1] == 'o') || (c == 'a' && j-i == 10):
 				if args, ok := cAnnotations[string(src[i:j])]; ok {
 					end := j
 					if args {

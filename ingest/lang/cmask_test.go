@@ -2,6 +2,7 @@ package lang
 
 import (
 	"bytes"
+	"math/rand"
 	"strings"
 	"testing"
 
@@ -106,6 +107,40 @@ func TestCMaskInvocationBudget(t *testing.T) {
 	big := []byte(strings.Repeat("A(\nB(x,\n", 1<<17))
 	if got := cMask(big, nil); len(got) != len(big) || bytes.Count(got, []byte("\n")) != bytes.Count(big, []byte("\n")) {
 		t.Fatal("hostile text: length or lines changed")
+	}
+}
+
+// Text cut anywhere, and random text made of the bytes the mask looks
+// at, never makes it fail: each result keeps the length, and a newline
+// exactly where the text has one.
+func TestCMaskHostile(t *testing.T) {
+	check := func(src []byte) {
+		t.Helper()
+		got := cMask(src, nil)
+		if len(got) != len(src) {
+			t.Fatalf("cMask(%q): length %d, want %d", src, len(got), len(src))
+		}
+		for i := range src {
+			if (src[i] == '\n') != (got[i] == '\n') {
+				t.Fatalf("cMask(%q): byte %d %q became %q", src, i, src[i], got[i])
+			}
+		}
+	}
+	whole := []byte(traceEvent + "\nstatic int __init f(void) { g(x, struct foo, y); switch (c) { case 'a' ... 'z': h(5705_PLUS); } }\nX(a)\n__printf(1, 2) int p;\n")
+	for n := range len(whole) + 1 {
+		check(whole[:n])
+	}
+	const alphabet = "(),;{}'\"/*\n\t #\\:._aenosuABCFOXZ0159"
+	r := rand.New(rand.NewSource(39))
+	for range 20000 {
+		b := make([]byte, r.Intn(64))
+		for i := range b {
+			b[i] = alphabet[r.Intn(len(alphabet))]
+		}
+		check(b)
+	}
+	for _, w := range []string{"__printf(", "struct ", "case 1 ...", "TRACE_EVENT(", "0x", "1e", "X(\n"} {
+		check([]byte(strings.Repeat(w, 1000)))
 	}
 }
 

@@ -112,12 +112,9 @@ func (p *Parser) Parse(ctx context.Context, path string, l *Language, src []byte
 	if timeout <= 0 {
 		timeout = DefaultFileTimeout
 	}
-	text := src // what the grammar parses; the extractor reads src
-	if l.Mask != nil {
-		text = l.Mask(src, p.masked)
-		if len(text) > 0 && &text[0] != &src[0] {
-			p.masked = text[:0]
-		}
+	text, err := p.mask(path, l, src) // what the grammar parses; the extractor reads src
+	if err != nil {
+		return empty, schema.ParseError, err
 	}
 	var tree *sitter.Tree
 	timedOut := false
@@ -166,6 +163,25 @@ func (p *Parser) Parse(ctx context.Context, path string, l *Language, src []byte
 	}
 
 	return p.extract(path, l, src, status, func(f *File) bool { l.Extract(f, root); return false })
+}
+
+// mask is the text l's grammar parses for src (Language.Mask; src when
+// l has none). A panic in the mask is the file's error, as one in an
+// extractor is (extract).
+func (p *Parser) mask(path string, l *Language, src []byte) (text []byte, err error) {
+	if l.Mask == nil {
+		return src, nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			text, err = nil, fmt.Errorf("mask %s (%s): panic: %v\n%s", path, l.Name, r, debug.Stack())
+		}
+	}()
+	text = l.Mask(src, p.masked)
+	if len(text) > 0 && &text[0] != &src[0] {
+		p.masked = text[:0]
+	}
+	return text, nil
 }
 
 // extract runs an extractor, run, on a File of src and returns its

@@ -92,6 +92,16 @@ func TestParsePanicRecovered(t *testing.T) {
 	if status != schema.ParseError || err == nil || !strings.Contains(err.Error(), "a/c.go") || !strings.Contains(err.Error(), "source bug") || len(facts.Symbols) != 0 {
 		t.Errorf("source panic: status %s err %v facts %+v", status, err, facts)
 	}
+	// A grammar's mask (Language.Mask) too.
+	boomMask := &Language{Name: "boom-mask", Grammar: ByName("python").Grammar, Extract: ByName("python").Extract,
+		Mask: func(src, buf []byte) []byte { panic("mask bug") }}
+	facts, status, err = p.Parse(context.Background(), "a/d.py", boomMask, []byte("x = 1\n"))
+	if status != schema.ParseError || err == nil || !strings.Contains(err.Error(), "a/d.py") || !strings.Contains(err.Error(), "mask bug") || len(facts.Symbols) != 0 {
+		t.Errorf("mask panic: status %s err %v facts %+v", status, err, facts)
+	}
+	if _, status, err := p.Parse(context.Background(), "e.py", ByName("python"), []byte("def f():\n    pass\n")); status != schema.ParseOK || err != nil {
+		t.Errorf("after a mask's panic: %s %v", status, err)
+	}
 }
 
 // A Go parse (go/parser, no tree-sitter) is not started once ctx is done.

@@ -13,7 +13,7 @@ import (
 // (testdata/repos/ckernel): translation-unit visibility of static
 // functions, headers reached through the kernel include roots, prototypes
 // landing on definitions, SYSCALL_DEFINEn, ops tables and calls through
-// their members.
+// their members, BPF helpers (BPF_CALL_n) and programs (BPF_PROG).
 func TestCKernelCallGraph(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS("../testdata/repos/ckernel")); err != nil {
@@ -62,6 +62,16 @@ func TestCKernelCallGraph(t *testing.T) {
 		// a struct defined in a .c file is that file's own type
 		"drivers/net/stmx/stmx_pci.c#stmx_pci_probe -> drivers/net/stmx/stmx_pci.c#stmx_quark_setup (field-pointer)",
 		"drivers/net/dwx/dwx_pci.c#dwx_pci_probe -> drivers/net/dwx/dwx_pci.c#dwx_loongson_setup (field-pointer)",
+		// BPF_CALL_2(bpf_map_lookup_elem, ...) is the helper bpf_map_lookup_elem,
+		// reached through the func of its proto
+		"kernel/bpf/helpers.c#bpf_map_lookup_elem -> kernel/bpf/helpers.c#bpf_rcu_lock_held (same-file)",
+		"kernel/bpf/core.c#bpf_call_helper -> kernel/bpf/helpers.c#bpf_map_lookup_elem (field-pointer)",
+		// int BPF_PROG(test1, int a) is the BPF program test1 (BPF_STRUCT_OPS: the callback)
+		"tools/sched_ext/scx_simple.bpf.c#simple_enqueue -> tools/sched_ext/scx_simple.bpf.c#stat_inc (same-file)",
+		"tools/testing/selftests/bpf/progs/fentry_test.c#test1 -> tools/testing/selftests/bpf/progs/fentry_test.c#check (same-file)",
+		"tools/testing/selftests/bpf/progs/fentry_test.c#test2 -> tools/testing/selftests/bpf/progs/fentry_test.c#check (same-file)",
+		// a prototype included from tools/ lands on tools/' definition
+		"samples/bpf/map_user.c#read_map -> tools/lib/bpf/bpf.c#bpf_map_lookup_elem (import-scoped)",
 	)
 	wantNot(t, calls,
 		// another architecture's function stored in the member
@@ -81,6 +91,8 @@ func TestCKernelCallGraph(t *testing.T) {
 		"arch/arm/kernel/io.c#arm_read_reg -> arch/x86/include/asm/io.h#arch_readl (import-scoped)",
 		"fs/read_write.c#vfs_read -> drivers/foo/foo.c#helper (same-file)",
 		"drivers/foo/foo.c#foo_read -> fs/read_write.c#helper (same-file)",
+		// libbpf's function, declared by the header the sample includes, not the kernel's helper
+		"samples/bpf/map_user.c#read_map -> kernel/bpf/helpers.c#bpf_map_lookup_elem (import-scoped)",
 	)
 	for e := range calls {
 		for _, bad := range []string{"#helper (import-scoped)", "#helper (global-name)"} {

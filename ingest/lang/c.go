@@ -447,20 +447,30 @@ func lxTextDoc(src []byte, start uint, st lxDocStyle) string {
 // code has (SYSCALL_DEFINEn statements, designated initializers of struct
 // types, registration macros).
 
-// cSyscallMacro returns the symbol-name prefix of a syscall-defining macro
-// ("SYSCALL_DEFINE3" → "sys_", "COMPAT_SYSCALL_DEFINE2" → "compat_sys_"),
-// ok false for any other name.
-func cSyscallMacro(name string) (prefix string, ok bool) {
+// cDefiningMacro tells what a file-level macro that defines a function
+// named by its first argument makes of that name, and of the (type, name)
+// pairs after it, which are the function's parameters:
+// SYSCALL_DEFINE3(read, ...) defines sys_read (COMPAT_SYSCALL_DEFINEn:
+// compat_sys_X), a system call; BPF_CALL_2(bpf_map_lookup_elem, ...) the
+// BPF helper bpf_map_lookup_elem (include/linux/filter.h). ok is false for
+// any other name.
+func cDefiningMacro(name string) (prefix string, syscall, ok bool) {
+	if digits, ok := strings.CutPrefix(name, "BPF_CALL_"); ok {
+		return "", false, cOneDigit(digits)
+	}
 	rest, compat := strings.CutPrefix(name, "COMPAT_")
 	digits, ok := strings.CutPrefix(rest, "SYSCALL_DEFINE")
-	if !ok || len(digits) != 1 || digits[0] < '0' || digits[0] > '9' {
-		return "", false
+	if !ok || !cOneDigit(digits) {
+		return "", false, false
 	}
 	if compat {
-		return "compat_sys_", true
+		return "compat_sys_", true, true
 	}
-	return "sys_", true
+	return "sys_", true, true
 }
+
+// cOneDigit reports whether s is one decimal digit (a macro's arity).
+func cOneDigit(s string) bool { return len(s) == 1 && s[0] >= '0' && s[0] <= '9' }
 
 // cRegistrars maps calls and macros that register a function for the
 // kernel (or a framework) to call later to the 0-based argument positions
@@ -484,12 +494,13 @@ func cRegistrarArgs(name string) []int {
 	return nil
 }
 
-// cSyscall is the body of a SYSCALL_DEFINEn(...) { ... } being walked.
+// cSyscall is the body of a SYSCALL_DEFINEn(...) { ... } being walked, or
+// of another defining macro's (cDefiningMacro: BPF_CALL_n).
 // The C grammar cannot read the macro as a declarator: it leaves an
 // expression statement followed by a block, or an ERROR node after which
 // the body's statements float at file level. The body is therefore found
 // in the text (the brace block after the macro call) and every file-level
-// node starting inside it belongs to the syscall.
+// node starting inside it belongs to the function the macro defines.
 type cSyscall struct {
 	id                        string
 	end                       uint // byte just past the body's closing brace
@@ -553,15 +564,16 @@ func cMacroParamType(t string) string {
 }
 
 // syscallCall recognises a file-level `SYSCALL_DEFINEn(name, type, arg,
-// ...)` call followed by its body, emits the function it defines and makes
-// the body current (w.sys); it reports whether call was one.
+// ...)` call (or another cDefiningMacro's) followed by its body, emits the
+// function it defines and makes the body current (w.sys); it reports
+// whether call was one.
 func (w *cppWalker) syscallCall(call *sitter.Node) bool {
 	fn := w.f.field(call, "function")
 	if w.f.kind(fn) != "identifier" {
 		return false
 	}
 	macro := w.f.Text(fn)
-	prefix, ok := cSyscallMacro(macro)
+	prefix, _, ok := cDefiningMacro(macro)
 	if !ok {
 		return false
 	}
@@ -624,19 +636,24 @@ func cBlockEnd(src []byte, from uint) uint {
 	return uint(end)
 }
 
-// syscallSymbol emits the function a syscall macro defines over
-// src[start:end) (its signature is src[start:sigEnd)), with the macro's
-// arguments after the name (type, name, type, name...) as its parameters,
-// left in w.sysLocals, and returns its id.
+// syscallSymbol emits the function a defining macro (cDefiningMacro)
+// defines over src[start:end) (its signature is src[start:sigEnd)), with
+// the macro's arguments after the name (type, name, type, name...) as its
+// parameters, left in w.sysLocals, and returns its id.
 func (w *cppWalker) syscallSymbol(macro, name string, params []string, start, end uint, line int, sigEnd uint) string {
+	// A system call is found by what it is, not only by its name: "read
+	// system call" (the query's "system" also searches "syscall",
+	// text.Aliases).
+	var what []string
+	if _, syscall, _ := cDefiningMacro(macro); syscall {
+		what = []string{"syscall"}
+	}
 	id := w.f.addSymbolBytes(schema.Symbol{
 		Name: name, QualifiedName: name, Kind: schema.KindFunction,
 		Signature:  collapseSpace(w.f.Src[start:sigEnd], signatureCap),
 		DocComment: lxTextDoc(w.f.Src, start, lxDocStyle{}),
 		IsExported: true,
-		// Found by what it is, not only by its name: "read system call"
-		// (the query's "system" also searches "syscall", text.Aliases).
-		SearchText: text.SearchText(name, name, w.f.Path, "syscall"),
+		SearchText: text.SearchText(name, name, w.f.Path, what...),
 	}, start, end, line)
 	w.f.Facts.Registrations = append(w.f.Facts.Registrations, Registration{Name: name, Via: macro, Line: line})
 	w.sysLocals = map[string]bool{}
@@ -653,7 +670,55 @@ func (w *cppWalker) syscallSymbol(macro, name string, params []string, start, en
 	return id
 }
 
-// syscallDefinition handles `SYSCALL_DEFINE0(name) { ... }`, which the C
+// cNamedByArgument is the name of the function a C definition defines
+// through a macro named in capitals whose first argument is a bare word:
+// `int BPF_PROG(test1, int a) { ... }` (tools/lib/bpf/bpf_tracing.h) is the
+// BPF program test1, as are the functions of BPF_KPROBE, BPF_KSYSCALL,
+// BPF_STRUCT_OPS and the like (the Linux kernel's selftests, samples and
+// sched_ext schedulers: about 700 of them). The grammar reads the macro as
+// the function's name and the word as a parameter's type with no name,
+// which a C function definition cannot have (before C23). "" when fd is
+// no such declarator.
+func (w *cppWalker) cNamedByArgument(macro string, fd *sitter.Node) string {
+	if !cMacroLike(macro) {
+		return ""
+	}
+	// The callback's node is only valid inside it (File.eachNamedChild).
+	name, seen := "", false
+	w.f.eachNamedChild(w.f.field(fd, "parameters"), func(c *sitter.Node, kind string) {
+		if seen || isCommentKind(kind) {
+			return
+		}
+		seen = true
+		if kind != "parameter_declaration" || w.f.field(c, "declarator") != nil || c.NamedChildCount() != 1 {
+			return // a named parameter, or a qualified type: a type, not a name
+		}
+		if t := w.f.field(c, "type"); w.f.kind(t) == "type_identifier" && lxIdentLike(w.f.Text(t)) {
+			name = w.f.Text(t)
+		}
+	})
+	return name
+}
+
+// cMacroLike reports whether name is written as a macro: capitals, digits
+// and underscores, starting with a capital or an underscore, and holding at
+// least two capitals.
+func cMacroLike(name string) bool {
+	caps := 0
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= 'A' && c <= 'Z':
+			caps++
+		case c == '_' || i > 0 && c >= '0' && c <= '9':
+		default:
+			return false
+		}
+	}
+	return caps >= 2
+}
+
+// syscallDefinition handles `SYSCALL_DEFINE0(name) { ... }` (and
+// `BPF_CALL_0(name) { ... }`), which the C
 // grammar reads as a function definition of type SYSCALL_DEFINE0 with a
 // parenthesized declarator; it reports whether n was one.
 func (w *cppWalker) syscallDefinition(n *sitter.Node) bool {
@@ -664,7 +729,7 @@ func (w *cppWalker) syscallDefinition(n *sitter.Node) bool {
 		return false
 	}
 	macro := w.f.Text(t)
-	prefix, ok := cSyscallMacro(macro)
+	prefix, _, ok := cDefiningMacro(macro)
 	if !ok {
 		return false
 	}
@@ -676,12 +741,12 @@ func (w *cppWalker) syscallDefinition(n *sitter.Node) bool {
 	return true
 }
 
-// syscallDeclarator handles a syscall macro read as a function declarator
+// syscallDeclarator handles a defining macro read as a function declarator
 // `SYSCALL_DEFINE2(truncate, const char __user *, path, long, length) {
 // ... }` (the C++ grammar's reading, used for a .c file whose text looked
 // like C++); it reports whether n was one.
 func (w *cppWalker) syscallDeclarator(n, fd *sitter.Node, macro string) bool {
-	prefix, ok := cSyscallMacro(macro)
+	prefix, _, ok := cDefiningMacro(macro)
 	body := w.f.field(n, "body")
 	if !ok || body == nil {
 		return false
@@ -694,7 +759,8 @@ func (w *cppWalker) syscallDeclarator(n, fd *sitter.Node, macro string) bool {
 	return true
 }
 
-// syscallBody emits the syscall function defined by n and walks its body.
+// syscallBody emits the function the defining macro n defines and walks
+// its body.
 func (w *cppWalker) syscallBody(n, body *sitter.Node, macro, name string, params []string) {
 	id := w.syscallSymbol(macro, name, params, n.StartByte(), n.EndByte(), lineOf(n), body.StartByte())
 	savedLocals, savedMembers := w.locals, w.members

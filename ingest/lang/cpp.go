@@ -38,12 +38,15 @@ package lang
 //     left out.
 //   - Kernel-style C (c.go): `SYSCALL_DEFINEn(read, type, arg, ...) {...}`
 //     is the function sys_read (COMPAT_SYSCALL_DEFINEn: compat_sys_X), its
-//     macro arguments its parameters; file-level prototypes of C files are
+//     macro arguments its parameters, and `BPF_CALL_n(bpf_foo, ...) {...}`
+//     the BPF helper bpf_foo; `int BPF_PROG(test1, int a) {...}` (a macro
+//     named in capitals whose first argument is a bare word) is the
+//     function test1; file-level prototypes of C files are
 //     Facts.Prototypes; Facts.Registrations records function names stored
 //     in struct members (`.read = foo_read` in an initializer of a
 //     declared struct type, `x->open = foo_open`), handed to registration
 //     calls and macros (module_init, *_initcall, request_irq, ...) and
-//     defined by SYSCALL_DEFINEn. Inside a function a member store is also
+//     defined by those macros. Inside a function a member store is also
 //     a "reference" call site, and naming a file-level table whose
 //     initializer stores functions (`register_chrdev(0, "x", &foo_fops)`)
 //     makes each stored function a "reference" of that function.
@@ -605,6 +608,12 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 	if len(scope) == 0 && caller == "" && w.syscallDeclarator(n, fd, name) {
 		return
 	}
+	var via string // the macro that names the function by its argument
+	if len(scope) == 0 && caller == "" && w.f.Language == "c" {
+		if arg := w.cNamedByArgument(name, fd); arg != "" {
+			via, name = name, arg
+		}
+	}
 	sym := schema.Symbol{Name: name}
 	dtor := strings.HasPrefix(name, "~")
 	switch {
@@ -640,6 +649,11 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 	sym.Signature = signatureOf(w.f, n, sigEnd)
 	sym.DocComment = cppDoc(w.f, n, nil)
 	id := w.f.AddSymbol(sym, n)
+	if via != "" {
+		// An entry point: what the macro defines is attached to a hook
+		// (SEC("kprobe/...")), not called by the code around it.
+		w.f.Facts.Registrations = append(w.f.Facts.Registrations, Registration{Name: name, Via: via, Line: lineOf(n)})
+	}
 
 	if sym.Kind != schema.KindConstructor {
 		if rt := w.typeName(w.f.field(n, "type")); rt != "" {

@@ -25,7 +25,10 @@ package resolve
 // definitions the caller's includes do not reach, never cross into or out
 // of such a program: a kernel call of mutex_init (a macro in the kernel)
 // would land on tools/perf's function, and perf's call of libc's free on
-// the kernel's decompressor's.
+// the kernel's decompressor's. A prototype the caller includes from such
+// a program is the way in: rule 3 lands on that program's definitions too
+// (samples/bpf's programs call libbpf's bpf_map_lookup_elem, declared in
+// tools/lib/bpf/bpf.h, not the kernel's BPF helper of that name).
 //
 // Architectures: in a tree with arch/<name>/ directories (the kernel, and
 // others built for one architecture at a time), code under arch/A never
@@ -349,7 +352,7 @@ func (r *resolver) cBareCall(c ctx, name string) ([]*sym, string, float64, outco
 		}
 		var cands, seeing []*sym
 		for _, s := range all {
-			if s.IsExported && !r.cReaches(s.FilePath) && r.cLinkable(f, s.FilePath) {
+			if s.IsExported && !r.cReaches(s.FilePath) && (r.cLinkable(f, s.FilePath) || r.cDeclaredFor(f, protos, s.FilePath)) {
 				cands = append(cands, s)
 				if r.cSeesAny(s.FilePath, protos) {
 					seeing = append(seeing, s)
@@ -525,6 +528,23 @@ func cSameArch(from string, ss []*sym) []*sym {
 // 3 and 4): the same program, and not another architecture's.
 func (r *resolver) cLinkable(from, def string) bool {
 	return !cOtherArch(from, def) && r.cProgram(from) == r.cProgram(def)
+}
+
+// cDeclaredFor reports whether a definition in file def, of another
+// program than code in file from, is declared for it by one of the
+// prototypes in protos (which from's includes reach): a prototype of def's
+// program, and def not another architecture's.
+func (r *resolver) cDeclaredFor(from string, protos []string, def string) bool {
+	if cOtherArch(from, def) {
+		return false
+	}
+	prog := r.cProgram(def)
+	for _, p := range protos {
+		if r.cProgram(p) == prog {
+			return true
+		}
+	}
+	return false
 }
 
 // cProgram is the program a path belongs to: its top-level directory when

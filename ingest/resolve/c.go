@@ -25,10 +25,13 @@ package resolve
 // definitions the caller's includes do not reach, never cross into or out
 // of such a program: a kernel call of mutex_init (a macro in the kernel)
 // would land on tools/perf's function, and perf's call of libc's free on
-// the kernel's decompressor's. A prototype the caller includes from such
-// a program is the way in: rule 3 lands on that program's definitions too
-// (samples/bpf's programs call libbpf's bpf_map_lookup_elem, declared in
-// tools/lib/bpf/bpf.h, not the kernel's BPF helper of that name).
+// the kernel's decompressor's. A prototype that code of the tree's main
+// program includes from such a program is the way in: rule 3 lands on that
+// program's definitions too (samples/bpf's programs call libbpf's
+// bpf_map_lookup_elem, declared in tools/lib/bpf/bpf.h, not the kernel's
+// BPF helper of that name). The way out is not: a program that includes a
+// header of the tree (tools' selftests, for their types) is not linked with
+// its functions.
 //
 // Architectures: in a tree with arch/<name>/ directories (the kernel, and
 // others built for one architecture at a time), code under arch/A never
@@ -530,15 +533,16 @@ func (r *resolver) cLinkable(from, def string) bool {
 	return !cOtherArch(from, def) && r.cProgram(from) == r.cProgram(def)
 }
 
-// cDeclaredFor reports whether a definition in file def, of another
-// program than code in file from, is declared for it by one of the
-// prototypes in protos (which from's includes reach): a prototype of def's
-// program, and def not another architecture's.
+// cDeclaredFor reports whether a definition in file def, of a program of
+// its own (cProgram), is declared for code of the tree's main program in
+// file from by one of the prototypes in protos (which from's includes
+// reach): a prototype of def's program, and def not another
+// architecture's.
 func (r *resolver) cDeclaredFor(from string, protos []string, def string) bool {
-	if cOtherArch(from, def) {
+	prog := r.cProgram(def)
+	if prog == "" || r.cProgram(from) != "" || cOtherArch(from, def) {
 		return false
 	}
-	prog := r.cProgram(def)
 	for _, p := range protos {
 		if r.cProgram(p) == prog {
 			return true

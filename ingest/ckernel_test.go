@@ -13,7 +13,8 @@ import (
 // (testdata/repos/ckernel): translation-unit visibility of static
 // functions, headers reached through the kernel include roots, prototypes
 // landing on definitions, SYSCALL_DEFINEn, ops tables and calls through
-// their members, BPF helpers (BPF_CALL_n) and programs (BPF_PROG).
+// their members, BPF helpers (BPF_CALL_n) and programs (BPF_PROG), and
+// the kernel's attribute macros (DEVICE_ATTR_RO, DEFINE_SHOW_ATTRIBUTE).
 func TestCKernelCallGraph(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS("../testdata/repos/ckernel")); err != nil {
@@ -70,6 +71,15 @@ func TestCKernelCallGraph(t *testing.T) {
 		"tools/sched_ext/scx_simple.bpf.c#simple_enqueue -> tools/sched_ext/scx_simple.bpf.c#stat_inc (same-file)",
 		"tools/testing/selftests/bpf/progs/fentry_test.c#test1 -> tools/testing/selftests/bpf/progs/fentry_test.c#check (same-file)",
 		"tools/testing/selftests/bpf/progs/fentry_test.c#test2 -> tools/testing/selftests/bpf/progs/fentry_test.c#check (same-file)",
+		// attribute macros: DEVICE_ATTR_RO(mode) stores mode_show in the
+		// show of a device_attribute, and hands it over where named;
+		// DEFINE_SHOW_ATTRIBUTE(regs) defines regs_open, which hands over
+		// regs_show, in the table regs_fops
+		"drivers/base/core.c#dev_attr_show -> drivers/foo/foo_sysfs.c#mode_show (field-pointer)",
+		"drivers/foo/foo_sysfs.c#foo_sysfs_probe -> drivers/foo/foo_sysfs.c#mode_show (reference)",
+		"drivers/foo/foo_sysfs.c#foo_sysfs_probe -> drivers/foo/foo_sysfs.c#regs_open (reference)",
+		"drivers/foo/foo_sysfs.c#regs_open -> drivers/foo/foo_sysfs.c#regs_show (reference)",
+		"fs/open.c#do_dentry_open -> drivers/foo/foo_sysfs.c#regs_open (field-pointer)",
 		// a prototype included from tools/ lands on tools/' definition
 		"samples/bpf/map_user.c#read_map -> tools/lib/bpf/bpf.c#bpf_map_lookup_elem (import-scoped)",
 	)

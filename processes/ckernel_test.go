@@ -10,10 +10,10 @@ import (
 	"github.com/gitnexus/gitnexus/processes"
 )
 
-// TestCKernelEntryPoints: on the kernel-style C fixture, the syscall and
-// the functions the driver registers (module_init, request_irq, its ops
-// table), a BPF helper and a BPF program are entry points through their
-// registrations; the functions they call are not.
+// TestCKernelEntryPoints: on the kernel-style C fixture, the syscall, the
+// functions the driver registers (module_init, request_irq, its ops
+// table), a sysfs attribute, a BPF helper and a BPF program are entry
+// points through their registrations; the functions they call are not.
 func TestCKernelEntryPoints(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS("../testdata/repos/ckernel")); err != nil {
@@ -35,6 +35,8 @@ func TestCKernelEntryPoints(t *testing.T) {
 		"drivers/foo/foo.c#foo_irq":  "framework:c:registered callback",
 		"drivers/foo/foo.c#foo_read": "framework:c:registered callback",
 		"drivers/foo/foo.c#foo_open": "framework:c:registered callback",
+		// a sysfs attribute's show (DEVICE_ATTR_RO)
+		"drivers/foo/foo_sysfs.c#mode_show": "framework:c:registered callback",
 		// a BPF helper (BPF_CALL_2) and a BPF program (BPF_PROG)
 		"kernel/bpf/helpers.c#bpf_map_lookup_elem":        "framework:c:registered callback",
 		"tools/sched_ext/scx_simple.bpf.c#simple_enqueue": "framework:c:registered callback",

@@ -44,7 +44,9 @@ package lang
 //     function test1; file-level prototypes of C files are
 //     Facts.Prototypes; Facts.Registrations records function names stored
 //     in struct members (`.read = foo_read` in an initializer of a
-//     declared struct type, `x->open = foo_open`), handed to registration
+//     declared struct type, `x->open = foo_open`, and what the kernel's
+//     attribute macros store: `static DEVICE_ATTR_RO(foo);`,
+//     `DEFINE_SHOW_ATTRIBUTE(regs);`, see cattr.go), handed to registration
 //     calls and macros (module_init, *_initcall, request_irq, ...) and
 //     defined by those macros. Inside a function a member store is also
 //     a "reference" call site, and naming a file-level table whose
@@ -106,6 +108,9 @@ func (w *cppWalker) run(root *sitter.Node) {
 	w.tables, w.tableRefs = map[string][]string{}, map[string][]string{}
 	w.walk(root, "")
 	w.endSyscall()
+	if w.f.Language == "c" {
+		w.attrMacros(root)
+	}
 	w.expandTables()
 	lxLinkParents(w.f)
 }
@@ -752,14 +757,19 @@ func (w *cppWalker) declaration(n *sitter.Node, caller string) {
 		}
 		if w.f.kind(d) == "init_declarator" {
 			if v := w.f.field(d, "value"); v != nil {
-				if w.f.kind(v) == "initializer_list" {
-					table := ""
-					if caller == "" && !isField {
-						table = name
-					}
+				table := ""
+				if caller == "" && !isField {
+					table = name
+				}
+				switch {
+				case w.f.kind(v) == "initializer_list":
 					w.initStores(v, typ, table, caller)
-				} else if g := w.globalName(v); g != "" && caller != "" {
-					w.tableUses = append(w.tableUses, cTableUse{caller: caller, table: g, line: lineOf(v)})
+				case w.f.Language == "c" && w.attrInit(v, typ, table, caller):
+					// a sysfs attribute's initializer macro (cattr.go)
+				default:
+					if g := w.globalName(v); g != "" && caller != "" {
+						w.tableUses = append(w.tableUses, cTableUse{caller: caller, table: g, line: lineOf(v)})
+					}
 				}
 				w.walk(v, caller)
 			}

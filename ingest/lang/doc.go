@@ -67,7 +67,8 @@
 //   - Facts.Prototypes, Facts.Macros and Facts.Registrations are C's:
 //     declarations without bodies, names defined as function-like macros,
 //     and functions handed over by name (ops-table members, module_init,
-//     SYSCALL_DEFINEn, BPF_CALL_n, BPF_PROG) — see cpp.go.
+//     SYSCALL_DEFINEn, BPF_CALL_n, BPF_PROG, attribute macros) — see
+//     cpp.go and cattr.go.
 //   - Calls of a language's builtins (Go len/append/make/new and
 //     conversions to predeclared types; Python print/len/isinstance/...)
 //     are not recorded.

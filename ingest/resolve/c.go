@@ -48,8 +48,9 @@ package resolve
 // A call through a struct member (`file->f_op->read(...)`) is linked to
 // every function stored in that member of that struct type anywhere in the
 // tree (designated initializers `.read = foo_read` of a declared struct
-// type, and assignments `x->read = foo_read` whose receiver type can be
-// inferred), with reason field-pointer. When the receiver's type cannot be
+// type, the kernel's attribute macros, and assignments `x->read =
+// foo_read` whose receiver type can be inferred), with reason
+// field-pointer. When the receiver's type cannot be
 // inferred, a member name that only one struct type stores functions in
 // stands for that type, with lower confidence.
 

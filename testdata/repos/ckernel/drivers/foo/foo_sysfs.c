@@ -1,0 +1,21 @@
+#include <linux/device.h>
+#include <linux/fs.h>
+
+/* A sysfs attribute and a debugfs file, each defined by a macro. */
+static ssize_t mode_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return 0;
+}
+static DEVICE_ATTR_RO(mode);
+
+static int regs_show(struct seq_file *s, void *data)
+{
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(regs);
+
+int foo_sysfs_probe(struct device *dev)
+{
+	debugfs_create_file("regs", 0444, 0, dev, &regs_fops);
+	return device_create_file(dev, &dev_attr_mode);
+}

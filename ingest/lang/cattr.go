@@ -140,8 +140,13 @@ func cAttrFuncs(args []string) []string {
 	return out
 }
 
-// cAttrMacroMax bounds an attribute macro's argument list.
-const cAttrMacroMax = 4 << 10
+// cAttrMacroMax bounds an attribute macro's argument list, and cAttrLead
+// what may stand before "_ATTR" on the macro's line ("static const
+// DEFINE_DEBUGFS": the longest is a few dozen bytes).
+const (
+	cAttrMacroMax = 4 << 10
+	cAttrLead     = 96
+)
 
 // attrMacros records what the file's attribute macros expand to (see
 // above); root is the file's tree, which tells a macro in a comment. It
@@ -157,7 +162,14 @@ func (w *cppWalker) attrMacros(root *sitter.Node) {
 		}
 		i += off
 		off = i + len("_ATTR")
-		start := bytes.LastIndexByte(src[:i], '\n') + 1
+		// The macro's name starts its line, after static or const: the
+		// line's start is a few bytes back (looking further back for
+		// every occurrence would be quadratic in a long line).
+		from := max(0, i-cAttrLead)
+		start := bytes.LastIndexByte(src[from:i], '\n') + 1 + from
+		if start == from && from > 0 && src[from-1] != '\n' {
+			continue
+		}
 		j := start
 		for {
 			if rest, ok := bytes.CutPrefix(src[j:], []byte("static")); ok && len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t') {

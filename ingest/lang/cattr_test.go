@@ -3,6 +3,7 @@ package lang
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -129,6 +130,33 @@ func TestCAttrExpandHostile(t *testing.T) {
 	} {
 		if e, ok := cAttrExpand(c.macro, c.args); ok {
 			t.Errorf("%s%q expanded to %+v", c.macro, c.args, e)
+		}
+	}
+}
+
+// TestCAttrMacrosHostile: a long line full of "_ATTR", macros without
+// their closing parenthesis and a macro at the very start and end of the
+// text are read without a panic, and only the whole macros count.
+func TestCAttrMacrosHostile(t *testing.T) {
+	long := strings.Repeat("x_ATTR ", 200_000)
+	for name, c := range map[string]struct {
+		src  string
+		regs int
+	}{
+		"long line":    {long + "\nDEVICE_ATTR_RO(a);\n", 1},
+		"unclosed":     {strings.Repeat("DEVICE_ATTR_RO(b\n", 2000), 0},
+		"at the start": {"DEVICE_ATTR_RW(c);", 2},
+		"at the end":   {"int x;\nDEVICE_ATTR_RO(", 0},
+		"padded":       {strings.Repeat(" ", cAttrLead) + "\nstatic const " + strings.Repeat(" ", cAttrLead) + "DEVICE_ATTR_RO(d);\n", 0},
+	} {
+		p := NewParser()
+		fx, _, err := p.Parse(context.Background(), "k.c", ByName("c"), []byte(c.src))
+		p.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(fx.Registrations) != c.regs {
+			t.Errorf("%s: %d registrations, want %d: %+v", name, len(fx.Registrations), c.regs, fx.Registrations)
 		}
 	}
 }

@@ -79,6 +79,8 @@ func TestCKernelCallGraph(t *testing.T) {
 		"drivers/foo/foo_sysfs.c#foo_sysfs_probe -> drivers/foo/foo_sysfs.c#mode_show (reference)",
 		"drivers/foo/foo_sysfs.c#foo_sysfs_probe -> drivers/foo/foo_sysfs.c#regs_open (reference)",
 		"drivers/foo/foo_sysfs.c#regs_open -> drivers/foo/foo_sysfs.c#regs_show (reference)",
+		// DECLARE_WORK(foo_poll_work, foo_poll): scheduling the work hands over foo_poll
+		"drivers/foo/foo_sysfs.c#foo_sysfs_probe -> drivers/foo/foo_sysfs.c#foo_poll (reference)",
 		"fs/open.c#do_dentry_open -> drivers/foo/foo_sysfs.c#regs_open (field-pointer)",
 		// a prototype included from tools/ lands on tools/' definition
 		"samples/bpf/map_user.c#read_map -> tools/lib/bpf/bpf.c#bpf_map_lookup_elem (import-scoped)",

@@ -12,8 +12,9 @@ import (
 
 // TestCKernelEntryPoints: on the kernel-style C fixture, the syscall, the
 // functions the driver registers (module_init, request_irq, its ops
-// table), a sysfs attribute, a BPF helper and a BPF program are entry
-// points through their registrations; the functions they call are not.
+// table), a sysfs attribute, a work item, a BPF helper and a BPF program
+// are entry points through their registrations; the functions they call
+// are not.
 func TestCKernelEntryPoints(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS("../testdata/repos/ckernel")); err != nil {
@@ -37,6 +38,8 @@ func TestCKernelEntryPoints(t *testing.T) {
 		"drivers/foo/foo.c#foo_open": "framework:c:registered callback",
 		// a sysfs attribute's show (DEVICE_ATTR_RO)
 		"drivers/foo/foo_sysfs.c#mode_show": "framework:c:registered callback",
+		// a work item's function (DECLARE_WORK)
+		"drivers/foo/foo_sysfs.c#foo_poll": "framework:c:registered callback",
 		// a BPF helper (BPF_CALL_2) and a BPF program (BPF_PROG)
 		"kernel/bpf/helpers.c#bpf_map_lookup_elem":        "framework:c:registered callback",
 		"tools/sched_ext/scx_simple.bpf.c#simple_enqueue": "framework:c:registered callback",

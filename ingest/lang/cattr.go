@@ -18,13 +18,14 @@ import (
 //	DEFINE_SHOW_ATTRIBUTE(regs);       // static int regs_open(...) { return single_open(file, regs_show, ...); }
 //	                                   // static const struct file_operations regs_fops = { .open = regs_open, ... }
 //	DEFINE_DEBUGFS_ATTRIBUTE(val_fops, val_get, val_set, "%llu\n");
+//	static DECLARE_WORK(poll_work, poll_fn); // struct work_struct poll_work = { .func = poll_fn }
 //
 // The grammar reads none of them as what they are (a declaration of a
 // variable named foo, a call, or an error), so they are read from the
 // text: a line that starts with the macro (after static or const) and
 // its balanced argument list. What each expands to is cAttrExpand's table,
-// taken from include/linux/device.h, sysfs.h, seq_file.h, fs.h and
-// debugfs.h. The stores become Registrations (so `attr->show(...)` calls
+// taken from include/linux/device.h, sysfs.h, seq_file.h, fs.h,
+// debugfs.h, and for deferred work workqueue.h, timer.h and interrupt.h. The stores become Registrations (so `attr->show(...)` calls
 // reach foo_show, and foo_show is a registered callback), the variable a
 // table whose functions a function naming it (`&dev_attr_foo`) hands over,
 // and an open function a symbol of its own at the macro's line.
@@ -95,6 +96,24 @@ func cAttrExpand(macro string, args []string) (e cAttrExpansion, ok bool) {
 		return e, false
 	case macro == "DEVICE_ATTR" && len(args) == 4 && lxIdentLike(args[0]):
 		return cAttrExpansion{variable: "dev_attr_" + args[0], typ: "device_attribute", stores: cAttrShowStore(args[2], args[3])}, true
+	case len(args) == 2 && lxIdentLike(args[0]) && lxIdentLike(args[1]):
+		// Deferred work a variable declares with its function
+		// (include/linux/workqueue.h, timer.h, interrupt.h): the
+		// function runs when the work is scheduled, the timer fires.
+		typ, field := "", ""
+		switch macro {
+		case "DECLARE_WORK", "DECLARE_DELAYED_WORK", "DECLARE_DEFERRABLE_WORK":
+			typ, field = "work_struct", "func" // a delayed_work's is its work's
+		case "DEFINE_TIMER":
+			typ, field = "timer_list", "function"
+		case "DECLARE_TASKLET", "DECLARE_TASKLET_DISABLED":
+			typ, field = "tasklet_struct", "callback"
+		case "DECLARE_TASKLET_OLD", "DECLARE_TASKLET_DISABLED_OLD":
+			typ, field = "tasklet_struct", "func"
+		default:
+			return e, false
+		}
+		return cAttrExpansion{variable: args[0], typ: typ, stores: []cAttrStore{{field, args[1]}}}, true
 	}
 	family, mode, found := strings.Cut(macro, "_ATTR_")
 	fam, known := cAttrFamilies[family]
@@ -140,8 +159,12 @@ func cAttrFuncs(args []string) []string {
 	return out
 }
 
+// cAttrNeedles are what the names of the macros cAttrExpand knows hold:
+// attrMacros looks at the lines they occur in.
+var cAttrNeedles = []string{"_ATTR", "_WORK(", "DEFINE_TIMER(", "DECLARE_TASKLET"}
+
 // cAttrMacroMax bounds an attribute macro's argument list, and cAttrLead
-// what may stand before "_ATTR" on the macro's line ("static const
+// what may stand before a needle on the macro's line ("static const
 // DEFINE_DEBUGFS": the longest is a few dozen bytes).
 const (
 	cAttrMacroMax = 4 << 10
@@ -155,13 +178,29 @@ const (
 func (w *cppWalker) attrMacros(root *sitter.Node) {
 	src := w.f.Src
 	line, lineAt := 1, 0 // the line number of byte lineAt
+	// next[n] is where cAttrNeedles[n] occurs next at or after off (-1:
+	// nowhere): each needle's occurrences are found once, in one pass.
+	next := make([]int, len(cAttrNeedles))
+	for n := range next {
+		next[n] = -2 // not looked for yet
+	}
 	for off := 0; off < len(src); {
-		i := bytes.Index(src[off:], []byte("_ATTR"))
+		i := -1
+		for n, needle := range cAttrNeedles {
+			if next[n] == -2 || next[n] >= 0 && next[n] < off {
+				next[n] = bytes.Index(src[off:], []byte(needle))
+				if next[n] >= 0 {
+					next[n] += off
+				}
+			}
+			if next[n] >= 0 && (i < 0 || next[n] < i) {
+				i = next[n]
+			}
+		}
 		if i < 0 {
 			return
 		}
-		i += off
-		off = i + len("_ATTR")
+		off = i + 1
 		// The macro's name starts its line, after static or const: the
 		// line's start is a few bytes back (looking further back for
 		// every occurrence would be quadratic in a long line).

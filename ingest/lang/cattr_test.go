@@ -9,7 +9,8 @@ import (
 
 // TestCAttrMacros: the kernel's attribute macros store their functions
 // in members of the struct type they declare (Registrations), define the
-// open function of a seq_file or debugfs file at their line, and make the
+// open function of a seq_file or debugfs file at their line (and deferred
+// work's declarations store its function), and make the
 // variable they define a table that a function naming it hands over;
 // macros that do not start their line (indented, in a comment, a #define)
 // are left alone.
@@ -37,6 +38,12 @@ static int val_get(void *data, u64 *val) { return 0; }
 DEFINE_DEBUGFS_ATTRIBUTE(val_fops, val_get, NULL, "%llu\n");
 DEFINE_SIMPLE_ATTRIBUTE(sim_fops, NULL, sim_set, "%llu\n");
 
+static DECLARE_WORK(poll_work, poll_fn);
+static DECLARE_DELAYED_WORK(retry_work, retry_fn);
+static DEFINE_TIMER(tick_timer, tick_fn);
+DECLARE_TASKLET(done_tasklet, done_fn);
+static DECLARE_WORK(bad_work, 0);
+
 /*
 DEVICE_ATTR_RO(in_comment);
  */
@@ -45,6 +52,7 @@ DEVICE_ATTR_RO(in_comment);
 static int probe(struct device *dev)
 {
 	DEVICE_ATTR_RO(indented);
+	schedule_work(&poll_work);
 	debugfs_create_file("regs", 0444, NULL, dev, &regs_fops);
 	return device_create_file(dev, &dev_attr_foo);
 }
@@ -74,6 +82,8 @@ static int probe(struct device *dev)
 		"file_operations.read=debugfs_attr_read", "file_operations.write=debugfs_attr_write",
 		"file_operations.open=sim_fops_open", "file_operations.release=simple_attr_release",
 		"file_operations.read=simple_attr_read", "file_operations.write=simple_attr_write",
+		"work_struct.func=poll_fn", "work_struct.func=retry_fn",
+		"timer_list.function=tick_fn", "tasklet_struct.callback=done_fn",
 	}
 	slices.Sort(regs)
 	slices.Sort(want)
@@ -99,6 +109,7 @@ static int probe(struct device *dev)
 		"k.c#sim_fops_open:function reference sim_set",
 		// the function naming a variable a macro defines hands over its functions
 		"k.c#probe:function reference foo_show", "k.c#probe:function reference regs_open",
+		"k.c#probe:function reference poll_fn",
 	} {
 		if !refs[r] {
 			t.Errorf("no call site %q", r)

@@ -507,6 +507,27 @@ type cSyscall struct {
 	savedLocals, savedMembers map[string]bool
 }
 
+// cTeardownWords are the words of a C function's name that say it takes
+// back what its arguments name: device_remove_file(dev, &dev_attr_foo),
+// platform_driver_unregister(&foo_driver), cancel_work_sync(&foo_work).
+var cTeardownWords = map[string]bool{
+	"remove": true, "unregister": true, "deregister": true, "destroy": true, "del": true, "delete": true,
+	"free": true, "release": true, "cancel": true, "kill": true, "cleanup": true,
+}
+
+// cTeardown reports whether a call of the function name takes back what
+// it is handed (cTeardownWords): the functions and tables named as its
+// arguments are not callbacks of the caller, as they are of a
+// registration's.
+func cTeardown(name string) bool {
+	for w := range strings.SplitSeq(name, "_") {
+		if cTeardownWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
 // cTableUse is a file-level variable named inside a function (`&foo_fops`
 // passed to a registration call): the functions its initializer stores
 // become callbacks of that function.

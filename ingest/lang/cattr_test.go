@@ -11,7 +11,8 @@ import (
 // in members of the struct type they declare (Registrations), define the
 // open function of a seq_file or debugfs file at their line (and deferred
 // work's declarations store its function), and make the
-// variable they define a table that a function naming it hands over;
+// variable they define a table that a function naming it hands over (not
+// one taking it back: device_remove_file);
 // macros that do not start their line (indented, in a comment, a #define)
 // are left alone.
 func TestCAttrMacros(t *testing.T) {
@@ -55,6 +56,13 @@ static int probe(struct device *dev)
 	schedule_work(&poll_work);
 	debugfs_create_file("regs", 0444, NULL, dev, &regs_fops);
 	return device_create_file(dev, &dev_attr_foo);
+}
+
+static void remove(struct device *dev)
+{
+	cancel_work_sync(&poll_work);
+	device_remove_file(dev, &dev_attr_foo);
+	debugfs_remove(regs_fops_dentry, foo_show);
 }
 `
 	p := NewParser()
@@ -115,7 +123,9 @@ static int probe(struct device *dev)
 			t.Errorf("no call site %q", r)
 		}
 	}
-	for _, r := range []string{"k.c#val_fops_open:function reference NULL", "k.c#probe:function reference indented_show"} {
+	for _, r := range []string{"k.c#val_fops_open:function reference NULL", "k.c#probe:function reference indented_show",
+		// a teardown call takes back what it names: no callback
+		"k.c#remove:function reference poll_fn", "k.c#remove:function reference foo_show"} {
 		if refs[r] {
 			t.Errorf("call site %q", r)
 		}

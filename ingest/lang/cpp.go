@@ -803,6 +803,9 @@ func (w *cppWalker) call(n *sitter.Node, caller string) {
 			w.registrar(name, args, caller)
 		}
 	}
+	if w.f.Language == "c" && cTeardown(name) {
+		return // what it is handed is taken back, not handed over
+	}
 	w.f.eachNamedChild(args, func(a *sitter.Node, kind string) {
 		ref := a
 		addr := false

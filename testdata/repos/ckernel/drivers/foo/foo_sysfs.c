@@ -25,3 +25,9 @@ int foo_sysfs_probe(struct device *dev)
 	schedule_work(&foo_poll_work);
 	return device_create_file(dev, &dev_attr_mode);
 }
+
+void foo_sysfs_remove(struct device *dev)
+{
+	cancel_work_sync(&foo_poll_work);
+	device_remove_file(dev, &dev_attr_mode);
+}

@@ -24,11 +24,13 @@ import (
 // variable named foo, a call, or an error), so they are read from the
 // text: a line that starts with the macro (after static or const) and
 // its balanced argument list. What each expands to is cAttrExpand's table,
-// taken from include/linux/device.h, sysfs.h, seq_file.h, fs.h,
-// debugfs.h, and for deferred work workqueue.h, timer.h and interrupt.h. The stores become Registrations (so `attr->show(...)` calls
-// reach foo_show, and foo_show is a registered callback), the variable a
-// table whose functions a function naming it (`&dev_attr_foo`) hands over,
-// and an open function a symbol of its own at the macro's line.
+// taken from include/linux/device.h, sysfs.h, seq_file.h, fs.h and
+// debugfs.h, and for deferred work from workqueue.h, timer.h and
+// interrupt.h. The stores become Registrations (so `attr->show(...)`
+// calls reach foo_show, and foo_show is a registered callback), the
+// variable a table whose functions a function naming it (`&dev_attr_foo`)
+// hands over, and an open function a symbol of its own at the macro's
+// line.
 
 // cAttrExpansion is what one attribute macro invocation defines.
 type cAttrExpansion struct {

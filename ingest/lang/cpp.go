@@ -51,7 +51,10 @@ package lang
 //     defined by those macros. Inside a function a member store is also
 //     a "reference" call site, and naming a file-level table whose
 //     initializer stores functions (`register_chrdev(0, "x", &foo_fops)`)
-//     makes each stored function a "reference" of that function.
+//     makes each stored function a "reference" of that function; not as
+//     an argument of a call that takes it back (cTeardown:
+//     `device_remove_file(dev, &dev_attr_foo)`), whose arguments are no
+//     references at all.
 
 import (
 	"strings"

@@ -50,9 +50,9 @@ package resolve
 // tree (designated initializers `.read = foo_read` of a declared struct
 // type, the kernel's attribute macros, and assignments `x->read =
 // foo_read` whose receiver type can be inferred), with reason
-// field-pointer. When the receiver's type cannot be
-// inferred, a member name that only one struct type stores functions in
-// stands for that type, with lower confidence.
+// field-pointer. When the receiver's type cannot be inferred, a member
+// name that only one struct type stores functions in stands for that
+// type, with lower confidence.
 
 import (
 	"path"

@@ -38,9 +38,10 @@
 // framework knowledge (see entry.go for the table; a Go function started
 // with `go f()` is one). C functions carry their file's registrations of
 // them as decorators (SYSCALL_DEFINEn, module_init, ops-table members,
-// request_irq): syscalls and registered callbacks are entry points. A thin
-// wrapper — at most two callees, one of its own name, like gin's ginS.GET
-// calling engine() and RouterGroup.GET — is not an entry point: its
+// request_irq, sysfs attributes, work items, BPF_CALL_n helpers and
+// BPF_PROG programs): syscalls and registered callbacks are entry points.
+// A thin wrapper — at most two callees, one of its own name, like gin's
+// ginS.GET calling engine() and RouterGroup.GET — is not an entry point: its
 // delegate is. Symbols in test code (Node.IsTest) never are.
 //
 // A Go or JS/TS function that returns an anonymous function making calls

@@ -705,19 +705,30 @@ func (w *cppWalker) cNamedByArgument(macro string, fd *sitter.Node) string {
 		return ""
 	}
 	// The callback's node is only valid inside it (File.eachNamedChild).
-	name, seen := "", false
+	name, i, more := "", 0, false
 	w.f.eachNamedChild(w.f.field(fd, "parameters"), func(c *sitter.Node, kind string) {
-		if seen || isCommentKind(kind) {
+		if isCommentKind(kind) {
 			return
 		}
-		seen = true
-		if kind != "parameter_declaration" || w.f.field(c, "declarator") != nil || c.NamedChildCount() != 1 {
-			return // a named parameter, or a qualified type: a type, not a name
+		i++
+		bare := ""
+		if kind == "parameter_declaration" && w.f.field(c, "declarator") == nil && c.NamedChildCount() == 1 {
+			if t := w.f.field(c, "type"); w.f.kind(t) == "type_identifier" && lxIdentLike(w.f.Text(t)) {
+				bare = w.f.Text(t) // not a named parameter, nor a qualified type
+			}
 		}
-		if t := w.f.field(c, "type"); w.f.kind(t) == "type_identifier" && lxIdentLike(w.f.Text(t)) {
-			name = w.f.Text(t)
+		switch {
+		case i == 1:
+			name = bare
+		case bare != "":
+			more = true
 		}
 	})
+	if more {
+		// Bare words after the first too: a macro of names (a C test
+		// framework's TEST(group, name)), not BPF_PROG(name, int a).
+		return ""
+	}
 	return name
 }
 

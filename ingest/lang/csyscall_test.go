@@ -93,7 +93,8 @@ SYSCALL_DEFINE0(getpid)
 // capitals macro whose first argument is a bare word) are functions named
 // by that argument, registered by the macro (an entry point), with their
 // bodies' calls; a function named in capitals whose parameters are
-// declared stays as written, and so does C++'s TEST(Suite, Name).
+// declared stays as written, and so do a macro of bare words only (a C
+// test framework's TEST(group, name)) and C++'s TEST(Suite, Name).
 func TestCFunctionNamedByMacroArgument(t *testing.T) {
 	src := `BPF_CALL_2(bpf_map_lookup_elem, struct bpf_map *, map, void *, key)
 {
@@ -137,6 +138,11 @@ static int READ_REG(const regs_t)
 {
 	return 0;
 }
+
+int TEST(ProductionCode, FindsNothing)
+{
+	return 0;
+}
 `
 	p := NewParser()
 	defer p.Close()
@@ -149,7 +155,7 @@ static int READ_REG(const regs_t)
 		syms[s.Name] = s.SearchText
 	}
 	for _, name := range []string{"bpf_map_lookup_elem", "bpf_map_update_elem", "bpf_get_smp_processor_id",
-		"test1", "simple_enqueue", "handle_exit", "FAN_TO_REG", "READ_REG"} {
+		"test1", "simple_enqueue", "handle_exit", "FAN_TO_REG", "READ_REG", "TEST"} {
 		st, ok := syms[name]
 		if !ok {
 			t.Errorf("no function %s; have %v", name, syms)
@@ -158,7 +164,7 @@ static int READ_REG(const regs_t)
 			t.Errorf("%s's search text %q says syscall", name, st)
 		}
 	}
-	for _, name := range []string{"BPF_CALL_2", "BPF_PROG", "BPF_STRUCT_OPS", "regs_t", "bpf_map"} {
+	for _, name := range []string{"BPF_CALL_2", "BPF_PROG", "BPF_STRUCT_OPS", "regs_t", "bpf_map", "ProductionCode"} {
 		if _, ok := syms[name]; ok {
 			t.Errorf("a function named %s", name)
 		}

@@ -705,28 +705,29 @@ func (w *cppWalker) cNamedByArgument(macro string, fd *sitter.Node) string {
 		return ""
 	}
 	// The callback's node is only valid inside it (File.eachNamedChild).
-	name, i, more := "", 0, false
+	name, params, bare := "", 0, 0
 	w.f.eachNamedChild(w.f.field(fd, "parameters"), func(c *sitter.Node, kind string) {
 		if isCommentKind(kind) {
 			return
 		}
-		i++
-		bare := ""
+		params++
+		word := ""
 		if kind == "parameter_declaration" && w.f.field(c, "declarator") == nil && c.NamedChildCount() == 1 {
 			if t := w.f.field(c, "type"); w.f.kind(t) == "type_identifier" && lxIdentLike(w.f.Text(t)) {
-				bare = w.f.Text(t) // not a named parameter, nor a qualified type
+				word = w.f.Text(t) // not a named parameter, nor a qualified type
 			}
 		}
-		switch {
-		case i == 1:
-			name = bare
-		case bare != "":
-			more = true
+		if word != "" {
+			bare++
+		}
+		if params == 1 {
+			name = word
 		}
 	})
-	if more {
-		// Bare words after the first too: a macro of names (a C test
-		// framework's TEST(group, name)), not BPF_PROG(name, int a).
+	if params > 1 && bare == params {
+		// Nothing but bare words: a macro of names (a C test framework's
+		// TEST(group, name)), not BPF_PROG(name, int a) or BPF_PROG2(name,
+		// int, a), whose other arguments declare its parameters.
 		return ""
 	}
 	return name

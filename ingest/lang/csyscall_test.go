@@ -129,6 +129,11 @@ int BPF_PROG(handle_exit)
 	return 0;
 }
 
+int BPF_PROG2(test_struct_arg_10, int, ret)
+{
+	return ret;
+}
+
 static long FAN_TO_REG(long rpm, int div)
 {
 	return rpm / div;
@@ -155,7 +160,7 @@ int TEST(ProductionCode, FindsNothing)
 		syms[s.Name] = s.SearchText
 	}
 	for _, name := range []string{"bpf_map_lookup_elem", "bpf_map_update_elem", "bpf_get_smp_processor_id",
-		"test1", "simple_enqueue", "handle_exit", "FAN_TO_REG", "READ_REG", "TEST"} {
+		"test1", "simple_enqueue", "handle_exit", "test_struct_arg_10", "FAN_TO_REG", "READ_REG", "TEST"} {
 		st, ok := syms[name]
 		if !ok {
 			t.Errorf("no function %s; have %v", name, syms)
@@ -164,7 +169,7 @@ int TEST(ProductionCode, FindsNothing)
 			t.Errorf("%s's search text %q says syscall", name, st)
 		}
 	}
-	for _, name := range []string{"BPF_CALL_2", "BPF_PROG", "BPF_STRUCT_OPS", "regs_t", "bpf_map", "ProductionCode"} {
+	for _, name := range []string{"BPF_CALL_2", "BPF_PROG", "BPF_PROG2", "BPF_STRUCT_OPS", "regs_t", "bpf_map", "ProductionCode"} {
 		if _, ok := syms[name]; ok {
 			t.Errorf("a function named %s", name)
 		}

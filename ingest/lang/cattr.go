@@ -282,7 +282,13 @@ func (w *cppWalker) attrInit(v *sitter.Node, typ, table, caller string) bool {
 	if w.f.kind(fn) != "identifier" {
 		return false
 	}
-	e, ok := cAttrExpand(w.f.Text(fn), cMacroArgs(w.f.Text(w.f.field(v, "arguments"))))
+	macro := w.f.Text(fn)
+	if !strings.HasPrefix(macro, "__ATTR") {
+		// The only initializer macros (cAttrExpand's without a type):
+		// any other call's arguments are not split.
+		return false
+	}
+	e, ok := cAttrExpand(macro, cMacroArgs(w.f.Text(w.f.field(v, "arguments"))))
 	if !ok || e.typ != "" {
 		return false
 	}

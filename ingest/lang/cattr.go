@@ -142,24 +142,27 @@ func cAttrExpand(macro string, args []string) (e cAttrExpansion, ok bool) {
 func cAttrShowStore(show, store string) []cAttrStore {
 	var out []cAttrStore
 	for _, s := range []cAttrStore{{"show", show}, {"store", store}} {
-		if len(cAttrFuncs([]string{s.fn})) == 1 {
+		if cAttrFunc(s.fn) {
 			out = append(out, s)
 		}
 	}
 	return out
 }
 
-// cAttrFuncs is the function names among args (not NULL, not an
-// expression).
+// cAttrFuncs is the function names among args (cAttrFunc).
 func cAttrFuncs(args []string) []string {
 	var out []string
 	for _, a := range args {
-		if lxIdentLike(a) && a != "NULL" {
+		if cAttrFunc(a) {
 			out = append(out, a)
 		}
 	}
 	return out
 }
+
+// cAttrFunc reports whether a macro argument names a function: not NULL,
+// not an expression.
+func cAttrFunc(a string) bool { return lxIdentLike(a) && a != "NULL" }
 
 // cAttrNeedles are what the names of the macros cAttrExpand knows hold:
 // attrMacros looks at the lines they occur in.
@@ -229,10 +232,7 @@ func (w *cppWalker) attrMacros(root *sitter.Node) {
 			continue
 		}
 		macro := string(src[j:k])
-		p := k
-		for p < len(src) && (src[p] == ' ' || src[p] == '\t') {
-			p++
-		}
+		p := cSkipBlanks(src, k)
 		end, _ := cBalancedEnd(src, p, '(', ')', cAttrMacroMax, "{;", false)
 		if end == 0 {
 			continue
@@ -264,9 +264,18 @@ func (w *cppWalker) attrExpansion(e cAttrExpansion, start, end uint, line int) {
 			w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: id, Name: r, Kind: "reference", Args: -1, Line: line})
 		}
 	}
-	for _, s := range e.stores {
-		w.f.Facts.Registrations = append(w.f.Facts.Registrations, Registration{Name: s.fn, Field: s.field, Type: e.typ, Line: line})
-		w.tables[e.variable] = append(w.tables[e.variable], s.fn)
+	w.attrStores(e.stores, e.typ, e.variable, "", line)
+}
+
+// attrStores records functions stored in members of a variable of struct
+// type typ, table ("" for none), declared inside caller ("" at file
+// level) at line.
+func (w *cppWalker) attrStores(stores []cAttrStore, typ, table, caller string, line int) {
+	for _, s := range stores {
+		w.f.Facts.Registrations = append(w.f.Facts.Registrations, Registration{CallerID: caller, Name: s.fn, Field: s.field, Type: typ, Line: line})
+		if table != "" {
+			w.tables[table] = append(w.tables[table], s.fn)
+		}
 	}
 }
 
@@ -292,12 +301,6 @@ func (w *cppWalker) attrInit(v *sitter.Node, typ, table, caller string) bool {
 	if !ok || e.typ != "" {
 		return false
 	}
-	line := lineOf(v)
-	for _, s := range e.stores {
-		w.f.Facts.Registrations = append(w.f.Facts.Registrations, Registration{CallerID: caller, Name: s.fn, Field: s.field, Type: typ, Line: line})
-		if table != "" {
-			w.tables[table] = append(w.tables[table], s.fn)
-		}
-	}
+	w.attrStores(e.stores, typ, table, caller, lineOf(v))
 	return true
 }

@@ -9,7 +9,9 @@ right. Recall is, over the sites that are calls of functions defined in the tree
 which the index has a CALLS edge from the enclosing function to one of the listed definitions (a
 Function whose filePath and startLine match; the judge gives the line of the definition's name,
 which may sit a line or two below the symbol's startLine when the return type is on its own
-line, so a startLine up to 3 lines above counts). Prints a markdown summary with every miss.
+line, so a startLine up to 3 lines above counts). Prints a markdown summary with every miss, and
+the judged edges the index lacks (an index built after a change: the wrong ones it dropped, the right
+ones it lost).
 """
 import json
 import os
@@ -46,6 +48,7 @@ def main():
     wrong = []
     kept = {True: 0, False: 0}
     kept_of = {True: 0, False: 0}
+    gone = []
     head = re.compile(r"^E(\d+)\. `(.+?)` \((.+?):(\d+)-\d+\) line (\d+) → `(.+?)` \((.+?):(\d+)\)")
     for b in blocks(os.path.join(d, "edges.md"), "E"):
         m = re.search(r"^right:\s*(yes|no)\b(.*)$", b, flags=re.M)
@@ -65,6 +68,8 @@ def main():
             kept_of[ok] += 1
             if rows and rows[0][0] > 0:
                 kept[ok] += 1
+            else:
+                gone.append(("right" if ok else "wrong") + ": " + b.split("\n", 1)[0])
     # recall
     calls = found = 0
     missed = []
@@ -98,6 +103,10 @@ def main():
     print("\nWrong edges:\n")
     for w in wrong:
         print(f"- {w}")
+    if gone:
+        print("\nJudged edges this index lacks (the same caller, call line and callee definition):\n")
+        for g in gone:
+            print(f"- {g}")
     print("\nMissed calls:\n")
     for w in missed:
         print(f"- {w}")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/gitnexus/gitnexus/graph/schema"
@@ -84,6 +85,15 @@ func TestCKernelCallGraph(t *testing.T) {
 		"fs/open.c#do_dentry_open -> drivers/foo/foo_sysfs.c#regs_open (field-pointer)",
 		// a prototype included from tools/ lands on tools/' definition
 		"samples/bpf/map_user.c#read_map -> tools/lib/bpf/bpf.c#bpf_map_lookup_elem (import-scoped)",
+		// the definition a configuration option turns on, not its #else stub
+		"drivers/foo/foo_of.c#foo_of_probe -> drivers/of/base.c#of_property_count (import-scoped)",
+		"drivers/foo/foo_of.c#foo_of_probe -> include/linux/of.h#of_machine_is_compatible (import-scoped)",
+		"drivers/foo/foo_of.c#foo_of_probe -> include/linux/of.h#has_acpi_companion (import-scoped)",
+		// a stub with no definition of the option beside it
+		"drivers/foo/foo_of.c#foo_of_probe -> include/linux/of.h#of_overlay_remove (import-scoped)",
+		// CONFIG_PREEMPT_RT's off branch that does the work is no stub: both stay
+		"drivers/foo/foo_of.c#foo_of_probe -> include/linux/spinlock.h#spin_unlock_irqrestore (import-scoped)",
+		"drivers/foo/foo_of.c#foo_of_probe -> include/linux/spinlock_rt.h#spin_unlock_irqrestore (import-scoped)",
 	)
 	wantNot(t, calls,
 		// another architecture's function stored in the member
@@ -110,7 +120,25 @@ func TestCKernelCallGraph(t *testing.T) {
 		"tools/testing/selftests/fs/read_test.c#read_test -> fs/read_write.c#vfs_read (import-scoped)",
 		// libbpf's function, declared by the header the sample includes, not the kernel's helper
 		"samples/bpf/map_user.c#read_map -> kernel/bpf/helpers.c#bpf_map_lookup_elem (import-scoped)",
+		// the #else stub of CONFIG_OF beside the prototype of its definition
+		"drivers/foo/foo_of.c#foo_of_probe -> include/linux/of.h#of_property_count (import-scoped)",
 	)
+	// of.h's two of_machine_is_compatible (and has_acpi_companion): the
+	// call lands on the one CONFIG_OF (CONFIG_ACPI) turns on, alone
+	for _, tc := range []struct{ callee, to string }{
+		{"of_machine_is_compatible", "include/linux/of.h#of_machine_is_compatible:function"},
+		{"has_acpi_companion", "include/linux/of.h#has_acpi_companion:function~2"},
+	} {
+		var got []string
+		for _, e := range sink.edges {
+			if e.Type == schema.RelCalls && short(e.From) == "drivers/foo/foo_of.c#foo_of_probe" && strings.Contains(e.To, "#"+tc.callee+":") {
+				got = append(got, fmt.Sprintf("%s %.2f", e.To, e.Confidence))
+			}
+		}
+		if w := tc.to + " 0.90"; len(got) != 1 || got[0] != w {
+			t.Errorf("foo_of_probe's call of %s: edges %v, want [%s]", tc.callee, got, w)
+		}
+	}
 	for e := range calls {
 		for _, bad := range []string{"#helper (import-scoped)", "#helper (global-name)"} {
 			if len(e) > len(bad) && e[len(e)-len(bad):] == bad {

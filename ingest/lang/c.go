@@ -973,3 +973,130 @@ func (w *cppWalker) expandTables() {
 		}
 	}
 }
+
+// configBlock walks an #ifdef or #if block of a C file as the walk would,
+// counting in w.off the branches a configuration option turns off
+// (Facts.ConfigStubs): the body of `#ifndef CONFIG_X` and of
+// `#if !IS_ENABLED(CONFIG_X)`, the #else and #elif chain of `#ifdef
+// CONFIG_X`. A test of anything else (an include guard, CONFIG_A &&
+// CONFIG_B, a version number) turns nothing off.
+func (w *cppWalker) configBlock(n *sitter.Node, kind, caller string) {
+	p := w.configPolarity(n, kind)
+	w.f.walkNamedKind(n, func(c *sitter.Node, ck string) bool {
+		off := 0
+		switch ck {
+		case "preproc_else", "preproc_elif", "preproc_elifdef":
+			if p > 0 {
+				off = 1
+			}
+		default:
+			if p < 0 {
+				off = 1
+			}
+		}
+		w.off += off
+		if w.visit(c, ck, caller) {
+			w.walkChildren(c, caller)
+		}
+		w.off -= off
+		return false
+	})
+}
+
+// configPolarity is 1 when the #ifdef or #if block n tests that one
+// configuration option (CONFIG_*) is on, -1 when it tests that it is off,
+// 0 otherwise.
+func (w *cppWalker) configPolarity(n *sitter.Node, kind string) int {
+	if kind == "preproc_ifdef" {
+		if !cConfigName(fieldText(w.f, n, "name")) {
+			return 0
+		}
+		d := bytes.TrimLeft(w.f.Src[n.StartByte():], "# \t")
+		switch {
+		case bytes.HasPrefix(d, []byte("ifndef")):
+			return -1
+		case bytes.HasPrefix(d, []byte("ifdef")):
+			return 1
+		}
+		return 0
+	}
+	return cConfigCond(fieldText(w.f, n, "condition"))
+}
+
+// cConfigCond is configPolarity of an #if's condition: 1 for
+// `defined(CONFIG_X)`, `defined CONFIG_X`, `IS_ENABLED(CONFIG_X)`,
+// `IS_BUILTIN(CONFIG_X)`, `IS_REACHABLE(CONFIG_X)` and `CONFIG_X`, -1 for
+// one of them after `!`, 0 for anything else.
+func cConfigCond(cond string) int {
+	s := strings.TrimSpace(cond)
+	sign := 1
+	if rest, ok := strings.CutPrefix(s, "!"); ok {
+		sign, s = -1, strings.TrimSpace(rest)
+	}
+	s = cUnparen(s)
+	for _, fn := range []string{"defined", "IS_ENABLED", "IS_BUILTIN", "IS_REACHABLE"} {
+		if rest, ok := strings.CutPrefix(s, fn); ok && rest != "" && (rest[0] == '(' || rest[0] == ' ' || rest[0] == '\t') {
+			s = cUnparen(strings.TrimSpace(rest))
+			break
+		}
+	}
+	if cConfigName(s) {
+		return sign
+	}
+	return 0
+}
+
+// cUnparen is s without one pair of enclosing parentheses.
+func cUnparen(s string) string {
+	if len(s) >= 2 && s[0] == '(' && s[len(s)-1] == ')' {
+		return strings.TrimSpace(s[1 : len(s)-1])
+	}
+	return s
+}
+
+// cConfigName reports whether s is one word naming a configuration
+// option: CONFIG_ and more word characters.
+func cConfigName(s string) bool {
+	rest, ok := strings.CutPrefix(s, "CONFIG_")
+	if !ok || rest == "" {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		if !isWordByte(rest[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// cStubBody reports whether a function body (its text, the function's
+// parameters and the body's call sites) is a stub's: it calls nothing but
+// capitals macros (ERR_PTR, WARN_ON) and does not read its parameters
+// (`{ return 0; }`, `{ WARN_ONCE(1, "disabled"); return -EINVAL; }`) —
+// not the !CONFIG_DEBUG branch that does the work without the debugging
+// (`{ return hc->ep_type == BULK; }`).
+func cStubBody(text []byte, params map[string]bool, calls []CallSite) bool {
+	for _, c := range calls {
+		if !cMacroLike(c.Name) {
+			return false
+		}
+	}
+	if len(params) == 0 {
+		return true
+	}
+	for i := 0; i < len(text); {
+		if !isWordByte(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isWordByte(text[j]) {
+			j++
+		}
+		if params[string(text[i:j])] {
+			return false
+		}
+		i = j
+	}
+	return true
+}

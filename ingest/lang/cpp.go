@@ -57,6 +57,7 @@ package lang
 //     references at all.
 
 import (
+	"maps"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -102,6 +103,7 @@ type cppWalker struct {
 	tables    map[string][]string // file-level variable → functions its initializer stores
 	tableRefs map[string][]string // file-level variable → file-level variables its initializer points at
 	tableUses []cTableUse         // file-level tables named inside functions
+	off       int                 // depth inside branches a configuration option turns off (configBlock)
 }
 
 func (w *cppWalker) run(root *sitter.Node) {
@@ -164,6 +166,11 @@ func (w *cppWalker) visit(n *sitter.Node, kind, caller string) bool {
 	case "preproc_include":
 		w.include(n)
 		return false
+	case "preproc_ifdef", "preproc_if":
+		if w.f.Language == "c" {
+			w.configBlock(n, kind, caller)
+			return false
+		}
 	case "preproc_function_def":
 		if name := fieldText(w.f, n, "name"); name != "" {
 			w.f.Facts.Macros = append(w.f.Facts.Macros, name)
@@ -676,12 +683,21 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 		}
 	}
 	w.params(w.f.field(fd, "parameters"), id)
+	var params map[string]bool // a configuration stub's candidates' (cStubBody)
+	if w.off > 0 {
+		params = maps.Clone(w.locals)
+	}
 	savedBody := w.inBody
 	w.inBody = false
+	calls := len(w.f.Facts.Calls)
 	w.walkChildren(inits, id)
 	w.walkChildren(body, id)
 	w.inBody = savedBody
 	w.locals, w.members = savedLocals, savedMembers
+	if w.off > 0 && sym.Kind == schema.KindFunction && w.f.Language == "c" && body != nil &&
+		cStubBody(w.f.Src[body.StartByte():body.EndByte()], params, w.f.Facts.Calls[calls:]) {
+		w.f.Facts.ConfigStubs = append(w.f.Facts.ConfigStubs, id)
+	}
 }
 
 func (w *cppWalker) params(list *sitter.Node, scope string) {

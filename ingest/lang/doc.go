@@ -64,9 +64,11 @@
 //     The nested def sees the enclosing function's typed locals: they are
 //     repeated as its own "local" facts (a method's self, so a route
 //     decorator's `self.add_url_rule(...)` resolves).
-//   - Facts.Prototypes, Facts.Macros and Facts.Registrations are C's:
-//     declarations without bodies, names defined as function-like macros,
-//     and functions handed over by name (ops-table members, module_init,
+//   - Facts.Prototypes, Facts.Macros, Facts.ConfigStubs and
+//     Facts.Registrations are C's: declarations without bodies, names
+//     defined as function-like macros, stubs defined where a
+//     configuration option is off (`#else { return 0; }`), and functions
+//     handed over by name (ops-table members, module_init,
 //     SYSCALL_DEFINEn, BPF_CALL_n, BPF_PROG, attribute macros) — see
 //     cpp.go and cattr.go.
 //   - Calls of a language's builtins (Go len/append/make/new and

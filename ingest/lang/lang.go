@@ -141,6 +141,17 @@ type Facts struct {
 	// a translation unit that sees the definition is the macro's, not a
 	// function's of that name elsewhere.
 	Macros []string
+	// ConfigStubs are the ids of the stubs this file defines where a
+	// configuration option is off (C): functions in the body of `#ifndef
+	// CONFIG_X` or `#if !IS_ENABLED(CONFIG_X)`, or in the #else/#elif chain
+	// of `#ifdef CONFIG_X`, whose bodies call nothing but capitals macros
+	// and do not read their parameters (`{ return 0; }`, `{ return
+	// ERR_PTR(-ENODEV); }`) — the kernel's `static inline int
+	// of_machine_is_compatible(...) { return 0; }` for !CONFIG_OF, not
+	// the !CONFIG_PREEMPT_RT spin_unlock_irqrestore that does the work.
+	// Resolution leaves a stub out when the call also reaches a
+	// definition that is not one.
+	ConfigStubs []string
 	// Registrations are functions the file hands over by name instead of
 	// calling them: stored in a struct member (C ops tables), passed to a
 	// registration macro or call (module_init, request_irq), or defined by

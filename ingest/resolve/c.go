@@ -19,6 +19,15 @@ package resolve
 //     the name as a function-like macro (the kernel's igb driver's wr32
 //     is a macro of its own header, not irdma's function)
 //
+// Configuration stubs: among the definitions rules 1–3 find, a stub
+// defined where a configuration option is off (lang.Facts.ConfigStubs:
+// `{ return 0; }` in the #else of `#ifdef CONFIG_OF`) is left out when
+// another is not: the call lands on the option's own definition (the
+// header's other branch, or out of line behind its prototype), which is
+// right for every caller that can be built with the option on, where the
+// stub is wrong for every caller whose Kconfig selects it (a sample of the
+// kernel's edges had four such in 200). A stub alone stays linked.
+//
 // Programs: a top-level directory with an include/ directory of its own
 // (the kernel's tools/, scripts/ and usr/) is a program of its own, built
 // apart from the rest of the tree. Rules 3 and 4, which land on
@@ -75,6 +84,7 @@ const (
 type cTables struct {
 	protos map[string][]string // function name → files declaring it without a body
 	macros map[string][]string // name → files defining it as a function-like macro
+	stubs  map[string]bool     // ids of the stubs of options that are off (lang.Facts.ConfigStubs)
 
 	ids   map[string]int32 // file → dense id, for include closures
 	files []string         // id → file
@@ -120,7 +130,7 @@ func (t *cTables) id(file string) int32 {
 func (r *resolver) cIndex() {
 	t := &r.ctab
 	t.protos, t.ids, t.sees = map[string][]string{}, map[string]int32{}, map[uint64]bool{}
-	t.macros = map[string][]string{}
+	t.macros, t.stubs = map[string][]string{}, map[string]bool{}
 	t.stores, t.storeTypes = map[string][]*sym{}, map[string][]string{}
 	for _, f := range r.in.Files {
 		if f.Language != "c" {
@@ -128,6 +138,9 @@ func (r *resolver) cIndex() {
 		}
 		addFileOf(t.protos, f.Prototypes, f.Path)
 		addFileOf(t.macros, f.Macros, f.Path)
+		for _, id := range f.ConfigStubs {
+			t.stubs[id] = true
+		}
 	}
 	t.programs = map[string]bool{}
 	for d := range r.dirs {
@@ -324,7 +337,7 @@ func (r *resolver) cBareCall(c ctx, name string) ([]*sym, string, float64, outco
 		return nil, "", 0, dynamic // a function-pointer parameter or local
 	}
 	if ss := r.funcsByFile[f][name]; len(ss) > 0 {
-		return ss, schema.ReasonSameFile, 1, resolved
+		return r.cDropStubs(ss), schema.ReasonSameFile, 1, resolved
 	}
 	all := r.funcsByName[key("c", name)]
 	if len(all) == 0 {
@@ -368,6 +381,7 @@ func (r *resolver) cBareCall(c ctx, name string) ([]*sym, string, float64, outco
 		}
 		vis = append(vis, cands...)
 	}
+	vis = r.cDropStubs(vis)
 	switch {
 	case len(vis) == 1:
 		return vis, schema.ReasonImportScoped, cVisibleConf, resolved
@@ -394,6 +408,28 @@ func (r *resolver) cBareCall(c ctx, name string) ([]*sym, string, float64, outco
 		return []*sym{global}, schema.ReasonGlobalName, globalConf("c"), resolved
 	}
 	return nil, "", 0, unresolved
+}
+
+// cDropStubs is ss without the stubs of an option that is off (a header's
+// `#else` stub of `#ifdef CONFIG_OF`, lang.Facts.ConfigStubs) when one of
+// ss is not such a stub; ss itself when none, or all, are.
+func (r *resolver) cDropStubs(ss []*sym) []*sym {
+	n := 0
+	for _, s := range ss {
+		if r.ctab.stubs[s.ID] {
+			n++
+		}
+	}
+	if n == 0 || n == len(ss) {
+		return ss
+	}
+	out := make([]*sym, 0, len(ss)-n)
+	for _, s := range ss {
+		if !r.ctab.stubs[s.ID] {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // cStores builds the member-store tables from every C file's

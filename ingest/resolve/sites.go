@@ -343,10 +343,22 @@ func scopesOf(f *lang.Facts) funcScopes {
 // among its own (scratch is reused and returned).
 func (fs funcScopes) appendEntries(funcs []funcEntry, f *lang.Facts, scratch []byte) ([]funcEntry, []byte) {
 	var own []int
+	var stubs map[string]bool // f.ConfigStubs as a set, when it is long
+	if len(f.ConfigStubs) > 16 {
+		stubs = make(map[string]bool, len(f.ConfigStubs))
+		for _, id := range f.ConfigStubs {
+			stubs[id] = true
+		}
+	}
 	for k, is := range fs.syms {
 		b := scratch[:0]
 		for _, i := range is {
 			b = symbolKey(b, &f.Symbols[i])
+		}
+		// Whether the function is a configuration stub
+		// (lang.Facts.ConfigStubs) decides which calls land on it.
+		if id := f.Symbols[is[0]].ID; stubs[id] || stubs == nil && slices.Contains(f.ConfigStubs, id) {
+			b = append(b, 1)
 		}
 		b = binary.AppendVarint(b, int64(len(fs.types[k])))
 		own = own[:0]
@@ -373,8 +385,9 @@ func (fs funcScopes) appendEntries(funcs []funcEntry, f *lang.Facts, scratch []b
 // registrations and returned functions as their ranks among those lines
 // (see the file comment). The Function symbols, each with the type facts
 // of its scope (its parameters, locals and results), are appended to
-// funcs instead, one digest a function (funcScopes.appendEntries): a
-// function added, removed or changed leaves the key as it was, and
+// funcs instead, one digest a function (funcScopes.appendEntries, with
+// whether Facts.ConfigStubs lists it): a function added, removed or
+// changed leaves the key as it was, and
 // staleSites decides which files' sites it can reach.
 // TestFactsKeyCoversFacts fails when a field is added to the facts
 // without a decision here.

@@ -23,7 +23,8 @@ func TestFactsKeyCoversFacts(t *testing.T) {
 		// Calls: only their own file's resolveSites reads them (a file
 		// whose content changed is resolved again).
 		reflect.TypeOf(lang.Facts{}): {"Path", "Language", "Package", "BuildConstraint", "Symbols", "Imports", "Calls", "Heritage",
-			"Types", "Prototypes", "Macros", "Registrations", "Returned"},
+			"Types", "Prototypes", "Macros", "ConfigStubs", "Registrations", "Returned"},
+		// ConfigStubs: in each function's digest (funcScopes.appendEntries).
 		// StartLine, EndLine, DocComment, Content, ContentHash and
 		// SearchText: resolution reads none of them.
 		reflect.TypeOf(schema.Symbol{}): {"ID", "Label", "Kind", "Name", "QualifiedName", "FilePath", "StartLine", "EndLine", "Language",

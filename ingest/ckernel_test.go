@@ -91,6 +91,11 @@ func TestCKernelCallGraph(t *testing.T) {
 		"drivers/foo/foo_of.c#foo_of_probe -> include/linux/of.h#has_acpi_companion (import-scoped)",
 		// a stub with no definition of the option beside it
 		"drivers/foo/foo_of.c#foo_of_probe -> include/linux/of.h#of_overlay_remove (import-scoped)",
+		// tools/: each directory with a Makefile is a program; a unit's own
+		// definitions, and a library's through the prototype of its header
+		"tools/testing/selftests/bpf/prog_tests/map_lookup.c#test_map_lookup -> tools/testing/selftests/bpf/test_progs.c#usleep (global-name)",
+		"tools/testing/selftests/bpf/prog_tests/map_lookup.c#test_map_lookup -> tools/testing/selftests/bpf/test_progs.c#env_verbosity (import-scoped)",
+		"tools/testing/selftests/bpf/prog_tests/map_lookup.c#test_map_lookup -> tools/lib/bpf/bpf.c#bpf_map_lookup_elem (import-scoped)",
 		// CONFIG_PREEMPT_RT's off branch that does the work is no stub: both stay
 		"drivers/foo/foo_of.c#foo_of_probe -> include/linux/spinlock.h#spin_unlock_irqrestore (import-scoped)",
 		"drivers/foo/foo_of.c#foo_of_probe -> include/linux/spinlock_rt.h#spin_unlock_irqrestore (import-scoped)",
@@ -120,6 +125,8 @@ func TestCKernelCallGraph(t *testing.T) {
 		"tools/testing/selftests/fs/read_test.c#read_test -> fs/read_write.c#vfs_read (import-scoped)",
 		// libbpf's function, declared by the header the sample includes, not the kernel's helper
 		"samples/bpf/map_user.c#read_map -> kernel/bpf/helpers.c#bpf_map_lookup_elem (import-scoped)",
+		// another tools/ program's definition: libc's usleep
+		"tools/testing/selftests/cgroup/wait_inotify.c#main -> tools/testing/selftests/bpf/test_progs.c#usleep (global-name)",
 		// the #else stub of CONFIG_OF beside the prototype of its definition
 		"drivers/foo/foo_of.c#foo_of_probe -> include/linux/of.h#of_property_count (import-scoped)",
 	)

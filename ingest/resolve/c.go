@@ -40,7 +40,13 @@ package resolve
 // bpf_map_lookup_elem, declared in tools/lib/bpf/bpf.h, not the kernel's
 // BPF helper of that name). The way out is not: a program that includes a
 // header of the tree (tools' selftests, for their types) is not linked with
-// its functions.
+// its functions. Such a directory holds many programs: each directory
+// below it with a Makefile of its own (tools/perf, tools/lib/bpf,
+// tools/testing/selftests/bpf) is a unit, and rules 3 and 4 land code of a
+// unit only on definitions of its own unit or, for rule 3, of the unit of
+// the prototype it sees (a library's header: tools/lib/bpf/bpf.h for
+// tools/lib/bpf/bpf.c) — a bpf selftest's libc usleep is not the cgroup
+// selftests' own usleep, nor its memcmp the kvm selftests' string_override.c.
 //
 // Architectures: in a tree with arch/<name>/ directories (the kernel, and
 // others built for one architecture at a time), code under arch/A never
@@ -110,7 +116,8 @@ type cTables struct {
 	// above the includer: include, archIncludes, include/uapi and the
 	// arch uapi directories, each with a trailing "/".
 	includeRoots []string
-	programs     map[string]bool // top-level directories that are programs of their own (cProgram)
+	programs     map[string]bool   // top-level directories that are programs of their own (cProgram)
+	units        map[string]string // directory under a program of its own → its unit (cUnitReaches)
 }
 
 func (t *cTables) id(file string) int32 {
@@ -165,6 +172,21 @@ func (r *resolver) cIndex() {
 		}
 		return a < b
 	})
+	t.units = map[string]string{}
+	for d := range r.dirs {
+		top, _, ok := strings.Cut(d, "/")
+		if !ok || !t.programs[top] {
+			if t.programs[d] {
+				t.units[d] = d
+			}
+			continue
+		}
+		u := d
+		for u != top && !r.paths[u+"/Makefile"] {
+			u = path.Dir(u)
+		}
+		t.units[d] = u
+	}
 	t.includeRoots = []string{"include/"}
 	for _, a := range t.archIncludes {
 		t.includeRoots = append(t.includeRoots, a+"/")
@@ -369,7 +391,7 @@ func (r *resolver) cBareCall(c ctx, name string) ([]*sym, string, float64, outco
 		}
 		var cands, seeing []*sym
 		for _, s := range all {
-			if s.IsExported && !r.cReaches(s.FilePath) && (r.cLinkable(f, s.FilePath) || r.cDeclaredFor(f, protos, s.FilePath)) {
+			if s.IsExported && !r.cReaches(s.FilePath) && (r.cLinkable(f, s.FilePath) && r.cUnitReaches(f, s.FilePath, protos) || r.cDeclaredFor(f, protos, s.FilePath)) {
 				cands = append(cands, s)
 				if r.cSeesAny(s.FilePath, protos) {
 					seeing = append(seeing, s)
@@ -397,7 +419,7 @@ func (r *resolver) cBareCall(c ctx, name string) ([]*sym, string, float64, outco
 	}
 	var global *sym
 	for _, s := range all {
-		if s.IsExported && r.cLinkable(f, s.FilePath) {
+		if s.IsExported && r.cLinkable(f, s.FilePath) && r.cUnitReaches(f, s.FilePath, nil) {
 			if global != nil {
 				return nil, "", 0, unresolved // ambiguous
 			}
@@ -568,6 +590,28 @@ func cSameArch(from string, ss []*sym) []*sym {
 // 3 and 4): the same program, and not another architecture's.
 func (r *resolver) cLinkable(from, def string) bool {
 	return !cOtherArch(from, def) && r.cProgram(from) == r.cProgram(def)
+}
+
+// cUnitReaches reports whether a definition in file def is linked into
+// the unit of code in file from (see the file comment): always in the
+// tree's main program; in a program of its own when def lies in from's
+// unit or in the unit of one of protos (the prototypes from sees).
+func (r *resolver) cUnitReaches(from, def string, protos []string) bool {
+	t := &r.ctab
+	uf, ok := t.units[path.Dir(from)]
+	if !ok {
+		return true
+	}
+	ud := t.units[path.Dir(def)]
+	if ud == uf {
+		return true
+	}
+	for _, p := range protos {
+		if t.units[path.Dir(p)] == ud {
+			return true
+		}
+	}
+	return false
 }
 
 // cDeclaredFor reports whether a definition in file def, of a program of

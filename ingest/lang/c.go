@@ -508,17 +508,16 @@ type cSyscall struct {
 }
 
 // cTeardownWords are the words of a C function's name that say it takes
-// back what its arguments name: device_remove_file(dev, &dev_attr_foo),
-// platform_driver_unregister(&foo_driver), cancel_work_sync(&foo_work).
+// back what its arguments name: free_irq(irq, foo_irq),
+// unregister_ftrace_function(foo_trace), del_timer(...).
 var cTeardownWords = map[string]bool{
 	"remove": true, "unregister": true, "deregister": true, "destroy": true, "del": true, "delete": true,
 	"free": true, "release": true, "cancel": true, "kill": true, "cleanup": true,
 }
 
 // cTeardown reports whether a call of the function name takes back what
-// it is handed (cTeardownWords): the functions and tables named as its
-// arguments are not callbacks of the caller, as they are of a
-// registration's.
+// it is handed (cTeardownWords): the functions named as its arguments
+// are not callbacks of the caller, as they are of a registration's.
 func cTeardown(name string) bool {
 	for w := range strings.SplitSeq(name, "_") {
 		if cTeardownWords[w] {
@@ -526,14 +525,6 @@ func cTeardown(name string) bool {
 		}
 	}
 	return false
-}
-
-// cTableUse is a file-level variable named inside a function (`&foo_fops`
-// passed to a registration call): the functions its initializer stores
-// become callbacks of that function.
-type cTableUse struct {
-	caller, table string
-	line          int
 }
 
 // cMacroArgs splits the text of a macro call's argument list, "(a, b c *,
@@ -860,17 +851,11 @@ func (w *cppWalker) globalName(v *sitter.Node) string {
 
 // store records function value v stored in member fieldName of a struct
 // of type typ (an initializer) or of the struct recv points at (an
-// assignment), inside caller ("" at file level) and, at file level, in
-// the initializer of variable table. Inside a function the store is also
-// a callback of that function (a "reference" call site).
-func (w *cppWalker) store(v *sitter.Node, typ, recv, fieldName, table, caller string) {
-	if g := w.globalName(v); g != "" {
-		switch {
-		case table != "":
-			w.tableRefs[table] = append(w.tableRefs[table], g)
-		case caller != "":
-			w.tableUses = append(w.tableUses, cTableUse{caller: caller, table: g, line: lineOf(v)})
-		}
+// assignment), inside caller ("" at file level). Inside a function the
+// store is also a callback of that function (a "reference" call site).
+// A file-level variable stored (`.ops = &foo_ops`) is none.
+func (w *cppWalker) store(v *sitter.Node, typ, recv, fieldName, caller string) {
+	if w.globalName(v) != "" {
 		return
 	}
 	nm := w.funcName(v)
@@ -882,9 +867,6 @@ func (w *cppWalker) store(v *sitter.Node, typ, recv, fieldName, table, caller st
 			CallerID: caller, Name: nm, Field: fieldName, Type: typ, Receiver: recv, Line: lineOf(v),
 		})
 	}
-	if table != "" {
-		w.tables[table] = append(w.tables[table], nm)
-	}
 	if caller != "" {
 		w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: caller, Name: nm, Kind: "reference", Args: -1, Line: lineOf(v)})
 	}
@@ -893,11 +875,11 @@ func (w *cppWalker) store(v *sitter.Node, typ, recv, fieldName, table, caller st
 // initStores records the function pointers of a designated initializer
 // `{ .open = foo_open, ... }` of struct type typ; arrays of such structs
 // (`{ {...}, {...} }`) are walked element by element.
-func (w *cppWalker) initStores(list *sitter.Node, typ, table, caller string) {
+func (w *cppWalker) initStores(list *sitter.Node, typ, caller string) {
 	w.f.eachNamedChild(list, func(c *sitter.Node, kind string) {
 		switch kind {
 		case "initializer_list":
-			w.initStores(c, typ, table, caller)
+			w.initStores(c, typ, caller)
 		case "initializer_pair":
 			var fieldName string
 			n := 0
@@ -914,7 +896,7 @@ func (w *cppWalker) initStores(list *sitter.Node, typ, table, caller string) {
 			if n != 1 { // `.a.b = f`, `[i].f = g`: the member's struct is not typ
 				fieldName = ""
 			}
-			w.store(w.f.field(c, "value"), typ, "", fieldName, table, caller)
+			w.store(w.f.field(c, "value"), typ, "", fieldName, caller)
 		}
 	})
 }
@@ -927,51 +909,10 @@ func (w *cppWalker) memberStore(n *sitter.Node, caller string) {
 	left := w.f.field(n, "left")
 	right := w.f.field(n, "right")
 	if w.f.kind(left) != "field_expression" {
-		if g := w.globalName(right); g != "" {
-			w.tableUses = append(w.tableUses, cTableUse{caller: caller, table: g, line: lineOf(right)})
-		}
 		return
 	}
 	recv := exprText(w.f, w.f.field(left, "argument"))
-	w.store(right, "", recv, w.f.Text(w.f.field(left, "field")), "", caller)
-}
-
-// expandTables turns every use of a file-level table inside a function
-// into callbacks of that function to the functions the table stores,
-// following tables that point at other tables.
-func (w *cppWalker) expandTables() {
-	type pair struct{ caller, fn string }
-	seen := map[pair]bool{}
-	// A table declared below the function that names it was recorded as a
-	// plain reference there.
-	for _, cs := range w.f.Facts.Calls {
-		if cs.Kind == "reference" && cs.Receiver == "" && cs.CallerID != "" {
-			if _, ok := w.tables[cs.Name]; ok {
-				w.tableUses = append(w.tableUses, cTableUse{caller: cs.CallerID, table: cs.Name, line: cs.Line})
-			} else if _, ok := w.tableRefs[cs.Name]; ok {
-				w.tableUses = append(w.tableUses, cTableUse{caller: cs.CallerID, table: cs.Name, line: cs.Line})
-			}
-		}
-	}
-	for _, u := range w.tableUses {
-		visited := map[string]bool{}
-		queue := []string{u.table}
-		for len(queue) > 0 {
-			t := queue[0]
-			queue = queue[1:]
-			if visited[t] {
-				continue
-			}
-			visited[t] = true
-			for _, fn := range w.tables[t] {
-				if p := (pair{u.caller, fn}); !seen[p] {
-					seen[p] = true
-					w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: u.caller, Name: fn, Kind: "reference", Args: -1, Line: u.line})
-				}
-			}
-			queue = append(queue, w.tableRefs[t]...)
-		}
-	}
+	w.store(right, "", recv, w.f.Text(w.f.field(left, "field")), caller)
 }
 
 // configBlock walks an #ifdef or #if block of a C file as the walk would,

@@ -27,31 +27,30 @@ import (
 // taken from include/linux/device.h, sysfs.h, seq_file.h, fs.h and
 // debugfs.h, and for deferred work from workqueue.h, timer.h and
 // interrupt.h. The stores become Registrations (so `attr->show(...)`
-// calls reach foo_show, and foo_show is a registered callback), the
-// variable a table whose functions a function naming it (`&dev_attr_foo`)
-// hands over, and an open function a symbol of its own at the macro's
-// line.
+// calls reach foo_show, and foo_show is a registered callback), and an
+// open function a symbol of its own at the macro's line.
 
 // cAttrExpansion is what one attribute macro invocation defines.
 type cAttrExpansion struct {
-	variable, typ string
-	stores        []cAttrStore
+	typ    string // the struct type of the variable it declares
+	stores []cAttrStore
 	// open is the function the macro defines ("" when none): it calls
 	// openCall and hands over refs.
 	open, openCall string
 	refs           []string
 }
 
-// cAttrStore is a function stored in a member of the variable.
+// cAttrStore is a function stored in a member of the variable the macro
+// declares.
 type cAttrStore struct{ field, fn string }
 
 // cAttrFamilies are the sysfs attribute families of the NAME_ATTR_RO(x)
-// form: the variable's prefix and struct type.
-var cAttrFamilies = map[string][2]string{
-	"DEVICE": {"dev_attr_", "device_attribute"},
-	"DRIVER": {"driver_attr_", "driver_attribute"},
-	"BUS":    {"bus_attr_", "bus_attribute"},
-	"CLASS":  {"class_attr_", "class_attribute"},
+// form: the struct type of the variable each declares.
+var cAttrFamilies = map[string]string{
+	"DEVICE": "device_attribute",
+	"DRIVER": "driver_attribute",
+	"BUS":    "bus_attribute",
+	"CLASS":  "class_attribute",
 }
 
 // cAttrExpand is the expansion of attribute macro macro with args, ok
@@ -66,7 +65,7 @@ func cAttrExpand(macro string, args []string) (e cAttrExpansion, ok bool) {
 	case macro == "DEFINE_SHOW_ATTRIBUTE" && len(args) == 1 && lxIdentLike(args[0]):
 		n := args[0]
 		return cAttrExpansion{
-			variable: n + "_fops", typ: "file_operations",
+			typ:    "file_operations",
 			stores: []cAttrStore{{"open", n + "_open"}, {"read", "seq_read"}, {"llseek", "seq_lseek"}, {"release", "single_release"}},
 			open:   n + "_open", openCall: "single_open", refs: []string{n + "_show"},
 		}, true
@@ -77,13 +76,13 @@ func cAttrExpand(macro string, args []string) (e cAttrExpansion, ok bool) {
 			read, write = "debugfs_attr_read", "debugfs_attr_write"
 		}
 		return cAttrExpansion{
-			variable: n, typ: "file_operations",
+			typ:    "file_operations",
 			stores: []cAttrStore{{"open", n + "_open"}, {"release", "simple_attr_release"}, {"read", read}, {"write", write}},
 			open:   n + "_open", openCall: "simple_attr_open", refs: cAttrFuncs(args[1:3]),
 		}, true
 	case macro == "__ATTR" && len(args) == 4:
 		// An initializer of a variable of some attribute type (the
-		// declaration gives variable and type: cppWalker.attrInit).
+		// declaration gives the type: cppWalker.attrInit).
 		return cAttrExpansion{stores: cAttrShowStore(args[2], args[3])}, true
 	case strings.HasPrefix(macro, "__ATTR_") && len(args) >= 1 && len(args) <= 2 && lxIdentLike(args[0]):
 		n := args[0]
@@ -97,7 +96,7 @@ func cAttrExpand(macro string, args []string) (e cAttrExpansion, ok bool) {
 		}
 		return e, false
 	case macro == "DEVICE_ATTR" && len(args) == 4 && lxIdentLike(args[0]):
-		return cAttrExpansion{variable: "dev_attr_" + args[0], typ: "device_attribute", stores: cAttrShowStore(args[2], args[3])}, true
+		return cAttrExpansion{typ: "device_attribute", stores: cAttrShowStore(args[2], args[3])}, true
 	case len(args) == 2 && lxIdentLike(args[0]) && lxIdentLike(args[1]):
 		// Deferred work a variable declares with its function
 		// (include/linux/workqueue.h, timer.h, interrupt.h): the
@@ -115,7 +114,7 @@ func cAttrExpand(macro string, args []string) (e cAttrExpansion, ok bool) {
 		default:
 			return e, false
 		}
-		return cAttrExpansion{variable: args[0], typ: typ, stores: []cAttrStore{{field, args[1]}}}, true
+		return cAttrExpansion{typ: typ, stores: []cAttrStore{{field, args[1]}}}, true
 	}
 	family, mode, found := strings.Cut(macro, "_ATTR_")
 	fam, known := cAttrFamilies[family]
@@ -123,7 +122,7 @@ func cAttrExpand(macro string, args []string) (e cAttrExpansion, ok bool) {
 		return e, false
 	}
 	n := args[0]
-	e = cAttrExpansion{variable: fam[0] + n, typ: fam[1]}
+	e = cAttrExpansion{typ: fam}
 	switch strings.TrimPrefix(mode, "ADMIN_") {
 	case "RO":
 		e.stores = []cAttrStore{{"show", n + "_show"}}
@@ -178,8 +177,7 @@ const (
 
 // attrMacros records what the file's attribute macros expand to (see
 // above); root is the file's tree, which tells a macro in a comment. It
-// runs after the walk, before expandTables: a function that named a
-// variable they define recorded it as a plain reference.
+// runs after the walk.
 func (w *cppWalker) attrMacros(root *sitter.Node) {
 	src := w.f.Src
 	line, lineAt := 1, 0 // the line number of byte lineAt
@@ -264,43 +262,38 @@ func (w *cppWalker) attrExpansion(e cAttrExpansion, start, end uint, line int) {
 			w.f.Facts.Calls = append(w.f.Facts.Calls, CallSite{CallerID: id, Name: r, Kind: "reference", Args: -1, Line: line})
 		}
 	}
-	w.attrStores(e.stores, e.typ, e.variable, "", line)
+	w.attrStores(e.stores, e.typ, "", line)
 }
 
 // attrStores records functions stored in members of a variable of struct
-// type typ, table ("" for none), declared inside caller ("" at file
-// level) at line.
-func (w *cppWalker) attrStores(stores []cAttrStore, typ, table, caller string, line int) {
+// type typ, declared inside caller ("" at file level) at line.
+func (w *cppWalker) attrStores(stores []cAttrStore, typ, caller string, line int) {
 	for _, s := range stores {
 		w.f.Facts.Registrations = append(w.f.Facts.Registrations, Registration{CallerID: caller, Name: s.fn, Field: s.field, Type: typ, Line: line})
-		if table != "" {
-			w.tables[table] = append(w.tables[table], s.fn)
-		}
 	}
 }
 
 // attrInit records the stores of an attribute initializer macro
 // (`struct kobj_attribute x = __ATTR(x, 0644, x_show, x_store);`) that
-// value v of a variable of struct type typ is, in the variable table ("" for
-// none) inside caller ("" at file level); it reports whether v was one.
-func (w *cppWalker) attrInit(v *sitter.Node, typ, table, caller string) bool {
+// value v of a variable of struct type typ is, inside caller ("" at file
+// level), when v is one.
+func (w *cppWalker) attrInit(v *sitter.Node, typ, caller string) {
 	if typ == "" || w.f.kind(v) != "call_expression" {
-		return false
+		return
 	}
 	fn := w.f.field(v, "function")
 	if w.f.kind(fn) != "identifier" {
-		return false
+		return
 	}
 	macro := w.f.Text(fn)
 	if !strings.HasPrefix(macro, "__ATTR") {
 		// The only initializer macros (cAttrExpand's without a type):
 		// any other call's arguments are not split.
-		return false
+		return
 	}
 	e, ok := cAttrExpand(macro, cMacroArgs(w.f.Text(w.f.field(v, "arguments"))))
 	if !ok || e.typ != "" {
-		return false
+		return
 	}
-	w.attrStores(e.stores, typ, table, caller, lineOf(v))
-	return true
+	w.attrStores(e.stores, typ, caller, lineOf(v))
 }

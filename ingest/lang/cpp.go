@@ -49,12 +49,13 @@ package lang
 //     `DEFINE_SHOW_ATTRIBUTE(regs);`, see cattr.go), handed to registration
 //     calls and macros (module_init, *_initcall, request_irq, ...) and
 //     defined by those macros. Inside a function a member store is also
-//     a "reference" call site, and naming a file-level table whose
-//     initializer stores functions (`register_chrdev(0, "x", &foo_fops)`)
-//     makes each stored function a "reference" of that function; not as
-//     an argument of a call that takes it back (cTeardown:
-//     `device_remove_file(dev, &dev_attr_foo)`), whose arguments are no
-//     references at all.
+//     a "reference" call site, as a function named as an argument is;
+//     not as an argument of a call that takes it back (cTeardown:
+//     `free_irq(irq, foo_irq)`), whose arguments are no references at
+//     all. Naming a file-level table (`register_chrdev(0, "x",
+//     &foo_fops)`) hands over the functions it stores but names none of
+//     them: no call site (its functions are reached by the calls through
+//     its members, and are registered callbacks).
 
 import (
 	"maps"
@@ -98,25 +99,20 @@ type cppWalker struct {
 	inBody  bool                       // walking a class body's members (not a function body)
 
 	// Kernel-style C (c.go).
-	sys       *cSyscall           // the SYSCALL_DEFINEn body being walked, by byte range
-	sysLocals map[string]bool     // the parameters of the last syscall emitted
-	tables    map[string][]string // file-level variable → functions its initializer stores
-	tableRefs map[string][]string // file-level variable → file-level variables its initializer points at
-	tableUses []cTableUse         // file-level tables named inside functions
-	off       int                 // depth inside branches a configuration option turns off (configBlock)
+	sys       *cSyscall       // the SYSCALL_DEFINEn body being walked, by byte range
+	sysLocals map[string]bool // the parameters of the last syscall emitted
+	off       int             // depth inside branches a configuration option turns off (configBlock)
 }
 
 func (w *cppWalker) run(root *sitter.Node) {
 	w.globals = map[string]bool{}
 	w.fields = map[string]map[string]bool{}
 	w.tparams = map[string]bool{}
-	w.tables, w.tableRefs = map[string][]string{}, map[string][]string{}
 	w.walk(root, "")
 	w.endSyscall()
 	if w.f.Language == "c" {
 		w.attrMacros(root)
 	}
-	w.expandTables()
 	lxLinkParents(w.f)
 }
 
@@ -776,19 +772,11 @@ func (w *cppWalker) declaration(n *sitter.Node, caller string) {
 		}
 		if w.f.kind(d) == "init_declarator" {
 			if v := w.f.field(d, "value"); v != nil {
-				table := ""
-				if caller == "" && !isField {
-					table = name
-				}
 				switch {
 				case w.f.kind(v) == "initializer_list":
-					w.initStores(v, typ, table, caller)
-				case w.f.Language == "c" && w.attrInit(v, typ, table, caller):
-					// a sysfs attribute's initializer macro (cattr.go)
-				default:
-					if g := w.globalName(v); g != "" && caller != "" {
-						w.tableUses = append(w.tableUses, cTableUse{caller: caller, table: g, line: lineOf(v)})
-					}
+					w.initStores(v, typ, caller)
+				case w.f.Language == "c":
+					w.attrInit(v, typ, caller) // a sysfs attribute's initializer macro (cattr.go)
 				}
 				w.walk(v, caller)
 			}
@@ -834,10 +822,6 @@ func (w *cppWalker) call(n *sitter.Node, caller string) {
 		switch w.f.kind(ref) {
 		case "identifier":
 			nm := w.f.Text(ref)
-			if w.globals[nm] && !w.locals[nm] && caller != "" {
-				w.tableUses = append(w.tableUses, cTableUse{caller: caller, table: nm, line: lineOf(ref)})
-				return
-			}
 			if nm == "" || w.locals[nm] || w.globals[nm] || w.members[nm] || lxIsConstName(nm) {
 				return
 			}

@@ -48,3 +48,10 @@ int foo_wake(int *p)
 	struct foo_dev *d = container_of(p, struct foo_dev, waker);
 	return d->waker;
 }
+
+static void foo_exit(void)
+{
+	/* takes the handler back: no callback handed over */
+	free_irq(1, foo_irq);
+}
+module_exit(foo_exit);

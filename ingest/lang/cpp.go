@@ -679,7 +679,7 @@ func (w *cppWalker) function(n *sitter.Node, caller string) {
 		}
 	}
 	w.params(w.f.field(fd, "parameters"), id)
-	var params map[string]bool // a configuration stub's candidates' (cStubBody)
+	var params map[string]bool // the parameters, for cStubBody (in a branch an option turns off)
 	if w.off > 0 {
 		params = maps.Clone(w.locals)
 	}

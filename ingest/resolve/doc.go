@@ -40,7 +40,10 @@
 // the same-named struct of another file.                       → field-pointer
 // Code under arch/A never links to definitions under arch/B, and a
 // top-level directory with an include/ of its own (the kernel's tools/) is
-// a program of its own that prototypes and global guesses do not cross.
+// a program of its own that prototypes and global guesses do not cross
+// (nor, inside it, those of one Makefile's directory into another's). A
+// configuration stub (`{ return 0; }` in the #else of `#ifdef CONFIG_X`)
+// is left out where the call also reaches the option's definition.
 //
 // A call that names something outside the repository (a standard-library
 // package, a third-party module, a builtin) is external: not an edge, and
@@ -49,7 +52,10 @@
 //
 // Callbacks — a function or method named without being called (passed as
 // an argument, stored, a Go method value) — become CALLS edges with reason
-// "reference" and a lower confidence.
+// "reference" and a lower confidence. Only where named: a C function that
+// hands over an ops table (`register_chrdev(0, "x", &foo_fops)`) does not
+// become a caller of the functions the table stores; the calls through
+// the table's members do.
 //
 // Calls on a Go interface value: IMPLEMENTS for Go is computed from method
 // sets (implicit satisfaction), and when the interface has at most three

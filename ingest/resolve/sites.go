@@ -343,8 +343,8 @@ func scopesOf(f *lang.Facts) funcScopes {
 // among its own (scratch is reused and returned).
 func (fs funcScopes) appendEntries(funcs []funcEntry, f *lang.Facts, scratch []byte) ([]funcEntry, []byte) {
 	var own []int
-	var stubs map[string]bool // f.ConfigStubs as a set, when it is long
-	if len(f.ConfigStubs) > 16 {
+	var stubs map[string]bool // f.ConfigStubs as a set (nil: none)
+	if len(f.ConfigStubs) > 0 {
 		stubs = make(map[string]bool, len(f.ConfigStubs))
 		for _, id := range f.ConfigStubs {
 			stubs[id] = true
@@ -357,7 +357,7 @@ func (fs funcScopes) appendEntries(funcs []funcEntry, f *lang.Facts, scratch []b
 		}
 		// Whether the function is a configuration stub
 		// (lang.Facts.ConfigStubs) decides which calls land on it.
-		if id := f.Symbols[is[0]].ID; stubs[id] || stubs == nil && slices.Contains(f.ConfigStubs, id) {
+		if stubs[f.Symbols[is[0]].ID] {
 			b = append(b, 1)
 		}
 		b = binary.AppendVarint(b, int64(len(fs.types[k])))
